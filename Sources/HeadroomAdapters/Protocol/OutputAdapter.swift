@@ -1,0 +1,41 @@
+import HeadroomCore
+
+/// One consumer's output format. Adding an adapter is one new file in `Adapters/` and one line
+/// in `AdapterRegistry.builtIn`.
+public protocol OutputAdapter: Sendable {
+    /// The `-a` name.
+    var name: String { get }
+    /// One line for `headroom adapters`.
+    var summary: String { get }
+    /// The template used when neither `-t` nor `[templates]` picks one.
+    var defaultTemplate: String { get }
+    /// The tooltip template (`--tooltip`), for adapters that show one; `nil` for none.
+    var defaultTooltipTemplate: String? { get }
+
+    /// One render: the whole output for a one-shot run (`headroom -a NAME`), trailing newline
+    /// included where the consumer wants one.
+    func render(_ frame: RenderedFrame) -> AdapterOutput
+
+    /// Written once before the first frame in `watch` (the i3bar protocol header and `[`).
+    func streamHeader() -> String?
+    /// One frame in `watch`: a single flushed line (or a `~~~`-separated block for swiftbar).
+    func streamFrame(_ frame: RenderedFrame) -> String
+
+    /// What to print when nothing can be rendered (a template or config error): a short visible
+    /// reason for bars and prompts; the detail goes to stderr separately.
+    func renderError(_ message: String) -> AdapterOutput
+}
+
+extension OutputAdapter {
+    public var defaultTemplate: String { "compact" }
+    public var defaultTooltipTemplate: String? { nil }
+    public func streamHeader() -> String? { nil }
+    public func streamFrame(_ frame: RenderedFrame) -> String {
+        var text = render(frame).text
+        if !text.hasSuffix("\n") { text += "\n" }
+        return text
+    }
+    public func renderError(_ message: String) -> AdapterOutput {
+        AdapterOutput("headroom: \(message)\n", exitCode: 2)
+    }
+}

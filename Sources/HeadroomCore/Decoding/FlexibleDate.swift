@@ -1,0 +1,49 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
+#endif
+
+/// A timestamp as the API or Claude Code writes it: an ISO-8601 string (with microseconds and
+/// offset), or a number of epoch seconds (milliseconds when it is too large to be seconds).
+/// Anything else decodes as `nil`, never as an error: every field of the endpoint is optional.
+struct FlexibleDate: Decodable {
+    let date: Date?
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            date = nil
+        } else if let text = try? container.decode(String.self) {
+            date = ISO8601.parse(text.trimmed)
+        } else if let number = try? container.decode(Double.self), number.isFinite, number > 0 {
+            date = Date(timeIntervalSince1970: number > 1e11 ? number / 1000 : number)
+        } else {
+            date = nil
+        }
+    }
+}
+
+/// A number that may arrive as a JSON number or a numeric string; anything else is `nil`.
+struct FlexibleNumber: Decodable {
+    let value: Double?
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Double.self), number.isFinite {
+            value = number
+        } else if let text = try? container.decode(String.self), let number = Double(text), number.isFinite {
+            value = number
+        } else {
+            value = nil
+        }
+    }
+}
+
+/// Decodes a value when it is there and well-formed; a wrong type or `null` becomes `nil`.
+struct Lenient<T: Decodable>: Decodable {
+    let value: T?
+    init(from decoder: Decoder) throws {
+        value = try? decoder.singleValueContainer().decode(T.self)
+    }
+}

@@ -1,0 +1,93 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
+#endif
+
+/// A small, exact ISO-8601 / RFC 3339 parser: `2026-11-22T14:03:07.123456+00:00`, `…Z`, with or
+/// without a fraction (any number of digits, kept to the microsecond), with or without an offset
+/// (then UTC). No ICU, no formatter state: it runs on every prompt.
+public enum ISO8601 {
+    public static func parse(_ text: String) -> Date? {
+        var s = Substring(text)
+        func digits(_ n: Int) -> Int? {
+            guard s.count >= n else { return nil }
+            var value = 0
+            for ch in s.prefix(n) {
+                guard let d = ch.wholeNumberValue, ch.isASCII else { return nil }
+                value = value * 10 + d
+            }
+            s = s.dropFirst(n)
+            return value
+        }
+        func expect(_ set: Set<Character>) -> Bool {
+            guard let ch = s.first, set.contains(ch) else { return false }
+            s = s.dropFirst()
+            return true
+        }
+        guard let year = digits(4), expect(["-"]), let month = digits(2), expect(["-"]),
+              let day = digits(2), expect(["T", "t", " "]), let hour = digits(2), expect([":"]),
+              let minute = digits(2), expect([":"]), let second = digits(2),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var fraction = 0.0
+        if expect([".", ","]) {
+            var scale = 0.1
+            var any = false
+            while let ch = s.first, let d = ch.wholeNumberValue, ch.isASCII {
+                fraction += Double(d) * scale
+                scale /= 10
+                any = true
+                s = s.dropFirst()
+            }
+            guard any else { return nil }
+        }
+        var offset = 0
+        if expect(["Z", "z"]) {
+        } else if let sign = s.first, sign == "+" || sign == "-" {
+            s = s.dropFirst()
+            guard let oh = digits(2) else { return nil }
+            _ = expect([":"])
+            let om = digits(2) ?? 0
+            offset = (oh * 3600 + om * 60) * (sign == "-" ? -1 : 1)
+        }
+        guard s.isEmpty else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + fraction
+        // Round to the microsecond so doubles print back exactly as the API sent them.
+        return Date(timeIntervalSince1970: (seconds * 1_000_000).rounded() / 1_000_000)
+    }
+
+    /// Formats a date as `2026-11-22T14:03:07Z` (UTC, whole seconds) for logs and `--json`.
+    public static func format(_ date: Date) -> String {
+        let total = Int(date.timeIntervalSince1970.rounded(.down))
+        var days = total / 86400
+        var secs = total % 86400
+        if secs < 0 { secs += 86400; days -= 1 }
+        let (y, m, d) = civilFromDays(days)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(y)-\(two(m))-\(two(d))T\(two(secs / 3600)):\(two(secs / 60 % 60)):\(two(secs % 60))Z"
+    }
+
+    // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian, days since 1970-01-01).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
+        let z = z0 + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}

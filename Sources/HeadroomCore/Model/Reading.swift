@@ -1,0 +1,96 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
+#endif
+
+/// Where a reading came from.
+public enum ReadingSource: String, Codable, Sendable {
+    /// `GET /api/oauth/usage`.
+    case api
+    /// The `rate_limits` block Claude Code hands its status line on stdin.
+    case statusLine = "status_line"
+    /// The built-in sample (`--demo`).
+    case demo
+}
+
+/// One observation of every usage window the account has, as the cache keeps it.
+public struct Reading: Codable, Sendable, Equatable {
+    /// Windows in display order (see `WindowCatalog.sortKey`), each keyed by its API name.
+    public var windows: [UsageWindow]
+    public var extra: ExtraUsage?
+    /// `pro`, `max`, … from the credentials' `subscriptionType`, when known.
+    public var plan: String?
+    /// When the newest window in this reading was observed.
+    public var fetchedAt: Date
+    public var source: ReadingSource
+
+    public init(windows: [UsageWindow], extra: ExtraUsage? = nil, plan: String? = nil,
+                fetchedAt: Date, source: ReadingSource) {
+        self.windows = WindowCatalog.sorted(windows)
+        self.extra = extra
+        self.plan = plan
+        self.fetchedAt = fetchedAt
+        self.source = source
+    }
+
+    public func window(key: String) -> UsageWindow? {
+        windows.first { $0.key == key }
+    }
+
+    /// This reading with `newer`'s windows laid over it: windows `newer` lacks (per-model limits
+    /// the status line never reports) are kept from `self`.
+    public func merging(_ newer: Reading) -> Reading {
+        var byKey = Dictionary(windows.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        for window in newer.windows { byKey[window.key] = window }
+        return Reading(
+            windows: Array(byKey.values), extra: newer.extra ?? extra, plan: newer.plan ?? plan,
+            fetchedAt: max(fetchedAt, newer.fetchedAt), source: newer.source)
+    }
+}
+
+/// One rate-limit window: how much of it is used and when it resets.
+public struct UsageWindow: Codable, Sendable, Equatable {
+    /// The API's name for the window (`five_hour`, `seven_day`, `seven_day_sonnet`, …). New windows
+    /// keep the name the API gives them, so they show up without code changes.
+    public var key: String
+    /// A display name from the API (`scope.model.display_name`), when it gave one.
+    public var label: String?
+    /// Percent of the window used, 0…100.
+    public var used: Double
+    public var resetsAt: Date?
+    /// The API's own severity for this window, when it gave one.
+    public var severity: String?
+    /// When this window's number was observed.
+    public var observedAt: Date
+
+    public init(key: String, label: String? = nil, used: Double, resetsAt: Date?,
+                severity: String? = nil, observedAt: Date) {
+        self.key = key
+        self.label = label
+        self.used = min(max(used, 0), 100)
+        self.resetsAt = resetsAt
+        self.severity = severity
+        self.observedAt = observedAt
+    }
+}
+
+/// Extra usage (pay-as-you-go beyond the plan). Money is in minor units (cents), as the API sends it.
+public struct ExtraUsage: Codable, Sendable, Equatable {
+    public var isEnabled: Bool?
+    public var monthlyLimitMinor: Double?
+    public var usedMinor: Double?
+    /// Percent of the monthly limit used, 0…100.
+    public var utilization: Double?
+    /// ISO 4217 code when the API says; `USD` is assumed otherwise.
+    public var currency: String?
+
+    public init(isEnabled: Bool? = nil, monthlyLimitMinor: Double? = nil, usedMinor: Double? = nil,
+                utilization: Double? = nil, currency: String? = nil) {
+        self.isEnabled = isEnabled
+        self.monthlyLimitMinor = monthlyLimitMinor
+        self.usedMinor = usedMinor
+        self.utilization = utilization
+        self.currency = currency
+    }
+}

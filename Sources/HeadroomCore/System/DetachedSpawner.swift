@@ -1,0 +1,160 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Starts a process: detached (the renderer's background fetch) or waited for.
+public protocol ProcessSpawner: Sendable {
+    /// Starts `path` in its own session with stdio on /dev/null and returns without waiting.
+    func spawnDetached(path: String, arguments: [String], environment: [String: String]) throws
+    /// Runs `path` with the given stdin, waits, and returns its exit status and stdout.
+    func run(path: String, arguments: [String], environment: [String: String], stdin: Data,
+             timeout: TimeInterval) throws -> (status: Int32, stdout: Data)
+}
+
+/// `posix_spawn`, with `POSIX_SPAWN_SETSID` for detached children: the fetcher survives the prompt
+/// that started it and no terminal signal reaches it. Long-running callers (`watch`) reap finished
+/// children with `reapFinishedChildren()`.
+public struct PosixSpawner: ProcessSpawner {
+    public init() {}
+
+    // Glibc does not import this constant; its value is fixed by the ABI.
+    #if os(Linux)
+    static let setsid: Int16 = 0x80
+    #else
+    static let setsid: Int16 = Int16(POSIX_SPAWN_SETSID)
+    #endif
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public func spawnDetached(path: String, arguments: [String], environment: [String: String]) throws {
+        _ = try spawn(path: path, arguments: arguments, environment: environment, detached: true,
+                      stdinFD: nil, stdoutFD: nil)
+    }
+
+    public func run(path: String, arguments: [String], environment: [String: String], stdin: Data,
+                    timeout: TimeInterval) throws -> (status: Int32, stdout: Data) {
+        var inPipe: [Int32] = [0, 0]
+        var outPipe: [Int32] = [0, 0]
+        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0 else { throw Failure(description: "cannot create a pipe") }
+        let pid: pid_t
+        do {
+            pid = try spawn(path: path, arguments: arguments, environment: environment, detached: false,
+                            stdinFD: inPipe[0], stdoutFD: outPipe[1])
+        } catch {
+            [inPipe[0], inPipe[1], outPipe[0], outPipe[1]].forEach { close($0) }
+            throw error
+        }
+        close(inPipe[0])
+        close(outPipe[1])
+        // One poll loop feeds stdin and drains stdout, so a child that prints before it reads
+        // cannot deadlock us; a child that ignores stdin just closes the pipe (SIGPIPE ignored).
+        signal(SIGPIPE, SIG_IGN)
+        var writeFD: Int32 = inPipe[1]
+        var written = 0
+        if stdin.isEmpty { close(writeFD); writeFD = -1 }
+        var output = Data()
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 {
+                kill(pid, SIGKILL)
+                break
+            }
+            var fds = [pollfd(fd: outPipe[0], events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: writeFD, events: Int16(POLLOUT), revents: 0)]
+            let ready = poll(&fds, writeFD >= 0 ? 2 : 1, Int32(min(remaining, 1) * 1000))
+            if ready < 0 && errno != EINTR { break }
+            if ready <= 0 { continue }
+            if writeFD >= 0 && fds[1].revents != 0 {
+                let n = stdin.withUnsafeBytes { raw in
+                    write(writeFD, raw.baseAddress! + written, min(raw.count - written, 4096))
+                }
+                if n > 0 { written += n }
+                if n < 0 && errno != EINTR && errno != EAGAIN || written >= stdin.count {
+                    close(writeFD)
+                    writeFD = -1
+                }
+            }
+            if fds[0].revents != 0 {
+                let n = buffer.withUnsafeMutableBytes { read(outPipe[0], $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                if output.count < 4 << 20 { output.append(contentsOf: buffer[0..<n]) }
+            }
+        }
+        if writeFD >= 0 { close(writeFD) }
+        close(outPipe[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = (status & 0x7f) == 0
+        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), output)
+    }
+
+    /// Collects exit statuses of finished children so none stays a zombie.
+    public static func reapFinishedChildren() {
+        var status: Int32 = 0
+        while waitpid(-1, &status, WNOHANG) > 0 {}
+    }
+
+    private func spawn(path: String, arguments: [String], environment: [String: String],
+                       detached: Bool, stdinFD: Int32?, stdoutFD: Int32?) throws -> pid_t {
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        var attributes: posix_spawnattr_t?
+        #else
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        if let stdinFD {
+            posix_spawn_file_actions_adddup2(&actions, stdinFD, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        if let stdoutFD {
+            posix_spawn_file_actions_adddup2(&actions, stdoutFD, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var flags: Int16 = Int16(POSIX_SPAWN_SETSIGMASK) | Int16(POSIX_SPAWN_SETSIGDEF)
+        if detached { flags |= Self.setsid }
+        posix_spawnattr_setflags(&attributes, flags)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard rc == 0 else {
+            throw Failure(description: "cannot start \(path): \(String(cString: strerror(rc)))")
+        }
+        return pid
+    }
+}

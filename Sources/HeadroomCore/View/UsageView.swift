@@ -1,0 +1,121 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
+#endif
+
+/// One window as the user sees it now: projected past its reset, with pace and level.
+public struct WindowView: Sendable, Equatable {
+    /// The API key (`five_hour`, …).
+    public var key: String
+    /// The template name: the alias (`5h`, `7d`, `sonnet`, `opus`) or the key.
+    public var name: String
+    public var label: String
+    /// Percent used now, 0…100 (0 once the window has reset).
+    public var used: Double
+    /// `100 - used`.
+    public var left: Double
+    /// When the window resets; `nil` when unknown or already past.
+    public var resetsAt: Date?
+    /// Seconds until the reset; `nil` when unknown or already past.
+    public var resetsIn: TimeInterval?
+    public var level: Level
+    /// Projected percent used at the reset at the observed rate; `nil` when it cannot be told.
+    public var pace: Double?
+    /// Seconds until 100 % at the observed rate; `nil` when it will not run out before the reset.
+    public var eta: TimeInterval?
+    /// Whether `resets_at` has passed since the observation (numbers shown as reset).
+    public var hasReset: Bool
+    public var observedAt: Date
+}
+
+/// Everything a template or adapter can show, computed once from the cache.
+public struct UsageView: Sendable, Equatable {
+    public var now: Date
+    public var status: DisplayStatus
+    /// Seconds since the newest observation; `nil` without data.
+    public var age: TimeInterval?
+    public var isStale: Bool
+    public var isOffline: Bool
+    /// A short description of the last failure, when the status is not `ok`.
+    public var error: String?
+    public var plan: String?
+    public var windows: [WindowView]
+    public var extra: ExtraUsage?
+    public var source: ReadingSource?
+    /// When a cooldown (429 or backoff) ends.
+    public var cooldownUntil: Date?
+
+    /// The window with the least headroom left.
+    public var worst: WindowView? {
+        windows.min { ($0.left, $0.resetsIn ?? .infinity) < ($1.left, $1.resetsIn ?? .infinity) }
+    }
+
+    /// The overall level: the worst window's, or ok without data.
+    public var level: Level { windows.map(\.level).max() ?? .ok }
+
+    /// A window by alias (`5h`), API key (`five_hour`) or `worst`.
+    public func window(named name: String) -> WindowView? {
+        if name == "worst" { return worst }
+        let key = WindowCatalog.key(forName: name)
+        return windows.first { $0.key == key }
+    }
+
+    public init(cache: CacheFile?, now: Date, config: Config) {
+        self.now = now
+        let reading = cache?.reading
+        status = DisplayStatus.of(cache: cache, now: now, staleAfter: config.staleAfter)
+        age = reading.map { max(0, now.timeIntervalSince($0.fetchedAt)) }
+        isStale = age.map { $0 > config.staleAfter } ?? false
+        isOffline = [.offline, .rateLimited].contains(status)
+        error = status == .ok || status == .stale || status == .loading
+            ? nil : (cache?.fetch.message ?? Self.defaultMessage(status))
+        plan = reading?.plan
+        extra = reading?.extra
+        source = reading?.source
+        cooldownUntil = cache?.fetch.cooldownUntil.flatMap { $0 > now ? $0 : nil }
+        windows = (reading?.windows ?? []).map { Self.project($0, now: now, thresholds: config.thresholds) }
+    }
+
+    static func defaultMessage(_ status: DisplayStatus) -> String? {
+        switch status {
+        case .signedOut: "sign in to Claude Code"
+        case .expired: "open Claude Code to refresh"
+        case .rateLimited: "rate limited"
+        case .offline: "offline"
+        default: nil
+        }
+    }
+
+    /// Projects a stored window to `now`: past its reset it reads 0 % used; otherwise pace comes
+    /// from the rate between the window's start and the observation.
+    public static func project(_ w: UsageWindow, now: Date, thresholds: Thresholds) -> WindowView {
+        let name = WindowCatalog.shortName(forKey: w.key)
+        let label = WindowCatalog.label(forKey: w.key, apiLabel: w.label)
+        if let resetsAt = w.resetsAt, resetsAt <= now {
+            return WindowView(key: w.key, name: name, label: label, used: 0, left: 100, resetsAt: nil,
+                              resetsIn: nil, level: .forLeft(100, thresholds: thresholds), pace: nil,
+                              eta: nil, hasReset: true, observedAt: w.observedAt)
+        }
+        let used = min(max(w.used, 0), 100)
+        var pace: Double?
+        var eta: TimeInterval?
+        if let resetsAt = w.resetsAt, let length = WindowCatalog.length(forKey: w.key) {
+            let elapsed = length - resetsAt.timeIntervalSince(w.observedAt)
+            // Too early in a window the rate is noise; five minutes in it starts to mean something.
+            if elapsed >= 300 && elapsed <= length {
+                let rate = used / elapsed  // percent per second
+                pace = used * length / elapsed
+                if rate > 0 {
+                    let runsOutAt = w.observedAt.addingTimeInterval((100 - used) / rate)
+                    if runsOutAt < resetsAt { eta = max(0, runsOutAt.timeIntervalSince(now)) }
+                }
+            }
+        }
+        return WindowView(
+            key: w.key, name: name, label: label, used: used, left: 100 - used, resetsAt: w.resetsAt,
+            resetsIn: w.resetsAt.map { $0.timeIntervalSince(now) },
+            level: .forLeft(100 - used, thresholds: thresholds, apiSeverity: w.severity),
+            pace: pace, eta: eta, hasReset: false, observedAt: w.observedAt)
+    }
+}
