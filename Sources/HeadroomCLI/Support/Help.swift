@@ -1,0 +1,58 @@
+/// `headroom --help`: snippets first, details after.
+enum Help {
+    static let text = """
+    headroom \(Version.current): how much of your Claude usage windows is left, wherever you look.
+
+    QUICK START
+      headroom                          # plain text, e.g. "5h 37% · 7d 59%"
+      headroom init waybar              # print a ready snippet (also: i3 sway i3blocks tmux bash
+                                        #   zsh fish starship claude polybar swiftbar systemd)
+      headroom doctor                   # is everything set up? one line per part
+
+    USAGE
+      headroom [render] [-a|--adapter NAME] [-t|--template NAME|TEXT] [--tooltip NAME|TEXT]
+                        [--max-age SECONDS] [--offline] [--wait] [--color auto|always|never] [--demo]
+      headroom watch    [-a NAME] [-t ...] [--interval SECONDS]
+      headroom fetch    [--force] [--json]
+      headroom doctor
+      headroom templates [list | show NAME | check FILE|TEXT]
+      headroom adapters
+      headroom init INTEGRATION
+      headroom cache [show | path | clear]
+      headroom --version | --help
+
+    RENDER OPTIONS
+      -a, --adapter NAME    output format: plain ansi bash zsh fish tmux waybar i3bar i3blocks
+                            polybar swiftbar claude json prometheus, or a plugin
+                            (headroom-adapter-NAME in ~/.config/headroom/adapters or on PATH)
+      -t, --template X      a template name (headroom templates list) or inline text,
+                            e.g. -t '[{5h.left}%](level) ({stale}stale {age})'
+      --tooltip X           template for the tooltip / dropdown (waybar, swiftbar)
+      --max-age SECONDS     refresh when the data is older than this (default 180)
+      --offline             never start a fetch; show what the cache has
+      --wait                wait for a due fetch to finish before printing
+      --color WHEN          auto (default: colour on a terminal; NO_COLOR / CLICOLOR_FORCE
+                            respected), always, never — for plain/ansi; bars always style
+      --demo                render a built-in sample reading (no credentials, no network)
+      --interval SECONDS    watch: seconds between frames (fractions allowed, default 1)
+      --force               fetch: ignore max_age and every cooldown
+      --json                fetch: print the reading as JSON
+      -v, --verbose         fetch: log each step to stderr (tokens redacted)
+
+    RENDERING NEVER WAITS ON THE NETWORK. When the cache is older than max_age, headroom starts
+    headroom-fetch in the background and prints what it has; the next prompt shows the new data.
+
+    EXIT STATUS
+      0 a status was printed (fresh, stale, offline or signed out: the state is in the output)
+      2 usage, config or template error (bars also print a short visible reason)
+      33 i3blocks adapter when critical (i3blocks' urgent code)
+
+    ENVIRONMENT
+      CLAUDE_CONFIG_DIR   Claude Code's config dir (default ~/.claude); one cache per dir
+      HEADROOM_CONFIG     config file (default $XDG_CONFIG_HOME/headroom/config.toml)
+      XDG_CONFIG_HOME, XDG_CACHE_HOME, NO_COLOR, CLICOLOR_FORCE
+      HEADROOM_API_URL    default https://api.anthropic.com (https, or http to loopback only)
+      HEADROOM_TOKEN_URL  default https://platform.claude.com/v1/oauth/token (same rule)
+
+    """
+}
