@@ -193,7 +193,7 @@ public enum TOMLSubset {
                         index += count
                         out.unicodeScalars.append(scalar)
                     default:
-                        index -= 1
+                        index -= 2
                         throw error("invalid escape '\\\(e)'")
                     }
                 default:

@@ -10,7 +10,7 @@ public enum EndpointURL {
     public static let defaultAPI = "https://api.anthropic.com"
     public static let defaultTokenURL = "https://platform.claude.com/v1/oauth/token"
 
-    public struct Refused: Error, CustomStringConvertible {
+    public struct Refused: Error, Equatable, CustomStringConvertible {
         public let description: String
     }
 
