@@ -19,6 +19,8 @@ import HeadroomCore
 /// | `duration(short\|long)` | duration | `2h13m` (the default) or `2 hours 13 minutes` |
 /// | `default(text)` | any | `text` when there is no value, which makes the placeholder count as having one |
 /// | `upper`, `lower` | any | the formatted text in upper / lower case |
+/// | `exists` | any | a flag: true when there is a value; shows nothing, so `({5h.left\|exists} · )` is a separator only when `5h` exists |
+/// | `not` | any | a flag: true when there is no value: `({stale\|not}fresh)`, `({age\|not}no data yet)` |
 ///
 /// Arguments are numbers, bare words (`short`, `●`) or double-quoted strings (`"%a %H:%M"`,
 /// with `\"` and `\\` inside). A filter on a placeholder without a value does nothing, except
@@ -34,13 +36,15 @@ enum Filter: Sendable, Equatable {
     case `default`(String)
     case upper
     case lower
+    case exists
+    case not
 
     struct Argument: Sendable, Equatable {
         var text: String
         var range: SourceRange
     }
 
-    static let names = ["round", "fixed", "pad", "bar", "icon", "time", "duration", "default", "upper", "lower"]
+    static let names = ["round", "fixed", "pad", "bar", "icon", "time", "duration", "default", "upper", "lower", "exists", "not"]
 
     private static let usage: [String: String] = [
         "fixed": "fixed(1)", "pad": "pad(3)", "bar": "bar(8)", "icon": "icon(○, ◑, ●)",
@@ -93,6 +97,9 @@ enum Filter: Sendable, Equatable {
         case "upper", "lower":
             try count(0...0, "")
             return (name == "upper" ? .upper : .lower, .text)
+        case "exists", "not":
+            try count(0...0, "")
+            return (name == "not" ? .not : .exists, .flag)
         case "fixed":
             try count(1...1, "1 argument (decimals)")
             return (.fixed(try integer(arguments[0], 0...6, "a number of decimals")), .text)
@@ -147,6 +154,8 @@ enum Filter: Sendable, Equatable {
         if case .default(let text) = self {
             return value?.isPresent == true ? value : .text(text)
         }
+        if self == .exists { return .flag(value?.isPresent == true) }
+        if self == .not { return .flag(value?.isPresent != true) }
         guard let value, value.isPresent else { return value }
         let formatted = { value.formatted(now: context.view.now, localTime: context.localTime) }
         switch (self, value) {
