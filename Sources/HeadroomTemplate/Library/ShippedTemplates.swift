@@ -26,8 +26,8 @@ extension TemplateLibrary {
             source: #"""
 ([5h {5h.left}%](level)( ↻{5h.resets_in}))({5h.left|exists}{7d.left|exists} · )\
 ([7d {7d.left}%](level)( ↻{7d.resets_in}))\
-( · [sonnet {sonnet.left}%](level)( ↻{sonnet.resets_in}))\
-( · [opus {opus.left}%](level)( ↻{opus.resets_in}))\
+({7d.left|exists}{sonnet.left|exists} · )([sonnet {sonnet.left}%](level)( ↻{sonnet.resets_in}))\
+({opus.left|exists}{7d.left|exists} · )({opus.left|exists}{7d.left|not}{sonnet.left|exists} · )([opus {opus.left}%](level)( ↻{opus.resets_in}))\
 ( · [oauth apps {seven_day_oauth_apps.left}%](level)( ↻{seven_day_oauth_apps.resets_in}))\
 ({5h.left|not}{7d.left|not}{opus.left|not}{sonnet.left|not}[{worst.name} {worst.left}%](level)( ↻{worst.resets_in}))\
 ({extra.enabled} · extra {extra.used}/{extra.limit})\
@@ -38,21 +38,21 @@ extension TemplateLibrary {
             name: "minimal",
             summary: "the window with the least headroom only: opus 8%",
             source: #"""
-[{worst.name} {worst.left}%](level)[( {stale}stale)](stale)\
+([{worst.name} {worst.left}%](level))[( {stale}stale)](stale)\
 ({age|not}[{error}](warn))({age|not}{error|not}[…](dim))
 """#),
         ShippedTemplate(
             name: "tooltip",
             summary: "one line per window: label, left, bar, reset time, pace (multi-line, for tooltips)",
             source: #"""
-Claude usage( ({plan}))[( · updated {age} ago)](dim)[( · {stale}stale)( · {offline}offline)](stale)( · [{error}](warn))\
+Claude usage( \({plan}\))[( · updated {age} ago)](dim)[( · {stale}stale)( · {offline}offline)](stale)( · [{error}](warn))\
 ({age|not}{error|not}\nloading…)\
 (\n[{5h.label|pad(-8)}](level) {5h.left|pad(3)}% left  {5h.used|bar(10, "░")}( · resets {5h.resets_at})( · pace {5h.pace}%)( · runs out in {5h.eta}))\
 (\n[{7d.label|pad(-8)}](level) {7d.left|pad(3)}% left  {7d.used|bar(10, "░")}( · resets {7d.resets_at})( · pace {7d.pace}%)( · runs out in {7d.eta}))\
 (\n[{sonnet.label|pad(-8)}](level) {sonnet.left|pad(3)}% left  {sonnet.used|bar(10, "░")}( · resets {sonnet.resets_at})( · pace {sonnet.pace}%)( · runs out in {sonnet.eta}))\
 (\n[{opus.label|pad(-8)}](level) {opus.left|pad(3)}% left  {opus.used|bar(10, "░")}( · resets {opus.resets_at})( · pace {opus.pace}%)( · runs out in {opus.eta}))\
 (\n[{seven_day_oauth_apps.label|pad(-8)}](level) {seven_day_oauth_apps.left|pad(3)}% left  {seven_day_oauth_apps.used|bar(10, "░")}( · resets {seven_day_oauth_apps.resets_at}))\
-({extra.enabled}\nExtra    {extra.used} of {extra.limit} ({extra.percent}%))
+({extra.enabled}\nExtra    {extra.used} of {extra.limit}( \({extra.percent}%\)))
 """#),
         ShippedTemplate(
             name: "claude",
