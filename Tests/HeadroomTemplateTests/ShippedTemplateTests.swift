@@ -91,3 +91,21 @@ struct ShippedTemplateTests {
         #expect(spans == [Span("5h 37%", style: Style(semantic: .ok)), Span(" · "), Span("7d 59%", style: Style(semantic: .ok))])
     }
 }
+
+struct DocumentationTests {
+    /// Every inline `-t '…'` example in docs/README-templates.md parses.
+    @Test func readmeExamplesParse() throws {
+        let path = ShippedTemplateTests.templatesDir.dropLast("templates".count) + "docs/README-templates.md"
+        let text = String(decoding: try #require(FileManager.default.contents(atPath: String(path))), as: UTF8.self)
+        var examples: [String] = []
+        for line in text.split(separator: "\n") where line.hasPrefix("headroom -t '") {
+            examples.append(String(line.dropFirst("headroom -t '".count).prefix { $0 != "'" }))
+        }
+        #expect(examples.count >= 4)
+        for example in examples {
+            #expect(throws: Never.self, "\(example)") { _ = try Template.parse(example) }
+        }
+        let bar = try Template.parse(#"[{5h.used|bar(8, "░")}](level) {5h.left}%"#)
+        #expect(bar.text(.fresh) == "█████░░░ 37%")
+    }
+}
