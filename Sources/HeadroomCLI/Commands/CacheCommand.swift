@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
 #endif
 import HeadroomCore
+import HeadroomTemplate
 
 /// `headroom cache [show|path|clear]`.
 /// - `show`: the status, the fetch state and every cached window, one line each (no token is
@@ -42,12 +43,12 @@ enum CacheCommand {
         let view = UsageView(cache: cache, now: now, config: config)
         var lines = ["account: \(cache.account)", "status: \(view.status.rawValue)"]
         if let reading = cache.reading {
-            lines.append("data: \(reading.source.rawValue), \(Duration.compact(now.timeIntervalSince(reading.fetchedAt))) old (\(ISO8601.format(reading.fetchedAt)))")
+            lines.append("data: \(reading.source.rawValue), \(DurationText.short(now.timeIntervalSince(reading.fetchedAt))) old (\(ISO8601.format(reading.fetchedAt)))")
             if let plan = reading.plan { lines.append("plan: \(plan)") }
             for w in view.windows {
                 var line = "  \(w.key): \(Int(w.used.rounded()))% used, \(Int(w.left.rounded()))% left, \(w.level.rawValue)"
                 if w.hasReset { line += ", reset since observed" }
-                if let r = w.resetsAt { line += ", resets \(ISO8601.format(r)) (in \(Duration.compact(r.timeIntervalSince(now))))" }
+                if let r = w.resetsAt { line += ", resets \(ISO8601.format(r)) (in \(DurationText.short(r.timeIntervalSince(now))))" }
                 lines.append(line)
             }
         } else {
@@ -58,19 +59,8 @@ enum CacheCommand {
         lines.append("last success: \(f.lastSuccess.map(ISO8601.format) ?? "never")")
         if f.consecutiveFailures > 0 { lines.append("consecutive failures: \(f.consecutiveFailures)") }
         if let until = f.cooldownUntil, until > now {
-            lines.append("cooldown: until \(ISO8601.format(until)) (\(Duration.compact(until.timeIntervalSince(now))) left)")
+            lines.append("cooldown: until \(ISO8601.format(until)) (\(DurationText.short(until.timeIntervalSince(now))) left)")
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-/// Compact durations for command output: `45s`, `2m`, `2h13m`, `3d4h`.
-enum Duration {
-    static func compact(_ seconds: TimeInterval) -> String {
-        let s = Int(max(0, seconds).rounded())
-        if s < 60 { return "\(s)s" }
-        if s < 3600 { return "\(s / 60)m" }
-        if s < 86400 { return "\(s / 3600)h\(s % 3600 / 60 > 0 ? "\(s % 3600 / 60)m" : "")" }
-        return "\(s / 86400)d\(s % 86400 / 3600 > 0 ? "\(s % 86400 / 3600)h" : "")"
     }
 }

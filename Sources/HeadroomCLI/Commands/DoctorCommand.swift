@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
 #endif
 import HeadroomCore
+import HeadroomTemplate
 
 /// `headroom doctor`: one line per part — programs, config, credentials, cache, API — each saying
 /// what it found and what to do. Never prints a token. Exit 0 when every part is usable, 1 if not.
@@ -69,7 +70,7 @@ enum DoctorCommand {
                 if let tier = c.rateLimitTier { text += " (\(tier))" }
                 if let expires = c.expiresAt {
                     let delta = expires.timeIntervalSince(now)
-                    text += delta > 0 ? ", token expires in \(Duration.compact(delta))" : ", token expired \(Duration.compact(-delta)) ago"
+                    text += delta > 0 ? ", token expires in \(DurationText.short(delta))" : ", token expired \(DurationText.short(-delta)) ago"
                 }
                 text += c.refreshToken == nil ? ", no refresh token" : ", refresh token present"
                 return Line(ok: true, text: text + envNote)
@@ -90,14 +91,14 @@ enum DoctorCommand {
         }
         let view = UsageView(cache: cache, now: now, config: config)
         var text = "cache: \(store.file), status \(view.status.rawValue)"
-        if let age = view.age { text += ", data \(Duration.compact(age)) old" }
+        if let age = view.age { text += ", data \(DurationText.short(age)) old" }
         let f = cache.fetch
         if let outcome = f.lastOutcome, let at = f.lastAttempt {
-            text += ", last fetch \(outcome.rawValue) \(Duration.compact(now.timeIntervalSince(at))) ago"
+            text += ", last fetch \(outcome.rawValue) \(DurationText.short(now.timeIntervalSince(at))) ago"
             if let message = f.message { text += " (\(message))" }
         }
         if let until = f.cooldownUntil, until > now {
-            text += ", next fetch not before \(Duration.compact(until.timeIntervalSince(now))) from now"
+            text += ", next fetch not before \(DurationText.short(until.timeIntervalSince(now))) from now"
         }
         let ok = [DisplayStatus.ok, .stale, .loading].contains(view.status)
         return Line(ok: ok, text: text)

@@ -17,7 +17,8 @@ public enum Suggest {
         closest(to: word, in: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 
-    static func distance(_ a: String, _ b: String) -> Int {
+    /// Levenshtein distance between two strings.
+    public static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }

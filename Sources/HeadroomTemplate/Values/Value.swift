@@ -97,13 +97,15 @@ enum NumberText {
 
 /// Durations as people read them: `45s`, `13m`, `2h13m`, `3d4h` (floored: a countdown never
 /// claims more time than is left), or spelled out.
-enum DurationText {
+/// Durations as people read them: `short` is `2h13m`, `3d4h`, `45s` (rounded down); `long` is
+/// `2 hours 13 minutes`. Command output (`cache show`, `doctor`) uses the same forms.
+public enum DurationText {
     private static func parts(_ seconds: TimeInterval) -> (d: Int, h: Int, m: Int, s: Int) {
         let total = seconds.isFinite ? max(0, Int(seconds.rounded(.down))) : 0
         return (total / 86400, total % 86400 / 3600, total % 3600 / 60, total % 60)
     }
 
-    static func short(_ seconds: TimeInterval) -> String {
+    public static func short(_ seconds: TimeInterval) -> String {
         let (d, h, m, s) = parts(seconds)
         if d > 0 { return h > 0 ? "\(d)d\(h)h" : "\(d)d" }
         if h > 0 { return m > 0 ? "\(h)h\(m)m" : "\(h)h" }
@@ -111,7 +113,7 @@ enum DurationText {
         return "\(s)s"
     }
 
-    static func long(_ seconds: TimeInterval) -> String {
+    public static func long(_ seconds: TimeInterval) -> String {
         func unit(_ n: Int, _ name: String) -> String { "\(n) \(name)\(n == 1 ? "" : "s")" }
         let (d, h, m, s) = parts(seconds)
         if d > 0 { return h > 0 ? unit(d, "day") + " " + unit(h, "hour") : unit(d, "day") }

@@ -149,7 +149,7 @@ enum Variable: Sendable, Equatable {
             // A near miss of a known window is a typo; any other lowercase key is an API window
             // this account may or may not have.
             let isKeyShaped = !prefix.isEmpty && prefix.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }
-            let near = knownWindows.map { ($0, EditDistance.between(prefix, $0)) }.filter { $0.1 <= 2 }
+            let near = knownWindows.map { ($0, Suggest.distance(prefix, $0)) }.filter { $0.1 <= 2 }
                 .min { $0.1 < $1.1 }?.0
             if near != nil || !isKeyShaped {
                 let fixedField = WindowField(rawValue: field) != nil ? field : (Suggest.closest(to: field, in: fieldNames) ?? "left")
