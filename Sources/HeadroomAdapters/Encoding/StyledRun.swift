@@ -4,6 +4,11 @@ import HeadroomCore
 public struct StyledRun: Sendable, Equatable {
     public var text: String
     public var style: Style
+
+    public init(text: String, style: Style) {
+        self.text = text
+        self.style = style
+    }
 }
 
 extension RenderedFrame {
