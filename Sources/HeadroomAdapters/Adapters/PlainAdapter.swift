@@ -1,11 +1,18 @@
 import HeadroomCore
 
-/// `plain`: the text with no escapes at all (placeholder until the adapters issue lands).
+/// `plain`: the text with every style dropped and no escapes of any kind (control characters
+/// are removed, so data cannot reach the terminal as escape sequences). Never coloured.
 public struct PlainAdapter: OutputAdapter {
     public init() {}
     public let name = "plain"
-    public let summary = "plain text, no escapes"
+    public let summary = "plain text, no colour, no escapes"
+
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        AdapterOutput(frame.spans.plainText + "\n")
+        AdapterOutput(ControlCharacters.strip(frame.spans.plainText) + "\n")
+    }
+
+    /// Nothing on stdout: the CLI prints the detail on stderr.
+    public func renderError(_ message: String) -> AdapterOutput {
+        AdapterOutput("", exitCode: 2)
     }
 }

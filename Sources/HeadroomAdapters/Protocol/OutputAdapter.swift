@@ -24,6 +24,9 @@ public protocol OutputAdapter: Sendable {
     /// What to print when nothing can be rendered (a template or config error): a short visible
     /// reason for bars and prompts; the detail goes to stderr separately.
     func renderError(_ message: String) -> AdapterOutput
+    /// The same inside a `watch` stream, shaped like a `streamFrame` (i3bar's trailing `,`,
+    /// swiftbar's `~~~`), so the stream stays valid and the bar shows the reason.
+    func streamError(_ message: String) -> String
 }
 
 extension OutputAdapter {
@@ -37,5 +40,10 @@ extension OutputAdapter {
     }
     public func renderError(_ message: String) -> AdapterOutput {
         AdapterOutput("headroom: \(message)\n", exitCode: 2)
+    }
+    public func streamError(_ message: String) -> String {
+        var text = renderError(message).text
+        if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+        return text
     }
 }

@@ -46,7 +46,9 @@ public struct PosixSpawner: ProcessSpawner {
                     timeout: TimeInterval) throws -> (status: Int32, stdout: Data) {
         var inPipe: [Int32] = [0, 0]
         var outPipe: [Int32] = [0, 0]
-        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0 else { throw Failure(description: "cannot create a pipe") }
+        guard Self.closeOnExecPipe(&inPipe), Self.closeOnExecPipe(&outPipe) else {
+            throw Failure(description: "cannot create a pipe")
+        }
         let pid: pid_t
         do {
             pid = try spawn(path: path, arguments: arguments, environment: environment, detached: false,
@@ -100,6 +102,15 @@ public struct PosixSpawner: ProcessSpawner {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let exited = (status & 0x7f) == 0
         return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), output)
+    }
+
+    /// A pipe whose ends do not leak into children: the child gets only the dup2'd copies on
+    /// 0 and 1. Otherwise it would inherit the write end of its own stdin and never see EOF.
+    static func closeOnExecPipe(_ fds: inout [Int32]) -> Bool {
+        // (Glibc does not import pipe2.)
+        guard pipe(&fds) == 0 else { return false }
+        fds.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+        return true
     }
 
     /// Collects exit statuses of finished children so none stays a zombie.

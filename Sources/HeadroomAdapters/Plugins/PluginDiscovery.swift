@@ -1,0 +1,43 @@
+import HeadroomCore
+
+/// Finds adapter plugins: executables named `headroom-adapter-NAME`, first in the user's adapters
+/// dir (`$XDG_CONFIG_HOME/headroom/adapters`), then in each `PATH` directory; the first found wins.
+/// Empty `PATH` entries (the current directory) are skipped: a prompt runs in any directory.
+public enum PluginDiscovery {
+    public static let prefix = "headroom-adapter-"
+
+    static func directories(paths: Paths, environment: HeadroomEnvironment) -> [String] {
+        let pathDirs = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
+            .filter { $0.hasPrefix("/") }
+        return [paths.userAdaptersDir] + pathDirs
+    }
+
+    /// A name a plugin file may carry: non-empty, no `/`, not starting with `.`.
+    static func isValid(_ name: String) -> Bool {
+        !name.isEmpty && !name.contains("/") && !name.hasPrefix(".")
+    }
+
+    public static func find(name: String, paths: Paths, environment: HeadroomEnvironment) -> String? {
+        guard isValid(name) else { return nil }
+        for dir in directories(paths: paths, environment: environment) {
+            let path = (dir.hasSuffix("/") ? dir : dir + "/") + prefix + name
+            if FileSystem.isExecutable(path) { return path }
+        }
+        return nil
+    }
+
+    public static func all(paths: Paths, environment: HeadroomEnvironment) -> [(name: String, path: String)] {
+        var seen: Set<String> = []
+        var found: [(name: String, path: String)] = []
+        for dir in directories(paths: paths, environment: environment) {
+            for entry in FileSystem.entries(of: dir).sorted() where entry.hasPrefix(prefix) {
+                let name = String(entry.dropFirst(prefix.count))
+                let path = (dir.hasSuffix("/") ? dir : dir + "/") + entry
+                guard isValid(name), !seen.contains(name), FileSystem.isExecutable(path) else { continue }
+                seen.insert(name)
+                found.append((name, path))
+            }
+        }
+        return found.sorted { $0.name < $1.name }
+    }
+}
