@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "HeadroomTestSupport", dependencies: ["HeadroomCore"], path: "Tests/HeadroomTestSupport"),
         .testTarget(name: "HeadroomCoreTests", dependencies: ["HeadroomCore", "HeadroomTestSupport"]),
         .testTarget(name: "HeadroomTemplateTests", dependencies: ["HeadroomTemplate", "HeadroomTestSupport"]),
-        .testTarget(name: "HeadroomAdaptersTests", dependencies: ["HeadroomAdapters", "HeadroomTestSupport"]),
+        .testTarget(name: "HeadroomAdaptersTests", dependencies: ["HeadroomAdapters", "HeadroomTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "HeadroomFetchTests", dependencies: ["HeadroomFetch", "HeadroomTestSupport"]),
         .testTarget(
             name: "HeadroomCLITests",

@@ -43,15 +43,3 @@ public enum AdapterRegistry {
         return builtIn + plugins
     }
 }
-
-// TEMPORARY (lead): replaced by the adapters branch at merge.
-extension AdapterRegistry {
-    public static func resolve(name: String, paths: Paths, environment: HeadroomEnvironment) -> (any OutputAdapter)? {
-        builtIn(named: name)
-    }
-    public static func all(paths: Paths, environment: HeadroomEnvironment) -> [any OutputAdapter] {
-        builtIn
-    }
-}
-public struct ClickEvent: Sendable { public var name: String?; public var instance: String?; public var button: Int }
-public enum ClickEventParser { public static func parse(line: String) -> ClickEvent? { nil } }
