@@ -7,6 +7,7 @@ public struct ClaudeAdapter: OutputAdapter {
     public init() {}
     public let name = "claude"
     public let summary = "Claude Code statusLine: ANSI colours, several lines allowed"
+    public var defaultTemplate: String { "claude" }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
         AdapterOutput(SGR.encode(frame.runs(frame.spans)) + "\n")
@@ -16,6 +17,6 @@ public struct ClaudeAdapter: OutputAdapter {
     public func renderError(_ message: String) -> AdapterOutput {
         let first = message.split(separator: "\n").first.map(String.init) ?? ""
         return AdapterOutput(
-            SGR.escape + "31m⚠ headroom: " + ControlCharacters.strip(first) + SGR.reset + "\n", exitCode: 2)
+            SGR.escape + "31m⚠ headroom: " + ControlCharacters.strip(first) + SGR.reset + "\n", exitCode: 0)
     }
 }

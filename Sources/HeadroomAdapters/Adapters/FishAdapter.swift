@@ -11,6 +11,6 @@ public struct FishAdapter: OutputAdapter {
     }
 
     public func renderError(_ message: String) -> AdapterOutput {
-        AdapterOutput(SGR.escape + "31m⚠hr" + SGR.reset + "\n", exitCode: 2)
+        AdapterOutput(SGR.escape + "31m⚠hr" + SGR.reset + "\n", exitCode: 0)
     }
 }

@@ -63,7 +63,7 @@ public struct I3barAdapter: OutputAdapter {
 
     /// A red block with the reason.
     public func renderError(_ message: String) -> AdapterOutput {
-        AdapterOutput("[" + Self.errorBlock(message).encoded + "]\n", exitCode: 2)
+        AdapterOutput("[" + Self.errorBlock(message).encoded + "]\n", exitCode: 0)
     }
 
     public func streamError(_ message: String) -> String {

@@ -22,7 +22,7 @@ public struct I3blocksAdapter: OutputAdapter {
     public func streamFrame(_ frame: RenderedFrame) -> String { fullText(frame) + "\n" }
 
     public func renderError(_ message: String) -> AdapterOutput {
-        AdapterOutput("⚠ headroom\n⚠\n\(Color.named(.red).hex)\n", exitCode: 2)
+        AdapterOutput("⚠ headroom\n⚠\n\(Color.named(.red).hex)\n", exitCode: 0)
     }
 
     public func streamError(_ message: String) -> String { "⚠ headroom\n" }
@@ -42,6 +42,6 @@ public struct I3blocksJSONAdapter: OutputAdapter {
     }
 
     public func renderError(_ message: String) -> AdapterOutput {
-        AdapterOutput(I3barAdapter.errorBlock(message, includeName: false).encoded + "\n", exitCode: 2)
+        AdapterOutput(I3barAdapter.errorBlock(message, includeName: false).encoded + "\n", exitCode: 0)
     }
 }

@@ -33,6 +33,6 @@ public struct PolybarAdapter: OutputAdapter {
     }
 
     public func renderError(_ message: String) -> AdapterOutput {
-        AdapterOutput("%{F\(Color.named(.red).hex)}⚠ headroom%{F-}\n", exitCode: 2)
+        AdapterOutput("%{F\(Color.named(.red).hex)}⚠ headroom%{F-}\n", exitCode: 0)
     }
 }

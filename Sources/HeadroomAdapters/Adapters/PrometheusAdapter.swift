@@ -73,6 +73,6 @@ public struct PrometheusAdapter: OutputAdapter {
     public func renderError(_ message: String) -> AdapterOutput {
         var up = Family(name: "headroom_up", help: "1 when headroom has fresh usage data (status ok), else 0.")
         up.samples = [("", 0)]
-        return AdapterOutput(Self.text([up]), exitCode: 2)
+        return AdapterOutput(Self.text([up]), exitCode: 0)
     }
 }

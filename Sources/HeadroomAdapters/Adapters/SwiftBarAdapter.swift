@@ -54,7 +54,7 @@ public struct SwiftBarAdapter: OutputAdapter {
 
     public func renderError(_ message: String) -> AdapterOutput {
         let red = Color.named(.red).hex
-        return AdapterOutput("⚠ headroom | color=\(red)\n---\n" + SwiftBarEscaping.line(message) + "\n", exitCode: 2)
+        return AdapterOutput("⚠ headroom | color=\(red)\n---\n" + SwiftBarEscaping.line(message) + "\n", exitCode: 0)
     }
 
     public func streamError(_ message: String) -> String { "~~~\n" + renderError(message).text }

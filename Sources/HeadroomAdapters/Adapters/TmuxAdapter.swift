@@ -41,6 +41,6 @@ public struct TmuxAdapter: OutputAdapter {
     }
 
     public func renderError(_ message: String) -> AdapterOutput {
-        AdapterOutput("#[fg=red]⚠ headroom#[default]\n", exitCode: 2)
+        AdapterOutput("#[fg=red]⚠ headroom#[default]\n", exitCode: 0)
     }
 }

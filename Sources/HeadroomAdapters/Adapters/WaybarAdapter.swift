@@ -45,6 +45,6 @@ public struct WaybarAdapter: OutputAdapter {
             ("tooltip", .string(Pango.escape(message))),
             ("class", .string("error")),
         ]
-        return AdapterOutput(JSONValue.object(pairs).encoded + "\n", exitCode: 2)
+        return AdapterOutput(JSONValue.object(pairs).encoded + "\n", exitCode: 0)
     }
 }

@@ -42,6 +42,6 @@ public struct ZshAdapter: OutputAdapter {
     }
 
     public func renderError(_ message: String) -> AdapterOutput {
-        AdapterOutput("%F{red}⚠hr%f\n", exitCode: 2)
+        AdapterOutput("%F{red}⚠hr%f\n", exitCode: 0)
     }
 }

@@ -22,7 +22,9 @@ public protocol OutputAdapter: Sendable {
     func streamFrame(_ frame: RenderedFrame) -> String
 
     /// What to print when nothing can be rendered (a template or config error): a short visible
-    /// reason for bars and prompts; the detail goes to stderr separately.
+    /// reason for bars and prompts; the detail goes to stderr separately. Adapters whose consumer
+    /// shows something exit 0 — waybar hides a module and Claude Code blanks its status line on a
+    /// non-zero exit, which would hide the very reason — the rest (plain, ansi, json) exit 2.
     func renderError(_ message: String) -> AdapterOutput
     /// The same inside a `watch` stream, shaped like a `streamFrame` (i3bar's trailing `,`,
     /// swiftbar's `~~~`), so the stream stays valid and the bar shows the reason.

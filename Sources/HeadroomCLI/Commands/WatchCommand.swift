@@ -42,7 +42,7 @@ enum WatchCommand {
         do {
             setup = try RenderSetup.make(invocation, context: context)
         } catch {
-            let status = RenderSetup.report(error, context: context)
+            let status = RenderSetup.report(error, context: context, streaming: true)
             // A bar restarts a command that exits; keep the error on screen instead.
             if error.adapter != nil { waitForStop() }
             return status

@@ -37,7 +37,7 @@ struct RenderSetup {
         do {
             config = try Config.load(paths: paths)
         } catch {
-            throw Failure(message: error.description, adapter: adapter, short: "config error")
+            throw Failure(message: error.description, adapter: adapter, short: "config error: \(error.message)")
         }
         if let maxAge = invocation.maxAge { config.maxAge = maxAge }
         let templateName = invocation.template ?? config.templates[adapter.name]
@@ -49,7 +49,8 @@ struct RenderSetup {
             template = try TemplateLibrary.resolve(templateName, paths: paths)
             tooltip = try tooltipName.map { name throws(TemplateError) in try TemplateLibrary.resolve(name, paths: paths) }
         } catch {
-            throw Failure(message: error.description, adapter: adapter, short: "template error")
+            throw Failure(message: error.description, adapter: adapter,
+                          short: "template error: \(error.message)\(error.suggestion.map { " (did you mean '\($0)'?)" } ?? "")")
         }
         return RenderSetup(
             config: config, adapter: adapter, template: template, tooltip: tooltip,
@@ -68,12 +69,17 @@ struct RenderSetup {
     }
 
     /// Reports a failed setup: the detail on stderr; for an adapter, its short visible error on
-    /// stdout (a bar shows why instead of going blank). Returns exit status 2.
-    static func report(_ failure: Failure, context: CLIContext) -> Int32 {
+    /// stdout (a bar shows why instead of going blank). Returns the exit status: 2, or the
+    /// adapter's (0 where its consumer would hide output that exits non-zero).
+    static func report(_ failure: Failure, context: CLIContext, streaming: Bool = false) -> Int32 {
         context.stderr.write("headroom: \(failure.message)\n")
-        if let adapter = failure.adapter {
-            context.stdout.write(adapter.renderError(failure.short).text)
+        guard let adapter = failure.adapter else { return 2 }
+        if streaming {
+            context.stdout.write((adapter.streamHeader() ?? "") + adapter.streamError(failure.short))
+            return 2
         }
-        return 2
+        let output = adapter.renderError(failure.short)
+        context.stdout.write(output.text)
+        return output.exitCode
     }
 }
