@@ -47,6 +47,9 @@ public struct PosixSpawner: ProcessSpawner {
         var inPipe: [Int32] = [0, 0]
         var outPipe: [Int32] = [0, 0]
         guard pipe(&inPipe) == 0, pipe(&outPipe) == 0 else { throw Failure(description: "cannot create a pipe") }
+        // Close-on-exec, or the child inherits the write end of its own stdin and never sees EOF
+        // (`security -i` then waits until the timeout kills it). dup2 onto 0/1 clears the flag.
+        for fd in inPipe + outPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         let pid: pid_t
         do {
             pid = try spawn(path: path, arguments: arguments, environment: environment, detached: false,
