@@ -170,4 +170,15 @@ import HeadroomTestSupport
         let reading = try result.get()
         #expect(Set(reading.windows.map(\.key)) == Set(keys))
     }
+
+    @Test func transportRefusesCleartextToAnotherHost() throws {
+        let transport = URLSessionTransport()
+        #expect {
+            try transport.send(HTTPRequest(url: URL(string: "http://example.com/api/oauth/usage")!,
+                                           headers: [("Authorization", "Bearer \(Self.token)")], timeout: 1))
+        } throws: { error in
+            guard case .network(let why) = error as? TransportError else { return false }
+            return why.contains("https is required")
+        }
+    }
 }

@@ -166,6 +166,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             lock.lock()
             if stopped { lock.unlock(); close(fd); return }
             openConnections.insert(fd)
+            #if canImport(Darwin)
+            var one: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            #endif
             lock.unlock()
             let thread = Thread { [self] in serve(fd) }
             thread.start()

@@ -1,4 +1,5 @@
 import Foundation
+import HeadroomCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -14,6 +15,11 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     public func send(_ request: HTTPRequest) throws(TransportError) -> HTTPResponse {
+        // Callers validate URLs (EndpointURL); this is the last line: no bearer token in clear
+        // text to another machine, whoever builds the request.
+        guard (try? EndpointURL.validated(request.url.absoluteString, variable: "url")) != nil else {
+            throw .network("refused: https is required (plain http only to 127.0.0.1, ::1 or localhost)")
+        }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = request.timeout
         configuration.timeoutIntervalForResource = request.timeout
