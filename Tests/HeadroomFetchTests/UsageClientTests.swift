@@ -181,4 +181,13 @@ import HeadroomTestSupport
             return why.contains("https is required")
         }
     }
+
+    @Test func requestsAndGrantsNeverInterpolateTheirTokens() {
+        let client = UsageClient(apiBase: URL(string: "https://api.anthropic.com")!, transport: URLSessionTransport(), timeout: 1)
+        let request = client.request(accessToken: Self.token)
+        let grant = TokenGrant(accessToken: Self.token, refreshToken: Self.token + "-r", expiresIn: 60)
+        for text in ["\(request)", String(reflecting: request), "\(grant)", String(reflecting: grant)] {
+            #expect(!text.contains(Self.token))
+        }
+    }
 }

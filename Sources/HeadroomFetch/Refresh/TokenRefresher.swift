@@ -2,11 +2,17 @@ import Foundation
 import HeadroomCore
 
 /// New tokens from the token endpoint.
-public struct TokenGrant: Sendable, Equatable {
+public struct TokenGrant: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     public var accessToken: String
     /// `nil` when the endpoint did not rotate it: keep the old one.
     public var refreshToken: String?
     public var expiresIn: TimeInterval?
+
+    // Never the tokens, whoever interpolates this.
+    public var description: String {
+        "TokenGrant(expires_in: \(expiresIn.map { "\(Int($0))" } ?? "?"), refresh token \(refreshToken == nil ? "kept" : "rotated"), tokens: redacted)"
+    }
+    public var debugDescription: String { description }
 }
 
 /// `POST {token url}` with Claude Code's public client id.

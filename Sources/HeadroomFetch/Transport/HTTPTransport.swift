@@ -2,7 +2,7 @@ import Foundation
 
 /// One HTTP request as the fetch side sends it. Headers are an ordered list so tests can assert
 /// exactly what goes on the wire.
-public struct HTTPRequest: Sendable {
+public struct HTTPRequest: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     public var method: String
     public var url: URL
     public var headers: [(name: String, value: String)]
@@ -18,6 +18,13 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.timeout = timeout
     }
+
+    /// Method, URL and header names only: values (the bearer token) and the body (a refresh
+    /// token) never show up in an interpolation.
+    public var description: String {
+        "\(method) \(url.absoluteString) [\(headers.map(\.name).joined(separator: ", "))]\(body.map { " body: \($0.count) bytes" } ?? "")"
+    }
+    public var debugDescription: String { description }
 }
 
 /// A complete answer. A 3xx arrives here as itself: transports never follow redirects.
