@@ -1,0 +1,102 @@
+import Foundation
+import HeadroomCore
+
+/// Gets a usable access token when the stored one expired or was rejected, without ever racing
+/// Claude Code or another headroom into a refresh-token reuse. Runs under the account's fetch lock.
+///
+/// 1. Re-read the credentials: if someone else (Claude Code, another headroom) already put a new,
+///    unexpired token there, use it — no request.
+/// 2. Ask the policy: `never` never refreshes; `auto` only while no Claude Code process runs;
+///    otherwise the outcome is `expired` ("open Claude Code to refresh").
+/// 3. Refresh with the newest refresh token.
+/// 4. Re-read once more just before writing: if the document changed meanwhile, leave it alone and
+///    use the new token in memory only. Else write it back atomically with every other key kept.
+public struct TokenRenewal: Sendable {
+    public let source: any CredentialSource
+    public let refresher: TokenRefresher
+    public let mode: RefreshMode
+    public let detector: any ClaudeProcessDetector
+    public let log: DebugLog
+
+    public init(source: any CredentialSource, refresher: TokenRefresher, mode: RefreshMode,
+                detector: any ClaudeProcessDetector, log: DebugLog) {
+        self.source = source
+        self.refresher = refresher
+        self.mode = mode
+        self.detector = detector
+        self.log = log
+    }
+
+    /// - Parameter why: what is wrong with `stale`, for the message when refreshing is not ours.
+    public func renew(stale: OAuthCredentials, why: String, now: Date) throws(FetchError) -> OAuthCredentials {
+        let base: OAuthCredentials
+        let baseRaw: Data
+        switch source.load() {
+        case .oauth(let current, let raw):
+            log.secret(current.accessToken)
+            log.secret(current.refreshToken)
+            if current.accessToken != stale.accessToken && !current.isExpired(at: now) {
+                log("credentials were already refreshed by another process; using them")
+                return current
+            }
+            base = current
+            baseRaw = raw
+        case .missing, .loggedOut, .mcpOnly:
+            throw .signedOut(Messages.signedOut)
+        case .malformed:
+            throw .signedOut(Messages.malformed(source.label))
+        }
+
+        switch mode {
+        case .never:
+            log("refresh = never: leaving the token to claude code")
+            throw .expired("\(why); open claude code to refresh it (refresh = never)")
+        case .auto where detector.isClaudeRunning():
+            log("refresh = auto and claude code is running: leaving the token to it")
+            throw .expired("\(why); open claude code to refresh it")
+        case .auto, .always:
+            break
+        }
+        guard let refreshToken = base.refreshToken else {
+            throw .expired("\(why) and no refresh token is stored; open claude code to refresh it")
+        }
+
+        log("refreshing the access token at \(refresher.tokenURL.absoluteString)")
+        let grant = try refresher.refresh(refreshToken: refreshToken, now: now)
+        log.secret(grant.accessToken)
+        log.secret(grant.refreshToken)
+        var renewed = base
+        renewed.accessToken = grant.accessToken
+        renewed.refreshToken = grant.refreshToken ?? base.refreshToken
+        // Without expires_in assume an hour, so a missing field cannot cause a refresh per fetch.
+        renewed.expiresAt = now.addingTimeInterval(grant.expiresIn ?? 3600)
+        log("refreshed; new token expires \(renewed.expiresAt.map(ISO8601.format) ?? "?")\(grant.refreshToken == nil ? ", refresh token kept" : ", refresh token rotated")")
+
+        let latest = try? source.readRaw()
+        guard latest == baseRaw else {
+            log("credentials changed while refreshing; not overwriting them, using the new token for this fetch only")
+            return renewed
+        }
+        do {
+            let document = try CredentialsDocument.replacingTokens(
+                in: baseRaw, accessToken: renewed.accessToken, refreshToken: renewed.refreshToken,
+                expiresAt: renewed.expiresAt)
+            try source.writeRaw(document)
+            log("saved the refreshed tokens to \(source.label)")
+        } catch {
+            // The refresh token may have rotated: say so loudly, the user may need to sign in again.
+            log("could not save the refreshed tokens to \(source.label): \(error)")
+            FileHandle.standardError.write(Data("headroom-fetch: could not save refreshed tokens to \(source.label); if claude code asks you to sign in again, that is why\n".utf8))
+        }
+        return renewed
+    }
+}
+
+/// The user-facing wording, in one place.
+enum Messages {
+    static let signedOut = "not signed in to claude code: run `claude` and sign in with /login"
+    static let inferenceOnly = "CLAUDE_CODE_OAUTH_TOKEN is an inference-only token and cannot read usage; sign in with `claude` (/login) so headroom can use the stored login"
+    static func malformed(_ label: String) -> String {
+        "cannot parse the credentials in \(label) (left untouched); sign in again with `claude` then /login"
+    }
+}
