@@ -145,8 +145,8 @@ import Testing
         let header = try JSONChecks.object(lines[0])
         #expect(header["version"] as? Int == 1)
         #expect(header["click_events"] as? Bool == true)
-        #expect(header["stop_signal"] as? Int == 10)
-        #expect(header["cont_signal"] as? Int == 12)
+        #expect(header["stop_signal"] as? Int == 12)
+        #expect(header["cont_signal"] as? Int == 18)
         #expect(lines[1] == "[")
         // The endless array, closed by hand, parses.
         let body = "[" + lines[2...].joined(separator: "\n").dropLast(2) + "]"

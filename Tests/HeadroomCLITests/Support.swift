@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import HeadroomCore
+import HeadroomTestSupport
 @testable import HeadroomCLI
 
 /// Collects output in memory.
@@ -29,36 +30,21 @@ final class RecordingSpawner: ProcessSpawner, @unchecked Sendable {
     }
 }
 
-/// A clock that only moves when told (sleep advances it).
-final class ManualClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-    init(_ start: Date) { current = start }
-    var now: Date { lock.withLock { current } }
-    func advance(_ seconds: TimeInterval) { lock.withLock { current = current.addingTimeInterval(seconds) } }
-}
-
-/// A temp HOME with XDG dirs and a Claude config dir; nothing touches the real HOME.
+/// The in-process harness: a `Sandbox` HOME, a clock that only moves when the command sleeps,
+/// sinks for stdout/stderr and a spawner that records instead of starting anything.
 final class CLISandbox: @unchecked Sendable {
-    let root: String
-    let clock = ManualClock(Date(timeIntervalSince1970: 1_795_356_000))
+    let sandbox = try! Sandbox()
+    let clock = FixedClock(Date(timeIntervalSince1970: 1_795_356_000))
     let stdout = BufferSink()
     let stderr = BufferSink()
     let spawner = RecordingSpawner()
     var extraEnvironment: [String: String] = [:]
     var stdin: Data?
 
-    init() {
-        root = NSTemporaryDirectory() + "headroom-cli-" + UUID().uuidString
-        for dir in ["home", "config/headroom", "cache", "claude"] {
-            try! FileManager.default.createDirectory(atPath: root + "/" + dir, withIntermediateDirectories: true)
-        }
-    }
-    deinit { try? FileManager.default.removeItem(atPath: root) }
+    deinit { sandbox.cleanup() }
 
     var environment: [String: String] {
-        ["HOME": root + "/home", "XDG_CONFIG_HOME": root + "/config", "XDG_CACHE_HOME": root + "/cache",
-         "CLAUDE_CONFIG_DIR": root + "/claude", "PATH": "/usr/bin:/bin"].merging(extraEnvironment) { $1 }
+        sandbox.environment.merging(extraEnvironment) { $1 }
     }
     var paths: Paths { Paths(environment: HeadroomEnvironment(environment)) }
     var store: CacheStore { CacheStore(paths: paths) }
@@ -69,7 +55,7 @@ final class CLISandbox: @unchecked Sendable {
         return CLIContext(
             environment: HeadroomEnvironment(environment), now: { clock.now }, stdout: stdout, stderr: stderr,
             readStdin: { input }, stdoutIsTTY: false, spawner: spawner, fetcherPath: "/opt/fake/headroom-fetch",
-            sleep: { clock.advance($0) })
+            sleep: { clock.advance(by: $0) })
     }
 
     @discardableResult

@@ -2,8 +2,8 @@ import HeadroomCore
 
 /// `i3bar`: the i3bar/swaybar protocol for `status_command headroom watch -a i3bar`.
 ///
-/// `watch` writes the header `{"version":1,"click_events":true,"stop_signal":10,"cont_signal":12}`
-/// (SIGUSR1/SIGUSR2 instead of SIGSTOP/SIGCONT, so the bar pausing us stays catchable), then `[`,
+/// `watch` writes the header `{"version":1,"click_events":true,"stop_signal":12,"cont_signal":18}`
+/// (SIGUSR2 to pause, SIGCONT to resume: catchable, and SIGUSR1 stays "refresh now"), then `[`,
 /// then one `[{block}],` line per update. A one-shot `headroom -a i3bar` prints just `[{block}]`.
 ///
 /// Block keys, in order: `name` (`headroom`), `full_text`, `short_text` (worst window only),
@@ -15,7 +15,7 @@ public struct I3barAdapter: OutputAdapter {
     public let name = "i3bar"
     public let summary = "i3bar/swaybar protocol (use with watch): JSON blocks, click events"
 
-    public static let header = #"{"version":1,"click_events":true,"stop_signal":10,"cont_signal":12}"#
+    public static let header = #"{"version":1,"click_events":true,"stop_signal":12,"cont_signal":18}"#
 
     /// The block as ordered key/value pairs; `name` is left out for i3blocks, which routes clicks
     /// by the name in its own config.

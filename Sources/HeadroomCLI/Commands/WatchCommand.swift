@@ -81,6 +81,9 @@ enum WatchCommand {
                 resumed = 0
                 lastLine = nil
             }
+            // A bar that went away without a signal: the line may not change for minutes, so
+            // do not wait for a failed write to notice.
+            if readerHasGone() { return 0 }
             if paused == 0 {
                 let line = setup.adapter.streamFrame(setup.frame(cache: cache, now: now, template: cycle[cycleIndex]))
                 if line != lastLine {
@@ -119,6 +122,12 @@ enum WatchCommand {
         signal(SIGUSR1) { _ in refreshRequested = 1 }
         signal(stopSignal) { _ in paused = 1 }
         signal(continueSignal) { _ in paused = 0; resumed = 1 }
+        // A parent may start us with these blocked (a process spawned from a thread pool inherits
+        // its mask): then SIGTERM would never end us and clicks-by-signal would never arrive.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for sig in [SIGTERM, SIGINT, SIGHUP, SIGUSR1, stopSignal, continueSignal] { sigaddset(&handled, sig) }
+        sigprocmask(SIG_UNBLOCK, &handled, nil)
     }
 
     /// Waits up to `timeout` for stdin; returns click events from complete lines.
@@ -148,13 +157,19 @@ enum WatchCommand {
         return events
     }
 
+    /// Whether stdout is a pipe or socket whose reader has closed it.
+    static func readerHasGone() -> Bool {
+        var fd = pollfd(fd: 1, events: 0, revents: 0)
+        return poll(&fd, 1, 0) > 0 && fd.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
+    }
+
     /// After printing a visible error, stay alive until told to stop, so a bar that restarts
     /// exited commands does not spin.
     static func waitForStop() {
         installSignalHandlers()
-        while stopRequested == 0 {
-            var fd = pollfd(fd: 1, events: 0, revents: 0)
-            if poll(&fd, 1, 60_000) > 0 && fd.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return }
+        while stopRequested == 0 && !readerHasGone() {
+            var request = timespec(tv_sec: 1, tv_nsec: 0)
+            _ = nanosleep(&request, nil)
         }
     }
 }

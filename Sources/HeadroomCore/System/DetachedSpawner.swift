@@ -145,7 +145,21 @@ public struct PosixSpawner: ProcessSpawner {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // The child gets stdio and nothing else: a detached fetcher must not hold its caller's
+        // pipes open (a bar or test reading our stdout to EOF would wait for the fetch).
         var flags: Int16 = Int16(POSIX_SPAWN_SETSIGMASK) | Int16(POSIX_SPAWN_SETSIGDEF)
+        if detached {
+            #if canImport(Darwin)
+            flags |= Int16(POSIX_SPAWN_CLOEXEC_DEFAULT)
+            #else
+            // Glibc does not import posix_spawn_file_actions_addclosefrom_np.
+            for name in FileSystem.entries(of: "/proc/self/fd") {
+                if let fd = Int32(name), fd > 2, fcntl(fd, F_GETFD) != -1 {
+                    posix_spawn_file_actions_addclose(&actions, fd)
+                }
+            }
+            #endif
+        }
         if detached { flags |= Self.setsid }
         posix_spawnattr_setflags(&attributes, flags)
         var none = sigset_t()

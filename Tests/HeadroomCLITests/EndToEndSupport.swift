@@ -1,0 +1,155 @@
+import Foundation
+import HeadroomCore
+import HeadroomTestSupport
+import Testing
+
+/// Runs the built `headroom` / `headroom-fetch` against a loopback stand-in for Anthropic, in a
+/// sandboxed HOME. Reset times are relative to the real clock, since these are real processes.
+final class EndToEnd: @unchecked Sendable {
+    let sandbox = try! Sandbox()
+    let server: LoopbackHTTPServer
+    let anthropic = FakeAnthropic(validAccessToken: "sk-ant-oat01-E2E-ACCESS-0123456789",
+                                  validRefreshToken: "sk-ant-ort01-E2E-REFRESH-0123456789")
+    let headroom: String
+    let fetcher: String
+
+    init(usage: ServerReply? = nil) throws {
+        headroom = try #require(BuiltExecutable.path("headroom"), "build the package first")
+        fetcher = try #require(BuiltExecutable.path("headroom-fetch"))
+        server = try LoopbackHTTPServer()
+        anthropic.configure { $0.usageReply = usage ?? .json(200, Self.usageBody(fiveHour: 63, sevenDay: 41)) }
+        server.setHandler(anthropic.handler)
+        sandbox.extra = [
+            "HEADROOM_API_URL": server.baseURL,
+            "HEADROOM_TOKEN_URL": server.baseURL + FakeAnthropic.tokenPath,
+            "HEADROOM_FETCH": fetcher,
+        ]
+        try sandbox.writeCredentials(accessToken: anthropic.validAccessToken, refreshToken: anthropic.validRefreshToken,
+                                     expiresAt: Date().addingTimeInterval(8 * 3600))
+        // Keep stray background fetchers short-lived.
+        try sandbox.writeConfig("timeout = 3\n")
+    }
+
+    deinit {
+        server.stop()
+        sandbox.cleanup()
+    }
+
+    /// A usage body whose windows reset in the future of the real clock.
+    static func usageBody(fiveHour: Double, sevenDay: Double) -> String {
+        let five = ISO8601.format(Date().addingTimeInterval(2 * 3600))
+        let seven = ISO8601.format(Date().addingTimeInterval(3 * 86400))
+        return #"{"five_hour":{"utilization":\#(fiveHour),"resets_at":"\#(five)"},"seven_day":{"utilization":\#(sevenDay),"resets_at":"\#(seven)"},"seven_day_opus":null}"#
+    }
+
+    var usageRequests: Int { server.requests(path: FakeAnthropic.usagePath).count }
+
+    /// Writes a cache whose data is `age` seconds old.
+    func seedCache(fiveHour: Double, age: TimeInterval) throws {
+        let observed = Date().addingTimeInterval(-age)
+        var cache = CacheFile(account: sandbox.paths.accountSource, reading: Reading(
+            windows: [UsageWindow(key: "five_hour", used: fiveHour, resetsAt: Date().addingTimeInterval(3600), observedAt: observed)],
+            fetchedAt: observed, source: .api))
+        cache.fetch.recordSuccess(at: observed)
+        try CacheStore(paths: sandbox.paths).save(cache)
+    }
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var seconds: TimeInterval
+    }
+
+    /// Runs `headroom` with `stdin` and waits for it.
+    func run(_ arguments: [String], stdin: String? = nil) throws -> Run {
+        let started = Date()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: headroom)
+        process.arguments = arguments
+        process.environment = sandbox.environment
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try input.fileHandleForWriting.close()
+        }
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self), seconds: Date().timeIntervalSince(started))
+    }
+
+    /// Polls `condition` every 50 ms for up to `seconds`.
+    static func eventually(within seconds: TimeInterval, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(50_000)
+        }
+        return condition()
+    }
+
+    /// A shell-quoted `KEY=VALUE …` prefix carrying the sandbox environment into a tmux pane.
+    var envPrefix: String {
+        sandbox.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
+    }
+
+    static func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+}
+
+/// A private tmux server: runs a program in a detached pane and reads the screen back.
+final class TmuxScreen: @unchecked Sendable {
+    let socket = "headroom-e2e-\(UUID().uuidString.prefix(8))"
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
+
+    /// Runs a tmux command and returns its stdout. Core's spawner waits with waitpid and its
+    /// pipes are close-on-exec, so no tmux server inherits a pipe of this test process.
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        let result = try PosixSpawner().run(path: "/usr/bin/tmux", arguments: ["-L", socket, "-f", "/dev/null"] + arguments,
+                                            environment: Self.environment, stdin: Data(), timeout: 10)
+        return String(decoding: result.stdout, as: UTF8.self)
+    }
+
+    static var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "TMUX")
+        env["TERM"] = "xterm-256color"
+        return env
+    }
+
+    /// Starts the server with `command` in its one pane. Started detached (stdio on /dev/null,
+    /// every other descriptor closed): the daemon would otherwise hold any pipe it inherited.
+    func start(_ command: String, width: Int = 100, height: Int = 10) throws {
+        try PosixSpawner().spawnDetached(
+            path: "/usr/bin/tmux",
+            arguments: ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "\(width)", "-y", "\(height)", command],
+            environment: Self.environment)
+        try #require(EndToEnd.eventually(within: 5) { (try? tmux(["list-panes", "-t", "t"]))?.isEmpty == false },
+                     "tmux did not start")
+    }
+
+    func screen(escapes: Bool = false) throws -> String {
+        try tmux(["capture-pane", "-p", "-t", "t"] + (escapes ? ["-e"] : []))
+    }
+
+    func keys(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", "t"] + keys)
+    }
+
+    func cursorX() throws -> Int {
+        Int(try tmux(["display-message", "-p", "-t", "t", "#{cursor_x}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    /// Waits until the screen contains `text`.
+    func waitFor(_ text: String, seconds: TimeInterval = 8) -> Bool {
+        EndToEnd.eventually(within: seconds) { ((try? screen()) ?? "").contains(text) }
+    }
+
+    deinit { _ = try? tmux(["kill-server"]) }
+}
