@@ -174,6 +174,26 @@ import HeadroomTestSupport
         #expect(h.usageRequests.last?.header("Authorization") == "Bearer \(h.fake.validAccessToken)")
     }
 
+    @Test func otherKeysChangedDuringTheRefreshStillGetTheRotatedToken() throws {
+        // Claude Code rewrites mcpOAuth while our token request is in flight. The refresh token we
+        // spent is gone for good: the rotated one must be saved, into the document as it is now.
+        let h = try FetchHarness(validAccess: "will-be-issued")
+        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        let sandbox = h.sandbox
+        let edited = Sandbox.credentialsJSON(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+            .replacingOccurrences(of: "\"serverName\":\"github\"", with: "\"serverName\":\"github-renamed\"")
+        h.transport.beforeSend = { request in
+            if request.url.path == FakeAnthropic.tokenPath { _ = try? sandbox.writeCredentials(edited) }
+        }
+        #expect(h.run().result == .fetched)
+        let document = try #require(h.sandbox.credentialsObject())
+        let oauth = try #require(document["claudeAiOauth"] as? [String: Any])
+        #expect(oauth["refreshToken"] as? String == h.fake.validRefreshToken)
+        #expect(oauth["accessToken"] as? String == h.fake.validAccessToken)
+        let mcp = try #require(document["mcpOAuth"] as? [String: [String: Any]])
+        #expect(mcp["github|abc123"]?["serverName"] as? String == "github-renamed")
+    }
+
     @Test func corruptCredentialsAreSignedOutAndNeverRewritten() throws {
         let h = try FetchHarness()
         let original = try h.sandbox.writeCredentials(#"{"claudeAiOauth":{"accessToken":"sk-ant-oat01-trunc"#)
@@ -292,5 +312,10 @@ enum FakeProc {
         try FakeProc.add(pid: 77, comm: "claude", cmdline: ["claude"], to: root)
         try FileManager.default.createDirectory(atPath: root + "/self", withIntermediateDirectories: true)
         #expect(!ProcClaudeProcessDetector(procRoot: root, ownPID: 77).isClaudeRunning())
+    }
+
+    @Test func anUnreadableProcCountsAsRunning() {
+        // Not knowing must not license a second refresher.
+        #expect(ProcClaudeProcessDetector(procRoot: "/nonexistent-proc", ownPID: 1).isClaudeRunning())
     }
 }

@@ -18,6 +18,14 @@ public final class FileLock: @unchecked Sendable {
         guard fd >= 0 else { throw FileSystem.Failure("cannot open lock", path) }
     }
 
+    /// A lock on a directory itself (`flock` on the directory's descriptor): nothing is created
+    /// in it, and the lock survives files in it being replaced by rename.
+    public init(directory: String) throws {
+        self.path = directory
+        fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileSystem.Failure("cannot open directory", directory) }
+    }
+
     deinit { close(fd) }
 
     /// Waits for the lock.

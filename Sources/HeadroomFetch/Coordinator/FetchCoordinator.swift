@@ -172,7 +172,8 @@ public struct FetchCoordinator: Sendable {
         let client = UsageClient(apiBase: apiURL, transport: context.transport, timeout: timeout)
         let renewal = TokenRenewal(
             source: source, refresher: TokenRefresher(tokenURL: tokenURL, transport: context.transport, timeout: timeout),
-            mode: config.refresh, detector: context.processDetector, log: log)
+            mode: config.refresh, detector: context.processDetector, log: log,
+            lockDirectory: paths.claudeConfigDir)
         do {
             let reading = try fetch(client: client, renewal: renewal, source: source)
             let now = context.clock()

@@ -19,8 +19,12 @@ public struct ProcClaudeProcessDetector: ClaudeProcessDetector {
         self.ownPID = ownPID
     }
 
+    /// Fails closed: when `/proc` cannot be listed we cannot know, so we say it runs (and leave
+    /// the token alone) rather than risk a second refresher.
     public func isClaudeRunning() -> Bool {
-        for name in FileSystem.entries(of: procRoot) {
+        let entries = FileSystem.entries(of: procRoot)
+        if entries.isEmpty { return true }
+        for name in entries {
             guard let pid = Int32(name), pid != ownPID else { continue }
             let dir = procRoot + "/" + name
             let comm = FileSystem.read(dir + "/comm", limit: 4096).map { String(decoding: $0, as: UTF8.self).trimmed } ?? ""
@@ -59,7 +63,7 @@ public struct PSClaudeProcessDetector: ClaudeProcessDetector {
     public func isClaudeRunning() -> Bool {
         guard let result = try? spawner.run(path: "/bin/ps", arguments: ["-axo", "pid=,args="],
                                             environment: [:], stdin: Data(), timeout: 5),
-              result.status == 0 else { return false }
+              result.status == 0 else { return true }  // cannot tell: fail closed, as on Linux
         for line in String(decoding: result.stdout, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
             guard let pid = fields.first.flatMap({ Int32($0) }), pid != ownPID else { continue }

@@ -9,17 +9,27 @@ import HeadroomCore
 /// 2. Ask the policy: `never` never refreshes; `auto` only while no Claude Code process runs;
 ///    otherwise the outcome is `expired` ("open Claude Code to refresh").
 /// 3. Refresh with the newest refresh token.
-/// 4. Re-read once more just before writing: if the document changed meanwhile, leave it alone and
-///    use the new token in memory only. Else write it back atomically with every other key kept.
+/// 4. Re-read once more just before writing: if the stored refresh token changed meanwhile
+///    (someone else refreshed), leave the document alone and use the new token in memory only.
+///    Otherwise write our tokens into the document as it is now (other keys, e.g. `mcpOAuth`
+///    that Claude Code rewrote meanwhile, are kept): the old refresh token is spent, so not
+///    saving the rotated one would log the user out.
+///
+/// The whole renewal also holds a lock on the Claude config directory (`flock` on the directory
+/// itself; no file is created there), so headroom processes with different `XDG_CACHE_HOME`s —
+/// and so different fetch locks — still never refresh at the same time.
 public struct TokenRenewal: Sendable {
     public let source: any CredentialSource
     public let refresher: TokenRefresher
     public let mode: RefreshMode
     public let detector: any ClaudeProcessDetector
     public let log: DebugLog
+    /// A directory to `flock` for the whole renewal (the Claude config dir); `nil` for none.
+    public let lockDirectory: String?
 
     public init(source: any CredentialSource, refresher: TokenRefresher, mode: RefreshMode,
-                detector: any ClaudeProcessDetector, log: DebugLog) {
+                detector: any ClaudeProcessDetector, log: DebugLog, lockDirectory: String? = nil) {
+        self.lockDirectory = lockDirectory
         self.source = source
         self.refresher = refresher
         self.mode = mode
@@ -29,6 +39,9 @@ public struct TokenRenewal: Sendable {
 
     /// - Parameter why: what is wrong with `stale`, for the message when refreshing is not ours.
     public func renew(stale: OAuthCredentials, why: String, now: Date) throws(FetchError) -> OAuthCredentials {
+        let lock = lockDirectory.flatMap { try? FileLock(directory: $0) }
+        try? lock?.lock()
+        defer { lock?.unlock() }
         let base: OAuthCredentials
         let baseRaw: Data
         switch source.load() {
@@ -72,14 +85,21 @@ public struct TokenRenewal: Sendable {
         renewed.expiresAt = now.addingTimeInterval(grant.expiresIn ?? 3600)
         log("refreshed; new token expires \(renewed.expiresAt.map(ISO8601.format) ?? "?")\(grant.refreshToken == nil ? ", refresh token kept" : ", refresh token rotated")")
 
-        let latest = try? source.readRaw()
-        guard latest == baseRaw else {
-            log("credentials changed while refreshing; not overwriting them, using the new token for this fetch only")
+        guard let latest = try? source.readRaw() else {
+            log("credentials vanished while refreshing; using the new token for this fetch only")
             return renewed
+        }
+        if latest != baseRaw {
+            guard case .oauth(let current)? = try? CredentialsParser.parse(latest),
+                  current.refreshToken == refreshToken else {
+                log("credentials were refreshed elsewhere while refreshing; not overwriting them, using the new token for this fetch only")
+                return renewed
+            }
+            log("credentials changed while refreshing (not their refresh token); saving into the current document")
         }
         do {
             let document = try CredentialsDocument.replacingTokens(
-                in: baseRaw, accessToken: renewed.accessToken, refreshToken: renewed.refreshToken,
+                in: latest, accessToken: renewed.accessToken, refreshToken: renewed.refreshToken,
                 expiresAt: renewed.expiresAt)
             try source.writeRaw(document)
             log("saved the refreshed tokens to \(source.label)")
