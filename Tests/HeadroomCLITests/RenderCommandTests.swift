@@ -21,7 +21,7 @@ import HeadroomCore
         #expect(s.spawner.spawns.count == 1)
         let spawn = s.spawner.spawns[0]
         #expect(spawn.path == "/opt/fake/headroom-fetch")
-        #expect(spawn.arguments == ["--urgency", "when-due"])
+        #expect(spawn.arguments == ["--urgency", "when-due", "--max-age", "180"])
         #expect(spawn.environment["CLAUDE_CODE_OAUTH_TOKEN"] == nil)
         #expect(spawn.environment["HEADROOM_ENV_TOKEN_PRESENT"] == "1")
         #expect(!spawn.environment.values.contains { $0.contains("SECRET") })
@@ -36,6 +36,16 @@ import HeadroomCore
         #expect(s.spawner.spawns.isEmpty)
     }
 
+    @Test func waitingStopsWhenTheFetcherSkippedWithoutAnAttempt() {
+        let s = CLISandbox()
+        s.saveCache(used: ["five_hour": 40], age: 600)
+        let start = s.clock.now
+        #expect(s.run("--wait") == 0)
+        #expect(s.spawner.spawns.count == 1)
+        let waited = s.clock.now.timeIntervalSince(start)
+        #expect(waited >= 1 && waited < 1.2, "no lock holder and no attempt: stop waiting after the grace second")
+    }
+
     @Test func maxAgeFlagOverridesConfig() {
         let s = CLISandbox()
         s.writeConfig("max_age = 3600\n")
@@ -44,10 +54,15 @@ import HeadroomCore
         #expect(s.spawner.spawns.isEmpty)
         s.run("--max-age", "60")
         #expect(s.spawner.spawns.count == 1)
+        #expect(s.spawner.spawns[0].arguments.suffix(2) == ["--max-age", "60"], "the fetcher agrees on what is due")
     }
 
-    @Test func firstRunWaitsBoundedForData() {
+    @Test func firstRunWaitsBoundedForData() throws {
         let s = CLISandbox()
+        // The fetcher is running (holds the lock) but never finishes.
+        try FileSystem.makeDirectory(s.paths.cacheDir, mode: 0o700)
+        let lock = try FileLock(path: s.paths.fetchLockFile)
+        s.spawner.onSpawn = { _ = lock.tryLock() }
         let start = s.clock.now
         #expect(s.run() == 0)
         #expect(s.spawner.spawns.count == 1)

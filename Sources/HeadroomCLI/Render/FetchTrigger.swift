@@ -31,7 +31,7 @@ struct FetchTrigger {
         }
         do {
             try context.spawner.spawnDetached(
-                path: fetcher, arguments: ["--urgency", urgency.rawValue],
+                path: fetcher, arguments: ["--urgency", urgency.rawValue, "--max-age", "\(Int(config.maxAge.rounded(.up)))"],
                 environment: context.environment.forChild)
             return true
         } catch {
@@ -46,15 +46,21 @@ struct FetchTrigger {
         return cache.reading == nil && cache.fetch.lastAttempt == nil
     }
 
-    /// Polls the cache until a fetch attempt newer than `cache`'s lands, or `timeout` passes.
+    /// Polls the cache until a fetch attempt newer than `cache`'s lands, or `timeout` passes, or
+    /// (after a moment for the fetcher to start) nobody holds the fetch lock any more: a fetcher
+    /// that decided to skip records no attempt, and waiting on for it would only hang the prompt.
     func waitForAttempt(after cache: CacheFile?, timeout: TimeInterval) -> CacheFile? {
         let before = cache?.fetch.lastAttempt
-        let deadline = context.now().addingTimeInterval(timeout)
+        let start = context.now()
+        let deadline = start.addingTimeInterval(timeout)
         var latest = cache
         while context.now() < deadline {
             context.sleep(0.05)
             latest = store.load() ?? latest
             if let attempt = latest?.fetch.lastAttempt, before.map({ attempt > $0 }) ?? true {
+                return latest
+            }
+            if context.now().timeIntervalSince(start) >= 1, !FileLock.isHeld(context.paths.fetchLockFile) {
                 return latest
             }
         }

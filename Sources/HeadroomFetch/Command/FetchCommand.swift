@@ -1,7 +1,7 @@
 import Foundation
 import HeadroomCore
 
-/// `headroom-fetch [--urgency when-due|now|force] [--json] [--verbose] [--probe]`
+/// `headroom-fetch [--urgency when-due|now|force] [--max-age SECONDS] [--json] [--verbose] [--probe]`
 ///
 /// | exit | when |
 /// |---|---|
@@ -12,9 +12,10 @@ import HeadroomCore
 /// `--json` prints one line on stdout, the shape documented in `FetchJSON`.
 public enum FetchCommand {
     public static let usage = """
-        usage: headroom-fetch [--urgency when-due|now|force] [--json] [--verbose] [--probe]
+        usage: headroom-fetch [--urgency when-due|now|force] [--max-age SECONDS] [--json] [--verbose] [--probe]
           --urgency   when-due (default): only when the cache is due and no cooldown runs
                       now: ignore max_age, obey cooldowns; force: ignore both
+          --max-age   seconds before the cache is due (overrides max_age in the config)
           --json      print the resulting reading and fetch state as one json line
           --verbose   log each step to stderr (tokens redacted); also HEADROOM_DEBUG=1
           --probe     check that the usage api answers, sending no token
@@ -25,6 +26,8 @@ public enum FetchCommand {
         public var json = false
         public var verbose = false
         public var probe = false
+        /// `headroom --max-age` passed on, so both sides agree on "due".
+        public var maxAge: TimeInterval?
     }
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
@@ -36,6 +39,11 @@ public enum FetchCommand {
             case "--verbose", "-v": options.verbose = true
             case "--probe": options.probe = true
             case "--force": options.urgency = .force
+            case "--max-age":
+                guard let value = rest.popFirst(), let seconds = TimeInterval(value), seconds >= 1, seconds.isFinite else {
+                    throw UsageError("--max-age needs a number of seconds, at least 1")
+                }
+                options.maxAge = seconds
             case "--urgency":
                 guard let value = rest.popFirst() else { throw UsageError("--urgency needs a value: when-due, now or force") }
                 guard let urgency = FetchUrgency(rawValue: value) else {
@@ -85,7 +93,7 @@ public enum FetchCommand {
             return ok ? 0 : 1
         }
 
-        let report = FetchCoordinator(context: context).run(urgency: options.urgency)
+        let report = FetchCoordinator(context: context).run(urgency: options.urgency, maxAge: options.maxAge)
         if options.json {
             stdout(FetchJSON.line(report))
         }

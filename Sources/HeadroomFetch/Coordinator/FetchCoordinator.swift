@@ -95,19 +95,21 @@ public struct FetchCoordinator: Sendable {
         self.context = context
     }
 
-    public func run(urgency: FetchUrgency) -> FetchReport {
+    /// - Parameter maxAge: overrides the config's `max_age` (the renderer's `--max-age`).
+    public func run(urgency: FetchUrgency, maxAge: TimeInterval? = nil) -> FetchReport {
         let log = context.log
         let env = context.environment
         let paths = context.paths
         let store = CacheStore(paths: paths)
         log("urgency \(urgency.rawValue), cache \(paths.cacheFile)")
 
-        let config: Config
+        var config: Config
         do {
             config = try Config.load(paths: paths)
         } catch {
             return FetchReport(result: .failed(.config("\(error)")), cache: store.load())
         }
+        if let maxAge { config.maxAge = maxAge }
         let timeout = config.timeout
 
         // Refuse a cleartext or odd URL before anything connects anywhere.
