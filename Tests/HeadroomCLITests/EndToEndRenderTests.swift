@@ -64,7 +64,7 @@ import Testing
 
     @Test func claudeStatusLineFeedsTheCacheForEveryoneElse() throws {
         let e = try EndToEnd(usage: .hang)
-        try e.seedCache(fiveHour: 90, age: 30)
+        try e.seedCache(fiveHour: 10, age: 30)
         let reset = Int(Date().addingTimeInterval(3600).timeIntervalSince1970)
         let stdin = #"{"model":{"display_name":"Opus"},"rate_limits":{"five_hour":{"used_percentage":25,"resets_at":\#(reset)},"seven_day":{"used_percentage":50,"resets_at":\#(reset + 86400)}}}"#
         let claude = try e.run(["-a", "claude"], stdin: stdin)

@@ -53,6 +53,34 @@ import Testing
         #expect(cache.reading?.window(key: "five_hour")?.used == 10)
     }
 
+    func window(_ used: Double, resetIn: TimeInterval, observed: Date) -> UsageWindow {
+        UsageWindow(key: "five_hour", used: used, resetsAt: now.addingTimeInterval(resetIn), observedAt: observed)
+    }
+
+    @Test func statusLineIngestOnlyMovesForward() {
+        let later = now.addingTimeInterval(60)
+        func ingest(_ w: UsageWindow) -> Double? {
+            var cache = CacheFile(account: "a", reading: Reading(windows: [window(40, resetIn: 3600, observed: now)], fetchedAt: now, source: .api))
+            _ = cache.ingest(Reading(windows: [w], fetchedAt: w.observedAt, source: .statusLine))
+            return cache.reading?.window(key: "five_hour")?.used
+        }
+        #expect(ingest(window(45, resetIn: 3600, observed: later)) == 45, "same window, more used")
+        #expect(ingest(window(35, resetIn: 3600, observed: later)) == 40, "same window, less used: a replay")
+        #expect(ingest(window(35, resetIn: 3630, observed: later)) == 40, "reset within a minute is the same window")
+        #expect(ingest(window(5, resetIn: 3600 + 5 * 3600, observed: later)) == 5, "a later window starts low")
+        #expect(ingest(window(90, resetIn: -10, observed: later)) == 40, "a window already reset is a replay")
+        #expect(ingest(window(90, resetIn: 600, observed: later)) == 40, "an earlier window is a replay")
+        #expect(ingest(window(50, resetIn: 3600, observed: now.addingTimeInterval(-5))) == 40, "older observation")
+    }
+
+    @Test func aReplayDoesNotMakeTheDataLookFresh() {
+        var cache = CacheFile(account: "a", reading: Reading(windows: [window(40, resetIn: 3600, observed: now)], fetchedAt: now, source: .api))
+        let changed = cache.ingest(Reading(windows: [window(30, resetIn: 3600, observed: now.addingTimeInterval(600))],
+                                           fetchedAt: now.addingTimeInterval(600), source: .statusLine))
+        #expect(!changed)
+        #expect(cache.reading?.fetchedAt == now)
+    }
+
     @Test func updateIsReadModifyWriteUnderTheLock() throws {
         let (_, store) = sandbox()
         try store.update { $0.fetch.consecutiveFailures += 1; return true }

@@ -38,26 +38,36 @@ public struct CacheFile: Codable, Sendable, Equatable {
         return (try? encoder.encode(self)) ?? Data()
     }
 
-    /// Takes in a status-line reading when it is newer than what the cache holds for those
-    /// windows; windows it lacks (per-model limits) are kept. Returns whether anything changed.
+    /// Takes in a status-line reading, window by window, only where it moves the cache forward;
+    /// windows it lacks (per-model limits) are kept. Returns whether anything changed.
+    ///
+    /// Claude Code may replay old `rate_limits` (an idle session with `refreshInterval`), so the
+    /// time of ingest says nothing about the data's age. A window is taken when the cache has
+    /// none, when the cached one has reset, when it is a later window (its reset is later), or when
+    /// it is the same window (same reset, ±60 s) with at least as much used — usage within a
+    /// window never goes down. A window whose reset has already passed is a replay and is dropped.
     public mutating func ingest(_ newer: Reading) -> Bool {
-        guard let current = reading else {
-            reading = newer
-            return true
+        let accepted = newer.windows.filter { w in
+            Self.moves(reading?.window(key: w.key), forwardTo: w)
         }
-        let changed = newer.windows.contains { window in
-            guard let old = current.window(key: window.key) else { return true }
-            return window.observedAt > old.observedAt
-                && (window.used != old.used || window.resetsAt != old.resetsAt
-                    || window.observedAt.timeIntervalSince(old.observedAt) >= 10)
-        }
-        guard changed else { return false }
-        let fresher = Reading(
-            windows: newer.windows.filter { w in
-                current.window(key: w.key).map { w.observedAt > $0.observedAt } ?? true
-            },
-            extra: nil, plan: nil, fetchedAt: newer.fetchedAt, source: newer.source)
-        reading = current.merging(fresher)
+        guard !accepted.isEmpty else { return false }
+        let fresher = Reading(windows: accepted, extra: nil, plan: nil, fetchedAt: newer.fetchedAt, source: newer.source)
+        reading = reading.map { $0.merging(fresher) } ?? fresher
         return true
+    }
+
+    static func moves(_ old: UsageWindow?, forwardTo new: UsageWindow) -> Bool {
+        if let reset = new.resetsAt, reset <= new.observedAt { return false }
+        guard let old else { return true }
+        guard new.observedAt > old.observedAt else { return false }
+        if let oldReset = old.resetsAt, oldReset <= new.observedAt { return true }
+        switch (old.resetsAt, new.resetsAt) {
+        case let (oldReset?, newReset?) where newReset.timeIntervalSince(oldReset) > 60:
+            return true
+        case let (oldReset?, newReset?) where newReset.timeIntervalSince(oldReset) < -60:
+            return false
+        default:
+            return new.used >= old.used
+        }
     }
 }
