@@ -36,6 +36,20 @@ import Testing
         #expect(store.loadOrEmpty().reading == nil)
     }
 
+    @Test(arguments: [#""fetchedAt":1e300"#, #""fetchedAt":-1e300"#])
+    func absurdDatesAreAMiss(fetchedAt: String) throws {
+        let (_, store) = sandbox()
+        try FileSystem.makeDirectory(FileSystem.directory(of: store.file), mode: 0o700)
+        let text = #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"reading":{"windows":[],"source":"api","#
+            + fetchedAt + "}}"
+        try text.write(toFile: store.file, atomically: true, encoding: .utf8)
+        #expect(store.load() == nil)
+        // The same file with a sane date loads (so the check above is about the date).
+        try text.replacingOccurrences(of: fetchedAt, with: #""fetchedAt":1795356000"#)
+            .write(toFile: store.file, atomically: true, encoding: .utf8)
+        #expect(store.load() != nil)
+    }
+
     @Test func statusLineIngestKeepsWindowsItDidNotGet() {
         var cache = CacheFile(account: "a", reading: reading([("five_hour", 10), ("seven_day", 20), ("seven_day_opus", 30)], at: now))
         let newer = reading([("five_hour", 15), ("seven_day", 21)], at: now.addingTimeInterval(60), source: .statusLine)

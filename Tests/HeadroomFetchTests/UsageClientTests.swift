@@ -95,6 +95,18 @@ import HeadroomTestSupport
         #expect(RetryAfter.httpDate("Sun Nov  6 08:49:37 1994") == ISO8601.parse("1994-11-06T08:49:37Z"))
     }
 
+    @Test func absurdRetryAfterIsCappedAtADayAndNeverCrashes() throws {
+        #expect(RetryAfter.seconds("1e300", now: now) == 86400)
+        #expect(RetryAfter.seconds("99999999", now: now) == 86400)
+        #expect(RetryAfter.seconds(Self.httpDate(now.addingTimeInterval(9 * 86400)), now: now) == 86400)
+        let (result, _) = try fetch(.rateLimited(retryAfter: "1e300"))
+        guard case .failure(.rateLimited(let wait)) = result else { Issue.record("not rate limited"); return }
+        #expect(wait == 86400)
+        var state = FetchState()
+        state.recordFailure(.rateLimited, message: nil, at: now, retryAfter: .infinity)
+        #expect(state.cooldownUntil == now.addingTimeInterval(300))
+    }
+
     static func httpDate(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

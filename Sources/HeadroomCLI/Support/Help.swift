@@ -23,7 +23,7 @@ enum Help {
 
     RENDER OPTIONS
       -a, --adapter NAME    output format: plain ansi bash zsh fish tmux waybar i3bar i3blocks
-                            polybar swiftbar claude json prometheus, or a plugin
+                            i3blocks-json polybar swiftbar claude json prometheus, or a plugin
                             (headroom-adapter-NAME in ~/.config/headroom/adapters or on PATH)
       -t, --template X      a template name (headroom templates list) or inline text,
                             e.g. -t '[{5h.left}%](level) ({stale}stale {age})'

@@ -26,8 +26,18 @@ public struct CacheFile: Codable, Sendable, Equatable {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         guard let file = try? decoder.decode(CacheFile.self, from: data),
-              file.version == currentVersion else { return nil }
+              file.version == currentVersion, file.datesAreSane else { return nil }
         return file
+    }
+
+    /// Every date within a century of 1970…2070: a file with absurd times (hand-edited, or
+    /// written by something else) is treated as corrupt, i.e. a miss, rather than trusted.
+    var datesAreSane: Bool {
+        let dates: [Date?] = [reading?.fetchedAt, fetch.lastAttempt, fetch.lastSuccess, fetch.cooldownUntil]
+            + (reading?.windows ?? []).flatMap { [$0.observedAt, $0.resetsAt] }
+        return dates.allSatisfy { date in
+            date.map { $0.timeIntervalSince1970.isFinite && abs($0.timeIntervalSince1970) < 3.2e9 } ?? true
+        }
     }
 
     public func encoded() -> Data {

@@ -73,7 +73,8 @@ public struct FetchState: Codable, Sendable, Equatable {
         let wait: TimeInterval
         switch outcome {
         case .rateLimited:
-            wait = max(retryAfter ?? Self.defaultRetryAfter, 1)
+            // Bounded here too, whoever the caller: at least a second, at most a day.
+            wait = min(max(retryAfter.flatMap { $0.isFinite ? $0 : nil } ?? Self.defaultRetryAfter, 1), 86400)
         case .signedOut, .forbidden, .config, .expired:
             // These end when the user acts (signs in, opens Claude Code); doctor and `fetch` retry
             // on demand, and the renderer checks again after this while.

@@ -2,9 +2,16 @@ import Foundation
 import HeadroomCore
 
 /// `Retry-After`: delta seconds or an HTTP date (IMF-fixdate, RFC 850, asctime). Zero, a date in
-/// the past, garbage or no header all mean "we do not know": the default five minutes.
+/// the past, garbage or no header all mean "we do not know": the default five minutes. Anything
+/// above a day is taken as a day: a typo'd header must not lock the user out for years.
 public enum RetryAfter {
+    public static let maximum: TimeInterval = 86400
+
     public static func seconds(_ header: String?, now: Date) -> TimeInterval {
+        min(unclamped(header, now: now), maximum)
+    }
+
+    static func unclamped(_ header: String?, now: Date) -> TimeInterval {
         guard let text = header?.trimmed, !text.isEmpty else { return FetchState.defaultRetryAfter }
         if let seconds = Double(text), seconds.isFinite {
             return seconds > 0 ? seconds : FetchState.defaultRetryAfter
