@@ -93,9 +93,9 @@ struct ShippedTemplateTests {
 }
 
 struct DocumentationTests {
-    /// Every inline `-t '…'` example in docs/README-templates.md parses.
+    /// Every inline `-t '…'` example in README.md parses.
     @Test func readmeExamplesParse() throws {
-        let path = ShippedTemplateTests.templatesDir.dropLast("templates".count) + "docs/README-templates.md"
+        let path = ShippedTemplateTests.templatesDir.dropLast("templates".count) + "README.md"
         let text = String(decoding: try #require(FileManager.default.contents(atPath: String(path))), as: UTF8.self)
         var examples: [String] = []
         for line in text.split(separator: "\n") where line.hasPrefix("headroom -t '") {
