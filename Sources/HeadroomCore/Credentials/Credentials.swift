@@ -95,19 +95,13 @@ public enum CredentialsParser {
             var rateLimitTier: Lenient<String>?
             var scopes: Lenient<[String]>?
         }
-        struct AnyKey: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
         var claudeAiOauth: Lenient<OAuth>?
         var hasMCP = false
 
         init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: AnyKey.self)
-            claudeAiOauth = try container.decodeIfPresent(Lenient<OAuth>.self, forKey: AnyKey(stringValue: "claudeAiOauth"))
-            hasMCP = container.contains(AnyKey(stringValue: "mcpOAuth"))
+            let container = try decoder.container(keyedBy: DynamicKey.self)
+            claudeAiOauth = try container.decodeIfPresent(Lenient<OAuth>.self, forKey: DynamicKey(stringValue: "claudeAiOauth"))
+            hasMCP = container.contains(DynamicKey(stringValue: "mcpOAuth"))
         }
     }
 }

@@ -112,15 +112,9 @@ public enum UsageDecoder {
         var limits: [Limit]?
         var extra_usage: Extra?
 
-        struct AnyKey: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
 
         init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: AnyKey.self)
+            let container = try decoder.container(keyedBy: DynamicKey.self)
             for key in container.allKeys {
                 switch key.stringValue {
                 case "limits":

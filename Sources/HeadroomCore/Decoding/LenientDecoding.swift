@@ -47,3 +47,11 @@ struct Lenient<T: Decodable>: Decodable {
         value = try? decoder.singleValueContainer().decode(T.self)
     }
 }
+
+/// A coding key for objects whose keys are data (usage windows by name, unknown top-level keys).
+struct DynamicKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
