@@ -32,6 +32,14 @@ struct Lexer {
         "{": "{", "}": "}", "[": "[", "]": "]", "(": "(", ")": ")", "\\": "\\", "n": "\n",
     ]
 
+    /// Characters that end a word inside a placeholder (a switch: this runs on every prompt).
+    static func endsWord(_ c: Character) -> Bool {
+        switch c {
+        case "{", "}", "|", "(", ")", ",", "\"": return true
+        default: return false
+        }
+    }
+
     private let chars: [Character]
     private let reporter: ErrorReporter
     private var index = 0
@@ -204,7 +212,7 @@ struct Lexer {
                 tokens.append(Token(kind: .string(value), range: range))
             default:
                 var word = ""
-                while let w = current, !w.isWhitespace, !"{}|(),\"".contains(w) {
+                while let w = current, !w.isWhitespace, !Self.endsWord(w) {
                     word.append(w)
                     advance()
                 }
