@@ -37,8 +37,9 @@ final class FakeSpawner: ProcessSpawner, @unchecked Sendable {
     static func makePlugin(in dir: URL, name: String, body: String) throws -> String {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let path = dir.appendingPathComponent("headroom-adapter-" + name).path
-        try Data(("#!/bin/sh\n" + body + "\n").utf8).write(to: URL(fileURLWithPath: path))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        // Core's writer opens with O_CLOEXEC: a child another test forks meanwhile must not
+        // inherit a write descriptor, or exec fails with "text file busy".
+        try FileSystem.writeAtomically(Data(("#!/bin/sh\n" + body + "\n").utf8), to: path, mode: 0o755)
         return path
     }
 
