@@ -91,6 +91,8 @@ import Testing
     }
 
     /// The status line as a real tmux client draws it: `##` shows as `#`, `%` stays, styles apply.
+    /// The client stays attached for 7 s: on a loaded 2-core machine the first status job can
+    /// take a few seconds to be drawn.
     @Test func tmuxStatusLineShowsDataLiterally() throws {
         guard let tmux = Self.require("tmux"), let script = Self.require("script"), let sh = Self.require("sh") else { return }
         let dir = try Shell.temporaryDirectory()
@@ -103,7 +105,7 @@ import Testing
             tmux -L \(socket) -f /dev/null new-session -d -x 300 -y 5 || exit 1
             tmux -L \(socket) set -g status-left '' \\; set -g status-right-length 280 \\; set -g status-interval 1 \\; \
               set -g status-right "#(cat '\(file.path)')"
-            (sleep 4 | TERM=xterm timeout 3 "\(script)" -q -c "stty cols 300 rows 5; tmux -L \(socket) attach" '\(log.path)' >/dev/null 2>&1)
+            (sleep 8 | TERM=xterm timeout 7 "\(script)" -q -c "stty cols 300 rows 5; tmux -L \(socket) attach" '\(log.path)' >/dev/null 2>&1)
             tmux -L \(socket) kill-server
             exit 0
             """

@@ -58,9 +58,9 @@ import Testing
         let e = try EndToEnd()
         try e.seedCache(fiveHour: 37, age: 5)
         let term = TmuxScreen()
-        try term.start("env -i \(e.envPrefix) TERM=xterm-256color fish --no-config")
-        try term.keys("function fish_prompt; \(e.headroom) -a fish -t '[{5h.left}%](level)'; echo -n ' > '; end", "Enter")
-        try term.keys("C-l")
+        // The prompt function is defined before the first prompt (-C), so no typing races it.
+        let prompt = "function fish_prompt; \(e.headroom) -a fish -t '[{5h.left}%](level)'; echo -n ' > '; end"
+        try term.start("env -i \(e.envPrefix) TERM=xterm-256color fish --no-config -C \(EndToEnd.quote(prompt))")
         #expect(term.waitFor("63% >"), "screen: \((try? term.screen()) ?? "")")
         try term.keys("echo hi", "C-a")
         #expect(EndToEnd.eventually(within: 3) { (try? term.cursorX()) == "63% > ".count })

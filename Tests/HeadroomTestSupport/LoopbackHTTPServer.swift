@@ -96,6 +96,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         listenFD = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard listenFD >= 0 else { throw ServerError("socket failed") }
+        _ = fcntl(listenFD, F_SETFD, FD_CLOEXEC)
         var yes: Int32 = 1
         setsockopt(listenFD, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
@@ -144,25 +145,31 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     /// Stops accepting, wakes hanging handlers and closes every connection.
+    ///
+    /// Descriptor numbers are reused at once in a process where other tests open sockets, so
+    /// this only ever touches descriptors that are still ours: connections are shut down under
+    /// the lock (a handler removes its descriptor under the same lock before closing it), and the
+    /// listening socket is closed by the accept loop itself once `accept` has returned.
     public func stop() {
         lock.lock()
         if stopped { lock.unlock(); return }
         stopped = true
-        let connections = openConnections
+        for fd in openConnections { shutdown(fd, Int32(SHUT_RDWR)) }
         lock.broadcast()
         lock.unlock()
         shutdown(listenFD, Int32(SHUT_RDWR))
-        close(listenFD)
-        for fd in connections { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     private func acceptLoop() {
+        defer { close(listenFD) }
         while true {
             let fd = accept(listenFD, nil, nil)
             if fd < 0 {
                 if errno == EINTR { continue }
                 return
             }
+            // Children that other tests start must not inherit (and hold open) our connections.
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             lock.lock()
             if stopped { lock.unlock(); close(fd); return }
             openConnections.insert(fd)
