@@ -91,7 +91,7 @@ public enum ArgumentParser {
             case "-t", "--template": invocation.template = try take()
             case "--tooltip": invocation.tooltip = try take()
             case "--max-age": invocation.maxAge = try seconds(try take(), flag: "--max-age", minimum: 1)
-            case "--interval": invocation.interval = try seconds(try take(), flag: "--interval", minimum: 0.1)
+            case "--interval": invocation.interval = try seconds(try take(), flag: "--interval", minimum: 0.01)
             case "--offline": invocation.offline = true
             case "--wait": invocation.wait = true
             case "--demo": invocation.demo = true
