@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
-#endif
 import HeadroomCore
 
 /// Everything a render reads: the view, the status-line input and the clock's time zone.

@@ -1,9 +1,4 @@
 import HeadroomCLI
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import HeadroomCore
 
 exit(HeadroomMain.run(Array(CommandLine.arguments.dropFirst()), context: .live()))

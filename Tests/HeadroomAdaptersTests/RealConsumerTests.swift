@@ -2,6 +2,7 @@ import Foundation
 import HeadroomAdapters
 import HeadroomCore
 import Testing
+import HeadroomTestSupport
 
 /// The adapters' output fed to the real consumers installed on this machine. A test whose
 /// program is missing is skipped with a message naming it.
@@ -91,31 +92,25 @@ import Testing
     }
 
     /// The status line as a real tmux client draws it: `##` shows as `#`, `%` stays, styles apply.
-    /// The client stays attached for 7 s: on a loaded 2-core machine the first status job can
-    /// take a few seconds to be drawn.
-    @Test func tmuxStatusLineShowsDataLiterally() throws {
-        guard let tmux = Self.require("tmux"), let script = Self.require("script"), let sh = Self.require("sh") else { return }
+    /// A client of a second tmux server is attached to the first, and its screen is read back.
+    @Test(.enabled(if: TmuxScreen.available, "needs tmux"))
+    func tmuxStatusLineShowsDataLiterally() throws {
         let dir = try Shell.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let frame = GoldenCase.hostile.frame
-        let file = dir.appendingPathComponent("out"), log = dir.appendingPathComponent("log")
+        let file = dir.appendingPathComponent("out")
         try Data(TmuxAdapter().render(frame).text.utf8).write(to: file)
-        let socket = "headroom-test-\(UUID().uuidString.prefix(8))"
-        let commands = """
-            tmux -L \(socket) -f /dev/null new-session -d -x 300 -y 5 || exit 1
-            tmux -L \(socket) set -g status-left '' \\; set -g status-right-length 280 \\; set -g status-interval 1 \\; \
-              set -g status-right "#(cat '\(file.path)')"
-            (sleep 8 | TERM=xterm timeout 7 "\(script)" -q -c "stty cols 300 rows 5; tmux -L \(socket) attach" '\(log.path)' >/dev/null 2>&1)
-            tmux -L \(socket) kill-server
-            exit 0
-            """
-        _ = tmux
-        try Shell.run(sh, ["-c", commands], environment: ["LANG": "C.UTF-8"])
-        let drawn = String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
-        let text = Shell.stripEscapes(drawn)
+        let inner = TmuxScreen()
+        try inner.start("sleep 600", width: 300, height: 5)
+        for option in [["status-left", ""], ["status-right-length", "280"], ["status-interval", "1"],
+                       ["status-right", "#(cat '\(file.path)')"]] {
+            try inner.tmux(["set", "-g"] + option)
+        }
+        let outer = TmuxScreen()
+        try outer.start("env -u TMUX tmux -L \(inner.socket) attach -t t", width: 300, height: 5)
         let expected = ControlCharacters.strip(frame.spans.plainText, keepNewlines: false)
-        #expect(text.contains(expected), "tmux drew: \(text.suffix(400).debugDescription)")
-        #expect(drawn.contains("\u{1B}[32m50%"), "green 50%")
+        #expect(outer.waitFor(expected, seconds: 10), "tmux drew: \(((try? outer.screen()) ?? "").debugDescription)")
+        #expect(try outer.screen(escapes: true).contains("\u{1B}[32m50%"), "green 50%")
     }
 
     @Test(arguments: GoldenCase.allCases)

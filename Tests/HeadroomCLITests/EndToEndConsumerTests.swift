@@ -37,7 +37,7 @@ import Testing
         // Home: bash puts the cursor after the prompt by its own count of the prompt's width.
         // Escapes outside \001…\002 would make it count too many columns.
         try term.keys("C-a")
-        #expect(EndToEnd.eventually(within: 3) { (try? term.cursorX()) == "63% $ ".count })
+        #expect(Eventually.within(3) { (try? term.cursorX()) == "63% $ ".count })
         try term.keys("X")
         #expect(term.waitFor("63% $ Xecho hello"))
     }
@@ -50,7 +50,7 @@ import Testing
         try term.keys("setopt prompt_subst; PROMPT='$(\(e.headroom) -a zsh -t \"[{5h.left}%](level) 100%% sure\") > '", "Enter")
         #expect(term.waitFor("63% 100%% sure >"), "screen: \((try? term.screen()) ?? "")")
         try term.keys("echo hi", "C-a")
-        #expect(EndToEnd.eventually(within: 3) { (try? term.cursorX()) == "63% 100%% sure > ".count })
+        #expect(Eventually.within(3) { (try? term.cursorX()) == "63% 100%% sure > ".count })
         #expect(try term.screen(escapes: true).contains("\u{1B}[32m63%"))
     }
 
@@ -63,6 +63,6 @@ import Testing
         try term.start("env -i \(e.envPrefix) TERM=xterm-256color fish --no-config -C \(EndToEnd.quote(prompt))")
         #expect(term.waitFor("63% >"), "screen: \((try? term.screen()) ?? "")")
         try term.keys("echo hi", "C-a")
-        #expect(EndToEnd.eventually(within: 3) { (try? term.cursorX()) == "63% > ".count })
+        #expect(Eventually.within(3) { (try? term.cursorX()) == "63% > ".count })
     }
 }

@@ -13,7 +13,7 @@ import Testing
         #expect(run.stdout == "80% ok\n")
         // The server hangs for the whole request timeout (3 s); the prompt must not.
         #expect(run.seconds < 2, "render took \(run.seconds)s while the API hung")
-        #expect(EndToEnd.eventually(within: 5) { e.usageRequests == 1 }, "the detached fetcher reached the server")
+        #expect(Eventually.within(5) { e.usageRequests == 1 }, "the detached fetcher reached the server")
     }
 
     @Test func firstRunFetchesAndShowsRealNumbers() throws {

@@ -84,72 +84,10 @@ final class EndToEnd: @unchecked Sendable {
                    stderr: String(decoding: stderr, as: UTF8.self), seconds: Date().timeIntervalSince(started))
     }
 
-    /// Polls `condition` every 50 ms for up to `seconds`.
-    static func eventually(within seconds: TimeInterval, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(50_000)
-        }
-        return condition()
-    }
-
     /// A shell-quoted `KEY=VALUE …` prefix carrying the sandbox environment into a tmux pane.
     var envPrefix: String {
         sandbox.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
     }
 
     static func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-}
-
-/// A private tmux server: runs a program in a detached pane and reads the screen back.
-final class TmuxScreen: @unchecked Sendable {
-    let socket = "headroom-e2e-\(UUID().uuidString.prefix(8))"
-    static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
-
-    /// Runs a tmux command and returns its stdout. Core's spawner waits with waitpid and its
-    /// pipes are close-on-exec, so no tmux server inherits a pipe of this test process.
-    @discardableResult
-    func tmux(_ arguments: [String]) throws -> String {
-        let result = try PosixSpawner().run(path: "/usr/bin/tmux", arguments: ["-L", socket, "-f", "/dev/null"] + arguments,
-                                            environment: Self.environment, stdin: Data(), timeout: 10)
-        return String(decoding: result.stdout, as: UTF8.self)
-    }
-
-    static var environment: [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "TMUX")
-        env["TERM"] = "xterm-256color"
-        return env
-    }
-
-    /// Starts the server with `command` in its one pane. Started detached (stdio on /dev/null,
-    /// every other descriptor closed): the daemon would otherwise hold any pipe it inherited.
-    func start(_ command: String, width: Int = 100, height: Int = 10) throws {
-        try PosixSpawner().spawnDetached(
-            path: "/usr/bin/tmux",
-            arguments: ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "\(width)", "-y", "\(height)", command],
-            environment: Self.environment)
-        try #require(EndToEnd.eventually(within: 5) { (try? tmux(["list-panes", "-t", "t"]))?.isEmpty == false },
-                     "tmux did not start")
-    }
-
-    func screen(escapes: Bool = false) throws -> String {
-        try tmux(["capture-pane", "-p", "-t", "t"] + (escapes ? ["-e"] : []))
-    }
-
-    func keys(_ keys: String...) throws {
-        try tmux(["send-keys", "-t", "t"] + keys)
-    }
-
-    func cursorX() throws -> Int {
-        Int(try tmux(["display-message", "-p", "-t", "t", "#{cursor_x}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-    }
-
-    /// Waits until the screen contains `text`.
-    func waitFor(_ text: String, seconds: TimeInterval = 8) -> Bool {
-        EndToEnd.eventually(within: seconds) { ((try? screen()) ?? "").contains(text) }
-    }
-
-    deinit { _ = try? tmux(["kill-server"]) }
 }

@@ -32,14 +32,14 @@ import Testing
         var lines: [String] { text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
 
         func waitForLines(_ count: Int, seconds: TimeInterval = 5) -> Bool {
-            EndToEnd.eventually(within: seconds) { lines.count > count }
+            Eventually.within(seconds) { lines.count > count }
         }
 
         func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
 
         /// Waits for the exit; `nil` if it is still running after `seconds`.
         func exitStatus(within seconds: TimeInterval) -> Int32? {
-            EndToEnd.eventually(within: seconds) { !process.isRunning } ? process.terminationStatus : nil
+            Eventually.within(seconds) { !process.isRunning } ? process.terminationStatus : nil
         }
 
         deinit { if process.isRunning { process.terminate() } }
@@ -66,11 +66,11 @@ import Testing
         usleep(300_000)
         #expect(e.usageRequests == 0)
         kill(watch.process.processIdentifier, SIGUSR1)
-        #expect(EndToEnd.eventually(within: 5) { e.usageRequests == 1 })
+        #expect(Eventually.within(5) { e.usageRequests == 1 })
         // The new numbers (63 % used → 37 % left) arrive without a restart.
-        #expect(EndToEnd.eventually(within: 5) { watch.text.contains("5h 37%") })
+        #expect(Eventually.within(5) { watch.text.contains("5h 37%") })
         watch.send("[\n" + #"{"name":"headroom","instance":"","button":1,"x":1,"y":1}"# + "\n")
-        #expect(EndToEnd.eventually(within: 5) { e.usageRequests == 2 })
+        #expect(Eventually.within(5) { e.usageRequests == 2 })
         kill(watch.process.processIdentifier, SIGTERM)
         #expect(watch.exitStatus(within: 3) == 0)
     }

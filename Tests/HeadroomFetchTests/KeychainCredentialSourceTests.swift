@@ -22,8 +22,9 @@ import HeadroomTestSupport
             esac
             exit 1
             """
-        try Data(text.utf8).write(to: URL(fileURLWithPath: script))
-        chmod(script, 0o755)
+        // Close-on-exec write: a child another test forks meanwhile must not inherit a write
+        // descriptor, or exec fails with "text file busy".
+        try FileSystem.writeAtomically(Data(text.utf8), to: script, mode: 0o755)
         if let itemHex { try Data(itemHex.utf8).write(to: URL(fileURLWithPath: dir + "/item.hex")) }
         return script
     }

@@ -75,8 +75,8 @@ import HeadroomTestSupport
     @Test(arguments: [
         ("120", 120.0), ("0", 300.0), (nil, 300.0), ("soon", 300.0), ("-5", 300.0),
         // An HTTP date 3600 s after `now` (1_795_000_000 = Sat, 18 Nov 2026 ...).
-    ] as [(String?, TimeInterval)])
-    func retryAfterSecondsOrDefault(header: String?, expected: TimeInterval) throws {
+    ] as [(String?, Double)])
+    func retryAfterSecondsOrDefault(header: String?, expected: Double) throws {
         let (result, _) = try fetch(.rateLimited(retryAfter: header))
         guard case .failure(.rateLimited(let wait)) = result else { Issue.record("not rate limited"); return }
         #expect(wait == expected)

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
-#endif
+import HeadroomCore
 
 /// A click on a block, as i3bar / swaybar report it on stdin with `click_events` on.
 public struct ClickEvent: Sendable, Equatable {

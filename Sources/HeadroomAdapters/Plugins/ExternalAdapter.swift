@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
-#endif
 import HeadroomCore
 
 /// A plugin: the executable `headroom-adapter-NAME`, run once per render with one argument

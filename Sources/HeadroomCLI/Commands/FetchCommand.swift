@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import HeadroomCore
 
 /// `headroom fetch [--force] [--json]`: a foreground fetch. The network lives in `headroom-fetch`

@@ -1,13 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import HeadroomCore
 import HeadroomTemplate
 import HeadroomAdapters

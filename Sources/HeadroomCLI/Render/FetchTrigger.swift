@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
-#endif
 import HeadroomCore
 
 /// Starts `headroom-fetch` in the background when the cache says a refresh is due, and (only when

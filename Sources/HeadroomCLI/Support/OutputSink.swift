@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import HeadroomCore
 
 /// Where a command writes. Writes go straight to the descriptor (no stdio buffer), so every
 /// streamed line reaches a bar at once.

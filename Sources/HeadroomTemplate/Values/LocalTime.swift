@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import HeadroomCore
 
 /// How dates become local time text: `localtime_r` + `strftime`, because the ICU-backed
 /// formatters are not available to a FoundationEssentials-only binary. Tests use a fixed offset.

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
-#endif
 import HeadroomCore
 
 /// The variables a template can use. This table is the manual (docs/README-templates.md
