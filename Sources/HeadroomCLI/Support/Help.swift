@@ -44,7 +44,8 @@ enum Help {
 
     EXIT STATUS
       0 a status was printed (fresh, stale, offline or signed out: the state is in the output)
-      2 usage, config or template error (bars also print a short visible reason)
+      2 usage, config or template error (message on stderr); bars and prompts print a
+        short visible reason instead and exit 0, since their consumers hide failing commands
       33 i3blocks adapter when critical (i3blocks' urgent code)
 
     ENVIRONMENT
