@@ -171,8 +171,6 @@ import HeadroomCore
         s.run("cache", "path")
         #expect(s.stdout.text == s.store.file + "\n")
         s.saveCache(used: ["five_hour": 40], age: 30)
-        let show = CLISandbox()
-        _ = show
         s.run("cache", "show")
         #expect(s.stdout.text.contains("status: ok"))
         #expect(s.stdout.text.contains("five_hour: 40% used, 60% left"))

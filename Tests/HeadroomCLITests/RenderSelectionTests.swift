@@ -1,0 +1,58 @@
+import Foundation
+import HeadroomCore
+import Testing
+@testable import HeadroomCLI
+
+/// How a render picks its template and adapter: flags over `[templates]` over the adapter's default.
+@Suite struct RenderSelectionTests {
+    @Test func templatesComeFromFlagThenAdapterKeyThenDefault() {
+        let s = CLISandbox()
+        s.saveCache(used: ["five_hour": 40], age: 30)
+        s.writeConfig("""
+        [templates]
+        default = "d {5h.left}"
+        tmux = "t {5h.left}"
+        """)
+        s.run("-a", "plain")
+        s.run("-a", "tmux")
+        s.run("-a", "tmux", "-t", "f {5h.used}")
+        #expect(s.stdout.text == "d 60\nt 60\nf 40\n")
+    }
+
+    @Test func userTemplateByName() throws {
+        let s = CLISandbox()
+        s.saveCache(used: ["five_hour": 40], age: 30)
+        try FileManager.default.createDirectory(atPath: s.paths.userTemplatesDir, withIntermediateDirectories: true)
+        try "mine: {5h.left}%\n".write(toFile: s.paths.userTemplatesDir + "/mine.tmpl", atomically: true, encoding: .utf8)
+        #expect(s.run("-t", "mine") == 0)
+        #expect(s.stdout.text == "mine: 60%\n")
+    }
+
+    @Test func i3blocksExits33WhenCritical() {
+        let s = CLISandbox()
+        s.saveCache(used: ["five_hour": 95], age: 30)
+        #expect(s.run("-a", "i3blocks") == 33)
+        let ok = CLISandbox()
+        ok.saveCache(used: ["five_hour": 5], age: 30)
+        #expect(ok.run("-a", "i3blocks") == 0)
+    }
+
+    @Test func aPluginInTheUserAdaptersDirIsListedAndRuns() throws {
+        let s = CLISandbox()
+        s.saveCache(used: ["five_hour": 40], age: 30)
+        try FileSystem.makeDirectory(s.paths.userAdaptersDir, mode: 0o755)
+        let plugin = s.paths.userAdaptersDir + "/headroom-adapter-shout"
+        // Reads the frame JSON on stdin and prints its plain text in capitals.
+        try FileSystem.writeAtomically(Data("""
+            #!/bin/sh
+            tr 'a-z' 'A-Z' | sed -n 's/.*"TEXT":"\\([^"]*\\)".*/\\1/p'
+            """.utf8), to: plugin, mode: 0o755)
+        s.run("adapters")
+        #expect(s.stdout.text.contains("shout"))
+        #expect(s.stdout.text.contains("plain"))
+        let before = s.stdout.text
+        #expect(s.run("-a", "shout", "-t", "up {5h.left}") == 0)
+        // Passed through verbatim (sed keeps the input's missing final newline).
+        #expect(s.stdout.text.dropFirst(before.count) == "UP 60")
+    }
+}
