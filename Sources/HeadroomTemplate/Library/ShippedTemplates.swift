@@ -17,7 +17,7 @@ extension TemplateLibrary {
             source: #"""
 ([5h {5h.left}%](level))({5h.left|exists}{7d.left|exists} · )([7d {7d.left}%](level))\
 ({5h.left|not}{7d.left|not}[{worst.name} {worst.left}%](level))\
-[( {stale}stale)( {offline}offline)](stale)\
+[( {stale}stale)( {age|exists}{offline}offline)](stale)\
 ({age|not}[{error}](warn))({age|not}{error|not}[loading…](dim))
 """#),
         ShippedTemplate(
@@ -31,7 +31,7 @@ extension TemplateLibrary {
 ( · [oauth apps {seven_day_oauth_apps.left}%](level)( ↻{seven_day_oauth_apps.resets_in}))\
 ({5h.left|not}{7d.left|not}{opus.left|not}{sonnet.left|not}[{worst.name} {worst.left}%](level)( ↻{worst.resets_in}))\
 ({extra.enabled} · extra {extra.used}/{extra.limit})\
-[( · {stale}stale {age})( · {offline}offline)](stale)({age|exists} · [{error}](warn))\
+[( · {stale}stale {age})( · {age|exists}{offline}offline)](stale)({age|exists} · [{error}](warn))\
 ({age|not}[{error}](warn))({age|not}{error|not}[loading…](dim))
 """#),
         ShippedTemplate(
@@ -45,7 +45,7 @@ extension TemplateLibrary {
             name: "tooltip",
             summary: "one line per window: label, left, bar, reset time, pace (multi-line, for tooltips)",
             source: #"""
-Claude usage( \({plan}\))[( · updated {age} ago)](dim)[( · {stale}stale)( · {offline}offline)](stale)( · [{error}](warn))\
+Claude usage( \({plan}\))[( · updated {age} ago)](dim)[( · {stale}stale)( · {age|exists}{offline}offline)](stale)( · [{error}](warn))\
 ({age|not}{error|not}\nloading…)\
 (\n[{5h.label|pad(-8)}](level) {5h.left|pad(3)}% left  {5h.used|bar(10, "░")}( · resets {5h.resets_at})( · pace {5h.pace}%)( · runs out in {5h.eta}))\
 (\n[{7d.label|pad(-8)}](level) {7d.left|pad(3)}% left  {7d.used|bar(10, "░")}( · resets {7d.resets_at})( · pace {7d.pace}%)( · runs out in {7d.eta}))\
@@ -61,7 +61,7 @@ Claude usage( \({plan}\))[( · updated {age} ago)](dim)[( · {stale}stale)( · {
 ([{claude.model}](bold) · )(ctx {claude.context}% · )\
 ([5h {5h.left}%](level))({5h.left|exists}{7d.left|exists} · )([7d {7d.left}%](level))\
 ({5h.left|not}{7d.left|not}[{worst.name} {worst.left}%](level))\
-[( {stale}stale)( {offline}offline)](stale)\
+[( {stale}stale)( {age|exists}{offline}offline)](stale)\
 ({age|not}[{error}](warn))({age|not}{error|not}[loading…](dim))
 """#),
     ]
