@@ -50,7 +50,8 @@ import Testing
     @Test(arguments: [
         ("max_ag = 3", 1, 1, "unknown key 'max_ag' (did you mean 'max_age'?)"),
         ("max_age = \"3\"", 1, 11, "'max_age' must be a number, not a string"),
-        ("max_age = 0", 1, 11, "'max_age' must be at least 1"),
+        ("max_age = 0", 1, 11, "'max_age' must be between 1 and 31536000"),
+        ("stale_after = 1e19", 1, 15, "'stale_after' must be between 1 and 31536000"),
         ("max_age = 3\nmax_age = 4", 2, 1, "key 'max_age' is defined twice"),
         ("refresh = \"sometimes\"", 1, 11, "refresh must be \"auto\", \"always\" or \"never\", not \"sometimes\""),
         ("refresh = auto", 1, 11, "invalid value 'auto' (strings need quotes)"),

@@ -101,6 +101,13 @@ import Testing
         #expect(input.reading(at: now)?.source == .statusLine)
     }
 
+    @Test func absurdResetTimesAreUnknownNotTrusted() throws {
+        let json = #"{"rate_limits":{"five_hour":{"used_percentage":37,"resets_at":1e300}}}"#
+        let input = try #require(StatusLineInput.decode(Data(json.utf8), observedAt: Date(timeIntervalSince1970: 1_795_356_000)))
+        #expect(input.windows.first?.resetsAt == nil)
+        #expect(input.windows.first?.used == 37)
+    }
+
     @Test func noRateLimitsMeansNoReading() throws {
         let input = try #require(StatusLineInput.decode(Data(#"{"model":{"display_name":"Sonnet"}}"#.utf8), observedAt: Date()))
         #expect(input.reading(at: Date()) == nil)

@@ -87,4 +87,34 @@ import HeadroomTestSupport
         }
         #expect(!argv.contains(hex))
     }
+
+    @Test func aDocumentTooLargeForSecurityDashIIsNeverRefreshed() throws {
+        // security -i cuts command lines at 4095 bytes; a cut write would corrupt the item after
+        // the refresh token was already spent. So such a refresh is left to Claude Code.
+        let h = try FetchHarness(validAccess: "will-be-issued")
+        let padding = String(repeating: "m", count: 2500)
+        let json = Sandbox.credentialsJSON(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+            .replacingOccurrences(of: "\"keep me\"", with: "\"\(padding)\"")
+        let dir = h.sandbox.root
+        let script = try Self.fakeSecurity(in: dir, itemHex: Self.hex(Data(json.utf8)))
+        var context = h.context
+        context.credentialSourceKind = .keychain
+        context.securityExecutable = script
+        let report = FetchCoordinator(context: context).run(urgency: .now)
+        #expect(report.result.failure?.outcome == .expired)
+        #expect(h.tokenRequests.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/stdin.log"))
+        let source = KeychainCredentialSource(service: "s", account: "a", executable: script)
+        #expect(source.canStore(byteCount: 1000))
+        #expect(!source.canStore(byteCount: 2000))
+    }
+
+    @Test func aKeychainThatWillNotAnswerIsAnErrorNotAMissingItem() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let script = sandbox.root + "/security"
+        try FileSystem.writeAtomically(Data("#!/bin/sh\necho 'security: locked' >&2\nexit 36\n".utf8), to: script, mode: 0o755)
+        let source = KeychainCredentialSource(service: "s", account: "a", executable: script)
+        #expect(throws: KeychainCredentialSource.Failure.self) { try source.readRaw() }
+    }
 }

@@ -15,7 +15,8 @@ public struct I3barAdapter: OutputAdapter {
     public let name = "i3bar"
     public let summary = "i3bar/swaybar protocol (use with watch): JSON blocks, click events"
 
-    public static let header = #"{"version":1,"click_events":true,"stop_signal":12,"cont_signal":18}"#
+    /// SIGUSR2 and SIGCONT by this platform's numbers (12 and 18 on Linux; not on the BSDs).
+    public static let header = #"{"version":1,"click_events":true,"stop_signal":\#(SIGUSR2),"cont_signal":\#(SIGCONT)}"#
 
     /// The block as ordered key/value pairs; `name` is left out for i3blocks, which routes clicks
     /// by the name in its own config.

@@ -63,9 +63,9 @@ public enum ArgumentParser {
             guard let next = rest.popFirst() else { throw UsageError("\(flag) needs a value") }
             return next
         }
-        func seconds(_ text: String, flag: String, minimum: Double) throws(UsageError) -> Double {
-            guard let n = Double(text), n.isFinite, n >= minimum else {
-                throw UsageError("\(flag) takes a number of seconds (at least \(minimum == 1 ? "1" : "\(minimum)")), not '\(text)'")
+        func seconds(_ text: String, flag: String, minimum: Double, maximum: Double) throws(UsageError) -> Double {
+            guard let n = Double(text), n.isFinite, n >= minimum, n <= maximum else {
+                throw UsageError("\(flag) takes a number of seconds from \(minimum == 1 ? "1" : "\(minimum)") to \(Int(maximum)), not '\(text)'")
             }
             return n
         }
@@ -85,8 +85,8 @@ public enum ArgumentParser {
             case "-a", "--adapter": invocation.adapter = try take()
             case "-t", "--template": invocation.template = try take()
             case "--tooltip": invocation.tooltip = try take()
-            case "--max-age": invocation.maxAge = try seconds(try take(), flag: "--max-age", minimum: 1)
-            case "--interval": invocation.interval = try seconds(try take(), flag: "--interval", minimum: 0.01)
+            case "--max-age": invocation.maxAge = try seconds(try take(), flag: "--max-age", minimum: 1, maximum: Config.maxSeconds)
+            case "--interval": invocation.interval = try seconds(try take(), flag: "--interval", minimum: 0.01, maximum: 3600)
             case "--offline": invocation.offline = true
             case "--wait": invocation.wait = true
             case "--demo": invocation.demo = true

@@ -74,18 +74,21 @@ public struct Config: Sendable, Equatable {
     }
 
     static let rootKeys = ["max_age", "stale_after", "refresh", "timeout"]
+    /// A year: the upper bound of every duration (so no arithmetic on them can overflow).
+    public static let maxSeconds: Double = 31_536_000
     static let tables = ["thresholds", "templates", "colors"]
 
     private mutating func apply(_ e: TOMLSubset.Entry, file: String) throws(ConfigError) {
         func fail(_ message: String, atValue: Bool = true) -> ConfigError {
             ConfigError(file: file, line: e.line, column: atValue ? e.valueColumn : e.column, message: message)
         }
-        func number(min: Double, max: Double = .infinity) throws(ConfigError) -> Double {
+        func number(min: Double, max: Double) throws(ConfigError) -> Double {
             guard case .number(let n) = e.value else {
                 throw fail("'\(e.key)' must be a number, not \(e.value.typeName)")
             }
             guard n >= min && n <= max else {
-                throw fail(max.isFinite ? "'\(e.key)' must be between \(Int(min)) and \(Int(max))" : "'\(e.key)' must be at least \(min == 1 ? "1" : "\(min)")")
+                func text(_ v: Double) -> String { v == v.rounded() ? "\(Int(v))" : "\(v)" }
+                throw fail("'\(e.key)' must be between \(text(min)) and \(text(max))")
             }
             return n
         }
@@ -96,8 +99,8 @@ public struct Config: Sendable, Equatable {
             return s
         }
         switch (e.table, e.key) {
-        case ("", "max_age"): maxAge = try number(min: 1)
-        case ("", "stale_after"): staleAfter = try number(min: 1)
+        case ("", "max_age"): maxAge = try number(min: 1, max: Self.maxSeconds)
+        case ("", "stale_after"): staleAfter = try number(min: 1, max: Self.maxSeconds)
         case ("", "timeout"): timeout = try number(min: 0.1, max: 600)
         case ("", "refresh"):
             let word = try string()

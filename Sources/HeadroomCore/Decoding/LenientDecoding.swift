@@ -6,21 +6,24 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 
 /// A timestamp as the API or Claude Code writes it: an ISO-8601 string (with microseconds and
 /// offset), or a number of epoch seconds (milliseconds when it is too large to be seconds).
-/// Anything else decodes as `nil`, never as an error: every field of the endpoint is optional.
+/// Anything else — or a time more than about a century from 1970 — decodes as `nil`, never as an error: every
+/// field of the endpoint is optional.
 struct FlexibleDate: Decodable {
     let date: Date?
 
     init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            date = nil
-        } else if let text = try? container.decode(String.self) {
-            date = ISO8601.parse(text.trimmed)
-        } else if let number = try? container.decode(Double.self), number.isFinite, number > 0 {
-            date = Date(timeIntervalSince1970: number > 1e11 ? number / 1000 : number)
-        } else {
-            date = nil
+        date = Self.decode(decoder).flatMap { abs($0.timeIntervalSince1970) < 3.2e9 ? $0 : nil }
+    }
+
+    private static func decode(_ decoder: Decoder) -> Date? {
+        guard let container = try? decoder.singleValueContainer(), !container.decodeNil() else { return nil }
+        if let text = try? container.decode(String.self) {
+            return ISO8601.parse(text.trimmed)
         }
+        if let number = try? container.decode(Double.self), number.isFinite, number > 0 {
+            return Date(timeIntervalSince1970: number > 1e11 ? number / 1000 : number)
+        }
+        return nil
     }
 }
 

@@ -40,8 +40,8 @@ public enum FetchCommand {
             case "--probe": options.probe = true
             case "--force": options.urgency = .force
             case "--max-age":
-                guard let value = rest.popFirst(), let seconds = TimeInterval(value), seconds >= 1, seconds.isFinite else {
-                    throw UsageError("--max-age needs a number of seconds, at least 1")
+                guard let value = rest.popFirst(), let seconds = TimeInterval(value), seconds >= 1, seconds <= Config.maxSeconds else {
+                    throw UsageError("--max-age needs a number of seconds from 1 to \(Int(Config.maxSeconds))")
                 }
                 options.maxAge = seconds
             case "--urgency":

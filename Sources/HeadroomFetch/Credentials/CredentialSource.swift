@@ -13,6 +13,13 @@ public protocol CredentialSource: Sendable {
     func writeRaw(_ data: Data) throws
     /// When the source last changed, when it can tell (a signed-in-again ends a cooldown).
     func changedAt() -> Date?
+    /// Whether a document of this many bytes can be written back whole. A refresh spends the old
+    /// refresh token, so it must not start unless the rotated one can be saved.
+    func canStore(byteCount: Int) -> Bool
+}
+
+extension CredentialSource {
+    public func canStore(byteCount: Int) -> Bool { true }
 }
 
 /// What reading a source found.

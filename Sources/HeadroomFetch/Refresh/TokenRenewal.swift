@@ -73,6 +73,10 @@ public struct TokenRenewal: Sendable {
         guard let refreshToken = base.refreshToken else {
             throw .expired("\(why) and no refresh token is stored; open claude code to refresh it")
         }
+        guard source.canStore(byteCount: baseRaw.count) else {
+            log("the credentials are too large to write back to \(source.label); leaving the refresh to claude code")
+            throw .expired("\(why); open claude code to refresh it")
+        }
 
         log("refreshing the access token at \(refresher.tokenURL.absoluteString)")
         let grant = try refresher.refresh(refreshToken: refreshToken, now: now)
@@ -85,9 +89,18 @@ public struct TokenRenewal: Sendable {
         renewed.expiresAt = now.addingTimeInterval(grant.expiresIn ?? 3600)
         log("refreshed; new token expires \(renewed.expiresAt.map(ISO8601.format) ?? "?")\(grant.refreshToken == nil ? ", refresh token kept" : ", refresh token rotated")")
 
-        guard let latest = try? source.readRaw() else {
-            log("credentials vanished while refreshing; using the new token for this fetch only")
-            return renewed
+        let latest: Data
+        do {
+            guard let read = try source.readRaw() else {
+                log("credentials vanished while refreshing; using the new token for this fetch only")
+                return renewed
+            }
+            latest = read
+        } catch {
+            // Cannot tell (e.g. a keychain that will not answer): the old refresh token is spent,
+            // so try to save the rotated one into the document we read before refreshing.
+            log("cannot re-read \(source.label) (\(error)); saving into the document read before the refresh")
+            latest = baseRaw
         }
         if latest != baseRaw {
             guard case .oauth(let current)? = try? CredentialsParser.parse(latest),
