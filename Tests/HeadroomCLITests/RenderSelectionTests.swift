@@ -55,4 +55,21 @@ import Testing
         // Passed through verbatim (sed keeps the input's missing final newline).
         #expect(s.stdout.text.dropFirst(before.count) == "UP 60")
     }
+
+    @Test func withoutAnAdapterColourFollowsTheColorFlag() {
+        let piped = CLISandbox()
+        piped.run("--demo")
+        #expect(!piped.stdout.text.contains("\u{1B}["), "not a terminal: plain text")
+        let forced = CLISandbox()
+        forced.run("--demo", "--color", "always")
+        #expect(forced.stdout.text.contains("\u{1B}[32m"))
+        let env = CLISandbox()
+        env.extraEnvironment["CLICOLOR_FORCE"] = "1"
+        env.run("--demo")
+        #expect(env.stdout.text.contains("\u{1B}[32m"))
+        env.extraEnvironment["NO_COLOR"] = "1"
+        let before = env.stdout.text.count
+        env.run("--demo")
+        #expect(!env.stdout.text.dropFirst(before).contains("\u{1B}["), "NO_COLOR wins over CLICOLOR_FORCE")
+    }
 }

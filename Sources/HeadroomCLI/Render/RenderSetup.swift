@@ -22,7 +22,8 @@ struct RenderSetup {
 
     static func make(_ invocation: Invocation, context: CLIContext) throws(Failure) -> RenderSetup {
         let paths = context.paths
-        let adapterName = invocation.adapter ?? "plain"
+        // Without -a: colour on a terminal (NO_COLOR, CLICOLOR_FORCE, --color), plain text elsewhere.
+        let adapterName = invocation.adapter ?? "ansi"
         guard let adapter = AdapterRegistry.resolve(name: adapterName, paths: paths, environment: context.environment) else {
             let names = AdapterRegistry.all(paths: paths, environment: context.environment).map(\.name)
             throw Failure(message: "unknown adapter '\(adapterName)'\(Suggest.hint(for: adapterName, in: names)); 'headroom adapters' lists them",

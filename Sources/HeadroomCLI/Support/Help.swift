@@ -4,7 +4,7 @@ enum Help {
     headroom \(Version.current): how much of your Claude usage windows is left, wherever you look.
 
     QUICK START
-      headroom                          # plain text, e.g. "5h 37% · 7d 59%"
+      headroom                          # e.g. "5h 37% · 7d 59%", coloured on a terminal
       headroom init waybar              # print a ready snippet (also: i3 sway i3blocks tmux bash
                                         #   zsh fish starship claude polybar swiftbar systemd)
       headroom doctor                   # is everything set up? one line per part
@@ -24,7 +24,8 @@ enum Help {
     RENDER OPTIONS
       -a, --adapter NAME    output format: plain ansi bash zsh fish tmux waybar i3bar i3blocks
                             i3blocks-json polybar swiftbar claude json prometheus, or a plugin
-                            (headroom-adapter-NAME in ~/.config/headroom/adapters or on PATH)
+                            (headroom-adapter-NAME in ~/.config/headroom/adapters or on PATH);
+                            default ansi: colour on a terminal, plain text otherwise
       -t, --template X      a template name (headroom templates list) or inline text,
                             e.g. -t '[{5h.left}%](level) ({stale}stale {age})'
       --tooltip X           template for the tooltip / dropdown (waybar, swiftbar)
