@@ -170,6 +170,15 @@ import Testing
         #expect(q.configFile == "/etc/h.toml")
     }
 
+    @Test func executablesAreFoundOnAbsolutePathEntriesOnly() throws {
+        let dir = TempDirectory()
+        try FileSystem.writeAtomically(Data("#!/bin/sh\n".utf8), to: dir.path + "/tool", mode: 0o755)
+        let env = HeadroomEnvironment(["PATH": ":.:bin:\(dir.path)"])
+        #expect(env.executableSearchPath == [dir.path], "empty, . and relative entries would mean the prompt's directory")
+        #expect(env.findExecutable("tool") == dir.path + "/tool")
+        #expect(env.findExecutable("missing") == nil)
+    }
+
     @Test func childEnvironmentCarriesNoSecrets() {
         let env = HeadroomEnvironment(["HOME": "/h", "CLAUDE_CODE_OAUTH_TOKEN": "sk-ant-oat01-secret", "ANTHROPIC_API_KEY": "k"])
         #expect(env.forChild == ["HOME": "/h", "HEADROOM_ENV_TOKEN_PRESENT": "1"])

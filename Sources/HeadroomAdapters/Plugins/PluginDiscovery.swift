@@ -2,14 +2,12 @@ import HeadroomCore
 
 /// Finds adapter plugins: executables named `headroom-adapter-NAME`, first in the user's adapters
 /// dir (`$XDG_CONFIG_HOME/headroom/adapters`), then in each `PATH` directory; the first found wins.
-/// Empty `PATH` entries (the current directory) are skipped: a prompt runs in any directory.
+/// Relative `PATH` entries are skipped (see `HeadroomEnvironment.executableSearchPath`).
 public enum PluginDiscovery {
     public static let prefix = "headroom-adapter-"
 
     static func directories(paths: Paths, environment: HeadroomEnvironment) -> [String] {
-        let pathDirs = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
-            .filter { $0.hasPrefix("/") }
-        return [paths.userAdaptersDir] + pathDirs
+        [paths.userAdaptersDir] + environment.executableSearchPath
     }
 
     /// A name a plugin file may carry: non-empty, no `/`, not starting with `.`.
@@ -19,11 +17,7 @@ public enum PluginDiscovery {
 
     public static func find(name: String, paths: Paths, environment: HeadroomEnvironment) -> String? {
         guard isValid(name) else { return nil }
-        for dir in directories(paths: paths, environment: environment) {
-            let path = (dir.hasSuffix("/") ? dir : dir + "/") + prefix + name
-            if FileSystem.isExecutable(path) { return path }
-        }
-        return nil
+        return environment.findExecutable(prefix + name, in: directories(paths: paths, environment: environment))
     }
 
     public static func all(paths: Paths, environment: HeadroomEnvironment) -> [(name: String, path: String)] {

@@ -58,15 +58,7 @@ public enum FetcherLocator {
             let sibling = FileSystem.directory(of: own) + "/" + executableName
             if FileSystem.isExecutable(sibling) { return sibling }
         }
-        return searchPath(executableName, environment: environment)
-    }
-
-    public static func searchPath(_ name: String, environment: HeadroomEnvironment) -> String? {
-        for dir in (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
-            let candidate = "\(dir)/\(name)"
-            if FileSystem.isExecutable(candidate) { return candidate }
-        }
-        return nil
+        return environment.findExecutable(executableName)
     }
 
     static func ownExecutablePath() -> String? {

@@ -25,6 +25,23 @@ public struct HeadroomEnvironment: Sendable, Equatable {
         self["HOME"] ?? "/"
     }
 
+    /// The absolute directories of `PATH`, in order. Relative entries (and empty ones, meaning the
+    /// current directory) are skipped: a prompt runs in any directory, and a program found there
+    /// must never be started with access to the user's credentials.
+    public var executableSearchPath: [String] {
+        (self["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+            .filter { $0.hasPrefix("/") }
+    }
+
+    /// The first executable called `name` in `directories` (default: `executableSearchPath`).
+    public func findExecutable(_ name: String, in directories: [String]? = nil) -> String? {
+        for dir in directories ?? executableSearchPath {
+            let candidate = (dir.hasSuffix("/") ? dir : dir + "/") + name
+            if FileSystem.isExecutable(candidate) { return candidate }
+        }
+        return nil
+    }
+
     /// Variables a child process must never inherit: anything that carries a credential.
     public static let secretVariables: Set<String> = [
         "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN",
