@@ -101,7 +101,7 @@ import HeadroomTestSupport
         context.credentialSourceKind = .keychain
         context.securityExecutable = script
         let report = FetchCoordinator(context: context).run(urgency: .now)
-        #expect(report.result.failure?.outcome == .expired)
+        #expect(report.result.failure?.outcome == .expired, "\(report.result)")
         #expect(h.tokenRequests.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: dir + "/stdin.log"))
         let source = KeychainCredentialSource(service: "s", account: "a", executable: script)

@@ -176,7 +176,13 @@ public struct PosixSpawner: ProcessSpawner {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        var rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        // "Text file busy": the program is being written (a plugin reinstalled, or another
+        // process's child still holds it open between fork and exec). It passes in moments.
+        for _ in 0..<5 where rc == ETXTBSY {
+            usleep(20_000)
+            rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        }
         guard rc == 0 else {
             throw Failure(description: "cannot start \(path): \(String(cString: strerror(rc)))")
         }
