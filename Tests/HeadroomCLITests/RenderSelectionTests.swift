@@ -19,6 +19,17 @@ import Testing
         #expect(s.stdout.text == "d 60\nt 60\nf 40\n")
     }
 
+    @Test func aConfiguredTooltipIsOnlyBuiltForAdaptersThatShowOne() throws {
+        let s = CLISandbox()
+        s.writeConfig("[templates]\ntooltip = \"tip {5h.left}\"\n")
+        let tmux = try RenderSetup.make(ArgumentParser.parse(["-a", "tmux"]), context: s.context)
+        #expect(tmux.tooltip == nil)
+        let waybar = try RenderSetup.make(ArgumentParser.parse(["-a", "waybar"]), context: s.context)
+        #expect(waybar.tooltip?.source == "tip {5h.left}")
+        let flagged = try RenderSetup.make(ArgumentParser.parse(["-a", "tmux", "--tooltip", "x"]), context: s.context)
+        #expect(flagged.tooltip?.source == "x")
+    }
+
     @Test func userTemplateByName() throws {
         let s = CLISandbox()
         s.saveCache(used: ["five_hour": 40], age: 30)

@@ -38,7 +38,10 @@ struct RenderSetup {
         if let maxAge = invocation.maxAge { config.maxAge = maxAge }
         let templateName = invocation.template ?? config.templates[adapter.name]
             ?? config.templates["default"] ?? adapter.defaultTemplate
-        let tooltipName = invocation.tooltip ?? config.templates["tooltip"] ?? adapter.defaultTooltipTemplate
+        // Only adapters that show a tooltip get one from the config: the rest would parse and
+        // render it on every prompt for nothing. `--tooltip` is always honoured (plugins get it).
+        let tooltipName = invocation.tooltip
+            ?? (adapter.defaultTooltipTemplate == nil ? nil : config.templates["tooltip"] ?? adapter.defaultTooltipTemplate)
         let template: Template
         var tooltip: Template?
         do {
