@@ -26,8 +26,8 @@ import Testing
         #expect(tmux.tooltip == nil)
         let waybar = try RenderSetup.make(ArgumentParser.parse(["-a", "waybar"]), context: s.context)
         #expect(waybar.tooltip?.source == "tip {5h.left}")
-        let flagged = try RenderSetup.make(ArgumentParser.parse(["-a", "tmux", "--tooltip", "x"]), context: s.context)
-        #expect(flagged.tooltip?.source == "x")
+        let flagged = try RenderSetup.make(ArgumentParser.parse(["-a", "tmux", "--tooltip", "x {5h.left}"]), context: s.context)
+        #expect(flagged.tooltip?.source == "x {5h.left}")
     }
 
     @Test func userTemplateByName() throws {
