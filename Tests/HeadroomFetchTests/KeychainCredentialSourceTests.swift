@@ -55,15 +55,20 @@ import HeadroomTestSupport
         #expect(source.load() == .missing)
     }
 
+    /// A fetch (urgency now) whose credentials live in a fake Keychain item holding `json`.
+    static func fetchThroughKeychain(_ h: FetchHarness, item json: String) throws -> FetchReport {
+        let script = try fakeSecurity(in: h.sandbox.root, itemHex: hex(Data(json.utf8)))
+        var context = h.context
+        context.credentialSourceKind = .keychain
+        context.securityExecutable = script
+        return FetchCoordinator(context: context).run(urgency: .now)
+    }
+
     @Test func refreshWritesThroughStdinOnlyAndKeepsEveryKey() throws {
         let h = try FetchHarness(validAccess: "will-be-issued")
         let json = Sandbox.credentialsJSON(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
         let dir = h.sandbox.root
-        let script = try Self.fakeSecurity(in: dir, itemHex: Self.hex(Data(json.utf8)))
-        var context = h.context
-        context.credentialSourceKind = .keychain
-        context.securityExecutable = script
-        let report = FetchCoordinator(context: context).run(urgency: .now)
+        let report = try Self.fetchThroughKeychain(h, item: json)
         #expect(report.result == .fetched)
         #expect(h.tokenRequests.count == 1)
 
@@ -96,15 +101,11 @@ import HeadroomTestSupport
         let json = Sandbox.credentialsJSON(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
             .replacingOccurrences(of: "\"keep me\"", with: "\"\(padding)\"")
         let dir = h.sandbox.root
-        let script = try Self.fakeSecurity(in: dir, itemHex: Self.hex(Data(json.utf8)))
-        var context = h.context
-        context.credentialSourceKind = .keychain
-        context.securityExecutable = script
-        let report = FetchCoordinator(context: context).run(urgency: .now)
+        let report = try Self.fetchThroughKeychain(h, item: json)
         #expect(report.result.failure?.outcome == .expired, "\(report.result)")
         #expect(h.tokenRequests.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: dir + "/stdin.log"))
-        let source = KeychainCredentialSource(service: "s", account: "a", executable: script)
+        let source = KeychainCredentialSource(service: "s", account: "a", executable: dir + "/security")
         #expect(source.canStore(byteCount: 1000))
         #expect(!source.canStore(byteCount: 2000))
     }
