@@ -199,6 +199,15 @@ import HeadroomCore
         #expect(s.stdout.text.contains("FAIL credentials: \(s.paths.credentialsFile) not found"))
     }
 
+    @Test func helpNamesEveryVariableTheREADMEDocuments() {
+        let h = CLISandbox()
+        h.run("--help")
+        for name in ["CLAUDE_CONFIG_DIR", "HEADROOM_CONFIG", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "NO_COLOR",
+                     "CLICOLOR_FORCE", "HEADROOM_API_URL", "HEADROOM_TOKEN_URL", "HEADROOM_FETCH", "HEADROOM_DEBUG"] {
+            #expect(h.stdout.text.contains(name), "\(name) missing from --help")
+        }
+    }
+
     @Test func versionAndHelp() {
         let s = CLISandbox()
         s.run("--version")

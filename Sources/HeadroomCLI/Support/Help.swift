@@ -55,6 +55,8 @@ enum Help {
       XDG_CONFIG_HOME, XDG_CACHE_HOME, NO_COLOR, CLICOLOR_FORCE
       HEADROOM_API_URL    default https://api.anthropic.com (https, or http to loopback only)
       HEADROOM_TOKEN_URL  default https://platform.claude.com/v1/oauth/token (same rule)
+      HEADROOM_FETCH      path of headroom-fetch when it is not beside headroom or on PATH
+      HEADROOM_DEBUG=1    headroom-fetch logs each step to stderr, tokens redacted
 
     """
 }
