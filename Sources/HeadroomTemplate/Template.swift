@@ -30,11 +30,4 @@ public struct Template: Sendable {
     public func render(_ view: UsageView, statusLine: StatusLineInput? = nil, localTime: LocalTime = .system) -> [Span] {
         Renderer.render(nodes, context: RenderContext(view: view, statusLine: statusLine, localTime: localTime))
     }
-
-    /// The windows this template names (`5h`, `worst`, `seven_day_opus`), in order of appearance.
-    public var windowNames: [String] {
-        var seen: [String] = []
-        for name in nodes.flatMap(\.windowNames) where !seen.contains(name) { seen.append(name) }
-        return seen
-    }
 }
