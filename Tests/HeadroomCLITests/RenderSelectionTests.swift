@@ -39,6 +39,15 @@ import Testing
         #expect(s.stdout.text == "mine: 60%\n")
     }
 
+    @Test func usedAndLeftAddUpTo100OnScreen() {
+        let s = CLISandbox()
+        s.saveCache(used: ["five_hour": 41.5], age: 30)
+        s.run("-t", "{5h.used}+{5h.left} {5h.used|round}+{5h.left|round} {5h.used|fixed(0)}+{5h.left|fixed(0)}")
+        #expect(s.stdout.text == "42+58 42+58 42+58\n")
+        s.run("cache", "show")
+        #expect(s.stdout.text.contains("five_hour: 42% used, 58% left"))
+    }
+
     @Test func i3blocksExits33WhenCritical() {
         let s = CLISandbox()
         s.saveCache(used: ["five_hour": 95], age: 30)

@@ -140,6 +140,11 @@ import Testing
         #expect(v.level == level)
     }
 
+    @Test(arguments: stride(from: 0.0, through: 100.0, by: 0.5).map { $0 })
+    func usedAndLeftAlwaysAddUpTo100(used: Double) {
+        #expect(PercentText.whole(used) + PercentText.whole(100 - used) == 100)
+    }
+
     @Test func apiSeverityRaisesTheLevel() {
         let v = UsageView.project(UsageWindow(key: "seven_day", used: 10, resetsAt: nil, severity: "critical", observedAt: now), now: now, thresholds: Thresholds())
         #expect(v.level == .critical)

@@ -35,7 +35,7 @@ public struct SwiftBarAdapter: OutputAdapter {
         out += "---\n"
         if frame.tooltip.isEmpty {
             for w in frame.view.windows {
-                out += SwiftBarEscaping.line("\(w.label): \(Int(w.left.rounded()))% left")
+                out += SwiftBarEscaping.line("\(w.label): \(PercentText.whole(w.left))% left")
                     + " | color=" + frame.color(for: w.level).hex + "\n"
             }
         } else {

@@ -33,7 +33,7 @@ public struct WaybarAdapter: OutputAdapter {
             ("class", classes.count == 1 ? .string(classes[0]) : .array(classes.map { .string($0) })),
         ]
         if let percentage = frame.percentage {
-            pairs.append(("percentage", .number(percentage.rounded())))
+            pairs.append(("percentage", .number(percentage.rounded(PercentText.rule))))
         }
         return JSONValue.object(pairs).encoded
     }

@@ -46,7 +46,7 @@ extension RenderedFrame {
     /// left), or the status when there are no numbers.
     public var shortText: String {
         if let worst = view.worst {
-            return "\(worst.name) \(Int(worst.left.rounded()))%"
+            return "\(worst.name) \(PercentText.whole(worst.left))%"
         }
         return view.status.rawValue.replacingUnderscores
     }

@@ -41,7 +41,7 @@ enum CacheCommand {
             lines.append("data: \(reading.source.rawValue), \(DurationText.short(now.timeIntervalSince(reading.fetchedAt))) old (\(ISO8601.format(reading.fetchedAt)))")
             if let plan = reading.plan { lines.append("plan: \(plan)") }
             for w in view.windows {
-                var line = "  \(w.key): \(Int(w.used.rounded()))% used, \(Int(w.left.rounded()))% left, \(w.level.rawValue)"
+                var line = "  \(w.key): \(PercentText.whole(w.used))% used, \(PercentText.whole(w.left))% left, \(w.level.rawValue)"
                 if w.hasReset { line += ", reset since observed" }
                 if let r = w.resetsAt { line += ", resets \(ISO8601.format(r)) (in \(DurationText.short(r.timeIntervalSince(now))))" }
                 lines.append(line)

@@ -155,9 +155,9 @@ enum Filter: Sendable, Equatable {
         let formatted = { value.formatted(now: context.view.now, localTime: context.localTime) }
         switch (self, value) {
         case (.round, .percent(let p)):
-            return .percent(p.rounded())
+            return .percent(p.rounded(PercentText.rule))
         case (.fixed(let n), .percent(let p)):
-            return .text(NumberText.fixed(p, decimals: n))
+            return .text(NumberText.fixed(p, decimals: n, rule: PercentText.rule))
         case (.fixed(let n), .money(let minor, let currency)):
             return .text(NumberText.money(minor: minor, currency: currency, decimals: n))
         case (.pad(let width), _):

@@ -43,7 +43,7 @@ enum Value: Sendable, Equatable {
     /// The default formatter for each type.
     func formatted(now: Date, localTime: LocalTime) -> String {
         switch self {
-        case .percent(let p): return NumberText.fixed(p, decimals: 0)
+        case .percent(let p): return NumberText.fixed(p, decimals: 0, rule: PercentText.rule)
         case .duration(let d): return DurationText.short(d)
         case .date(let date):
             let format = abs(date.timeIntervalSince(now)) > 86400 ? "%a %H:%M" : "%H:%M"
@@ -58,12 +58,13 @@ enum Value: Sendable, Equatable {
 
 /// Number text without `String(format:)` (which FoundationEssentials lacks).
 enum NumberText {
-    /// `value` rounded half away from zero to `decimals` places: `36.6`, `37`, `-0.5`.
-    static func fixed(_ value: Double, decimals: Int) -> String {
+    /// `value` rounded to `decimals` places (half away from zero unless told): `36.6`, `37`, `-0.5`.
+    static func fixed(_ value: Double, decimals: Int,
+                      rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> String {
         guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
+        let scaled = (abs(value) * scale).rounded(rule)
         guard scaled < 9e15 else { return String(value) }
         let whole = Int64(scaled)
         let factor = Int64(scale)
