@@ -11,34 +11,34 @@ let staticLinkOnLinuxRelease: [LinkerSetting] = [
 ]
 
 let package = Package(
-    name: "headroom",
+    name: "elbowroom",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "headroom", targets: ["headroom"]),
-        .executable(name: "headroom-fetch", targets: ["headroom-fetch"]),
+        .executable(name: "elbowroom", targets: ["elbowroom"]),
+        .executable(name: "elbowroom-fetch", targets: ["elbowroom-fetch"]),
     ],
     targets: [
         // Renderer side: FoundationEssentials only.
-        .target(name: "HeadroomCore"),
-        .target(name: "HeadroomTemplate", dependencies: ["HeadroomCore"]),
-        .target(name: "HeadroomAdapters", dependencies: ["HeadroomCore", "HeadroomTemplate"]),
-        .target(name: "HeadroomCLI", dependencies: ["HeadroomCore", "HeadroomTemplate", "HeadroomAdapters"]),
+        .target(name: "ElbowroomCore"),
+        .target(name: "ElbowroomTemplate", dependencies: ["ElbowroomCore"]),
+        .target(name: "ElbowroomAdapters", dependencies: ["ElbowroomCore", "ElbowroomTemplate"]),
+        .target(name: "ElbowroomCLI", dependencies: ["ElbowroomCore", "ElbowroomTemplate", "ElbowroomAdapters"]),
         .executableTarget(
-            name: "headroom", dependencies: ["HeadroomCLI"],
+            name: "elbowroom", dependencies: ["ElbowroomCLI"],
             swiftSettings: staticOnLinuxRelease, linkerSettings: staticLinkOnLinuxRelease),
 
         // Network side: Foundation + FoundationNetworking, started detached by the renderer.
-        .target(name: "HeadroomFetch", dependencies: ["HeadroomCore"]),
-        .executableTarget(name: "headroom-fetch", dependencies: ["HeadroomFetch"]),
+        .target(name: "ElbowroomFetch", dependencies: ["ElbowroomCore"]),
+        .executableTarget(name: "elbowroom-fetch", dependencies: ["ElbowroomFetch"]),
 
         // Tests.
-        .target(name: "HeadroomTestSupport", dependencies: ["HeadroomCore"], path: "Tests/HeadroomTestSupport"),
-        .testTarget(name: "HeadroomCoreTests", dependencies: ["HeadroomCore", "HeadroomTestSupport"]),
-        .testTarget(name: "HeadroomTemplateTests", dependencies: ["HeadroomTemplate", "HeadroomTestSupport"]),
-        .testTarget(name: "HeadroomAdaptersTests", dependencies: ["HeadroomAdapters", "HeadroomTestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "HeadroomFetchTests", dependencies: ["HeadroomFetch", "HeadroomTestSupport"]),
+        .target(name: "ElbowroomTestSupport", dependencies: ["ElbowroomCore"], path: "Tests/ElbowroomTestSupport"),
+        .testTarget(name: "ElbowroomCoreTests", dependencies: ["ElbowroomCore", "ElbowroomTestSupport"]),
+        .testTarget(name: "ElbowroomTemplateTests", dependencies: ["ElbowroomTemplate", "ElbowroomTestSupport"]),
+        .testTarget(name: "ElbowroomAdaptersTests", dependencies: ["ElbowroomAdapters", "ElbowroomTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "ElbowroomFetchTests", dependencies: ["ElbowroomFetch", "ElbowroomTestSupport"]),
         .testTarget(
-            name: "HeadroomCLITests",
-            dependencies: ["HeadroomCLI", "HeadroomTestSupport", "headroom", "headroom-fetch"]),
+            name: "ElbowroomCLITests",
+            dependencies: ["ElbowroomCLI", "ElbowroomTestSupport", "elbowroom", "elbowroom-fetch"]),
     ]
 )

@@ -1,4 +1,4 @@
-# ~/.config/fish/functions/fish_right_prompt.fish: headroom on the right of the prompt
+# ~/.config/fish/functions/fish_right_prompt.fish: elbowroom on the right of the prompt
 function fish_right_prompt
-    headroom -a fish
+    elbowroom -a fish
 end

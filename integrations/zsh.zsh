@@ -1,3 +1,3 @@
-# ~/.zshrc: headroom on the right of the prompt
+# ~/.zshrc: elbowroom on the right of the prompt
 setopt prompt_subst
-RPROMPT='$(headroom -a zsh)'
+RPROMPT='$(elbowroom -a zsh)'

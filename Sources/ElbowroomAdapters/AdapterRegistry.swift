@@ -1,0 +1,45 @@
+import ElbowroomCore
+
+/// The one list of built-in adapters, and the lookup that adds plugins
+/// (`elbowroom-adapter-NAME` executables, see `PluginDiscovery`).
+public enum AdapterRegistry {
+    public static let builtIn: [any OutputAdapter] = [
+        PlainAdapter(),
+        ANSIAdapter(),
+        BashAdapter(),
+        ZshAdapter(),
+        FishAdapter(),
+        TmuxAdapter(),
+        WaybarAdapter(),
+        I3barAdapter(),
+        I3blocksAdapter(),
+        I3blocksJSONAdapter(),
+        PolybarAdapter(),
+        SwiftBarAdapter(),
+        ClaudeAdapter(),
+        JSONAdapter(),
+        PrometheusAdapter(),
+    ]
+
+    public static func builtIn(named name: String) -> (any OutputAdapter)? {
+        builtIn.first { $0.name == name }
+    }
+
+    /// A built-in adapter by name, else the first plugin `elbowroom-adapter-NAME` in the user's
+    /// adapters dir, then in `PATH`. Built-ins cannot be shadowed.
+    public static func resolve(name: String, paths: Paths, environment: ElbowroomEnvironment,
+                               spawner: any ProcessSpawner = PosixSpawner()) -> (any OutputAdapter)? {
+        if let adapter = builtIn(named: name) { return adapter }
+        guard let path = PluginDiscovery.find(name: name, paths: paths, environment: environment) else { return nil }
+        return ExternalAdapter(name: name, path: path, environment: environment, spawner: spawner)
+    }
+
+    /// Every adapter for `elbowroom adapters`: the built-ins in registry order, then plugins by name.
+    public static func all(paths: Paths, environment: ElbowroomEnvironment,
+                           spawner: any ProcessSpawner = PosixSpawner()) -> [any OutputAdapter] {
+        let plugins = PluginDiscovery.all(paths: paths, environment: environment)
+            .filter { builtIn(named: $0.name) == nil }
+            .map { ExternalAdapter(name: $0.name, path: $0.path, environment: environment, spawner: spawner) }
+        return builtIn + plugins
+    }
+}

@@ -1,0 +1,19 @@
+import ElbowroomCore
+
+/// `ansi`: SGR colours when `--color` allows (`frame.useColor`: `NO_COLOR`, `CLICOLOR_FORCE`,
+/// TTY), else the same as `plain`.
+public struct ANSIAdapter: OutputAdapter {
+    public init() {}
+    public let name = "ansi"
+    public let summary = "terminal text with ANSI colours (--color auto|always|never)"
+
+    public func render(_ frame: RenderedFrame) -> AdapterOutput {
+        guard frame.useColor else { return PlainAdapter().render(frame) }
+        return AdapterOutput(SGR.encode(frame.runs(frame.spans)) + "\n")
+    }
+
+    /// Nothing on stdout: the CLI prints the detail on stderr.
+    public func renderError(_ message: String) -> AdapterOutput {
+        AdapterOutput("", exitCode: 2)
+    }
+}

@@ -1,0 +1,21 @@
+import ElbowroomCore
+
+/// `bash`: for `PS1='$(elbowroom -a bash) \$ '`. Command output arrives after prompt decoding,
+/// so `\[ \]` would print literally; instead every escape sequence is wrapped in the raw bytes
+/// 0x01 … 0x02 (what `\[ \]` decode to), which readline treats as zero-width.
+public struct BashAdapter: OutputAdapter {
+    public init() {}
+    public let name = "bash"
+    public let summary = "bash PS1: ANSI colours wrapped in \\001…\\002 for readline"
+
+    static func wrap(_ escape: String) -> String { "\u{01}" + escape + "\u{02}" }
+
+    public func render(_ frame: RenderedFrame) -> AdapterOutput {
+        AdapterOutput(SGR.encode(frame.runs(frame.spans), wrap: Self.wrap) + "\n")
+    }
+
+    /// A short red marker: the prompt stays usable, the detail is on stderr.
+    public func renderError(_ message: String) -> AdapterOutput {
+        AdapterOutput(Self.wrap(SGR.escape + "31m") + "⚠hr" + Self.wrap(SGR.reset) + "\n", exitCode: 0)
+    }
+}

@@ -1,0 +1,22 @@
+import ElbowroomCore
+
+/// `claude`: Claude Code's `statusLine` command. Its stdout is not a TTY but ANSI colours and
+/// several lines are shown, so SGR is always on and newlines in the template are kept. Reading
+/// the status-line stdin (and feeding its `rate_limits` to the cache) is the CLI's part.
+public struct ClaudeAdapter: OutputAdapter {
+    public init() {}
+    public let name = "claude"
+    public let summary = "Claude Code statusLine: ANSI colours, several lines allowed"
+    public var defaultTemplate: String { "claude" }
+
+    public func render(_ frame: RenderedFrame) -> AdapterOutput {
+        AdapterOutput(SGR.encode(frame.runs(frame.spans)) + "\n")
+    }
+
+    /// Claude Code hides stderr, so the reason goes on the status line itself (one line).
+    public func renderError(_ message: String) -> AdapterOutput {
+        let first = message.split(separator: "\n").first.map(String.init) ?? ""
+        return AdapterOutput(
+            SGR.escape + "31m⚠ elbowroom: " + ControlCharacters.strip(first) + SGR.reset + "\n", exitCode: 0)
+    }
+}

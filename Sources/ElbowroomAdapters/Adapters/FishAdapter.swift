@@ -1,0 +1,18 @@
+import ElbowroomCore
+
+/// `fish`: `fish_prompt` / `fish_right_prompt` print plain ANSI; fish measures the width itself.
+/// No trailing newline: fish prints a prompt function's output as it is, so a newline would put
+/// the cursor on a line of its own. Several template lines are kept (a two-line prompt).
+public struct FishAdapter: OutputAdapter {
+    public init() {}
+    public let name = "fish"
+    public let summary = "fish prompt: ANSI colours"
+
+    public func render(_ frame: RenderedFrame) -> AdapterOutput {
+        AdapterOutput(SGR.encode(frame.runs(frame.spans)))
+    }
+
+    public func renderError(_ message: String) -> AdapterOutput {
+        AdapterOutput(SGR.escape + "31m⚠hr" + SGR.reset, exitCode: 0)
+    }
+}

@@ -1,0 +1,19 @@
+import ElbowroomCore
+
+/// `json`: the view as one JSON object per line (shape documented in `ViewJSON`); the template is
+/// not used. For scripts, `jq`, and anything not covered by another adapter.
+public struct JSONAdapter: OutputAdapter {
+    public init() {}
+    public let name = "json"
+    public let summary = "the numbers as JSON (status, level, windows…), one object per line"
+
+    public func render(_ frame: RenderedFrame) -> AdapterOutput {
+        AdapterOutput(ViewJSON.value(frame.view).encoded + "\n")
+    }
+
+    /// `{"error":"…","status":"error"}`: still JSON, so a `jq` pipeline does not choke.
+    public func renderError(_ message: String) -> AdapterOutput {
+        let pairs: [(String, JSONValue)] = [("error", .string(message)), ("status", .string("error"))]
+        return AdapterOutput(JSONValue.object(pairs).encoded + "\n", exitCode: 2)
+    }
+}

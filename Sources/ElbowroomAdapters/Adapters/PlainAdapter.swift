@@ -1,0 +1,18 @@
+import ElbowroomCore
+
+/// `plain`: the text with every style dropped and no escapes of any kind (control characters
+/// are removed, so data cannot reach the terminal as escape sequences). Never coloured.
+public struct PlainAdapter: OutputAdapter {
+    public init() {}
+    public let name = "plain"
+    public let summary = "plain text, no colour, no escapes"
+
+    public func render(_ frame: RenderedFrame) -> AdapterOutput {
+        AdapterOutput(ControlCharacters.strip(frame.spans.plainText) + "\n")
+    }
+
+    /// Nothing on stdout: the CLI prints the detail on stderr.
+    public func renderError(_ message: String) -> AdapterOutput {
+        AdapterOutput("", exitCode: 2)
+    }
+}

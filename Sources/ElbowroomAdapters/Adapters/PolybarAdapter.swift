@@ -1,0 +1,38 @@
+import ElbowroomCore
+
+/// `polybar`: `custom/script` shows the first line only (unless `tail = true`, which `watch`
+/// feeds one line per update). Styles are polybar tags; no ANSI.
+///
+/// | style | polybar |
+/// |---|---|
+/// | foreground / background | `%{F#rrggbb}…%{F-}` / `%{B#rrggbb}…%{B-}` |
+/// | underline | `%{+u}…%{-u}` (colour from `line-color`) |
+/// | bold / italic | not shown (polybar switches fonts, not weights) |
+///
+/// `%{` in data cannot be escaped; it is broken with a zero width space (see `PolybarEscaping`).
+public struct PolybarAdapter: OutputAdapter {
+    public init() {}
+    public let name = "polybar"
+    public let summary = "polybar custom/script: %{F#…} colours, one line"
+
+    public static func encode(_ runs: [StyledRun]) -> String {
+        var out = ""
+        for run in runs {
+            var open = "", close = ""
+            if let fg = run.style.foreground { open += "%{F\(fg.hex)}"; close = "%{F-}" + close }
+            if let bg = run.style.background { open += "%{B\(bg.hex)}"; close = "%{B-}" + close }
+            if run.style.underline { open += "%{+u}"; close = "%{-u}" + close }
+            out += open + PolybarEscaping.escape(run.text) + close
+        }
+        return out
+    }
+
+    public func render(_ frame: RenderedFrame) -> AdapterOutput {
+        let runs = frame.runs(frame.spans) { var s = $0; s.bold = false; s.italic = false; return s }
+        return AdapterOutput(Self.encode(runs) + "\n")
+    }
+
+    public func renderError(_ message: String) -> AdapterOutput {
+        AdapterOutput("%{F\(Color.named(.red).hex)}⚠ elbowroom%{F-}\n", exitCode: 0)
+    }
+}

@@ -1,0 +1,73 @@
+import ElbowroomCore
+
+/// `prometheus`: the node_exporter textfile collector format (write to a temp file, then rename
+/// it to `*.prom`). Gauges, no timestamps; windows are labelled by API key (`window="five_hour"`).
+///
+/// | metric | value |
+/// |---|---|
+/// | `elbowroom_up` | 1 when the status is `ok` (fresh data), else 0 |
+/// | `elbowroom_status{status="…"}` | 1 for the current status, 0 for the others |
+/// | `elbowroom_data_age_seconds` | seconds since the data was observed (absent without data) |
+/// | `elbowroom_window_used_percent{window}` | percent used |
+/// | `elbowroom_window_left_percent{window}` | percent left |
+/// | `elbowroom_window_resets_at_seconds{window}` | reset time, Unix seconds (only when known) |
+/// | `elbowroom_window_level{window}` | 0 ok, 1 warn, 2 critical |
+public struct PrometheusAdapter: OutputAdapter {
+    public init() {}
+    public let name = "prometheus"
+    public let summary = "Prometheus textfile collector (node_exporter *.prom)"
+
+    struct Family {
+        var name: String
+        var help: String
+        var samples: [(labels: String, value: Double)] = []
+    }
+
+    static func levelValue(_ level: Level) -> Double {
+        switch level {
+        case .ok: 0
+        case .warn: 1
+        case .critical: 2
+        }
+    }
+
+    static func text(_ families: [Family]) -> String {
+        var out = ""
+        for f in families where !f.samples.isEmpty {
+            out += "# HELP \(f.name) \(PrometheusEscaping.help(f.help))\n# TYPE \(f.name) gauge\n"
+            for s in f.samples { out += f.name + s.labels + " " + JSONNumber.format(s.value) + "\n" }
+        }
+        return out
+    }
+
+    static func window(_ key: String) -> String { "{window=\"\(PrometheusEscaping.labelValue(key))\"}" }
+
+    public func render(_ frame: RenderedFrame) -> AdapterOutput {
+        let view = frame.view
+        var up = Family(name: "elbowroom_up", help: "1 when elbowroom has fresh usage data (status ok), else 0.")
+        up.samples = [("", view.status == .ok ? 1 : 0)]
+        var status = Family(name: "elbowroom_status", help: "The current display status (1) among all statuses (0).")
+        status.samples = DisplayStatus.allCases.map { ("{status=\"\($0.rawValue)\"}", $0 == view.status ? 1 : 0) }
+        var age = Family(name: "elbowroom_data_age_seconds", help: "Seconds since the usage data was observed.")
+        if let a = view.age { age.samples = [("", a.rounded())] }
+        var used = Family(name: "elbowroom_window_used_percent", help: "Percent of the usage window used.")
+        var left = Family(name: "elbowroom_window_left_percent", help: "Percent of the usage window left.")
+        var resets = Family(name: "elbowroom_window_resets_at_seconds", help: "When the usage window resets, Unix time.")
+        var level = Family(name: "elbowroom_window_level", help: "Severity of the usage window: 0 ok, 1 warn, 2 critical.")
+        for w in view.windows {
+            let labels = Self.window(w.key)
+            used.samples.append((labels, JSONNumber.rounded(w.used, places: 2)))
+            left.samples.append((labels, JSONNumber.rounded(w.left, places: 2)))
+            if let r = w.resetsAt { resets.samples.append((labels, r.timeIntervalSince1970.rounded(.down))) }
+            level.samples.append((labels, Self.levelValue(w.level)))
+        }
+        return AdapterOutput(Self.text([up, status, age, used, left, resets, level]))
+    }
+
+    /// `elbowroom_up 0`, so an alert fires rather than the series silently vanishing.
+    public func renderError(_ message: String) -> AdapterOutput {
+        var up = Family(name: "elbowroom_up", help: "1 when elbowroom has fresh usage data (status ok), else 0.")
+        up.samples = [("", 0)]
+        return AdapterOutput(Self.text([up]), exitCode: 0)
+    }
+}

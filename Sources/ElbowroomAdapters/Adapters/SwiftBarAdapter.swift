@@ -1,0 +1,61 @@
+import ElbowroomCore
+
+/// `swiftbar`: a SwiftBar / xbar plugin. First the menu bar title (the template, one title line
+/// per template line, `|` replaced by `│`, ` | color=#rrggbb` added when the level is warn or
+/// critical), then `---`, then the dropdown: one line per tooltip-template line (coloured with
+/// the line's first colour), or per window when there is no tooltip, the error if any, and a
+/// `Refresh` item. In `watch` each frame starts with `~~~` (SwiftBar streamable plugins).
+public struct SwiftBarAdapter: OutputAdapter {
+    public init() {}
+    public let name = "swiftbar"
+    public let summary = "SwiftBar/xbar plugin: title, ---, dropdown; ~~~ frames in watch"
+    public var defaultTooltipTemplate: String? { "tooltip" }
+
+    static func lines(_ runs: [StyledRun]) -> [(text: String, color: Color?)] {
+        var lines: [(text: String, color: Color?)] = [("", nil)]
+        for run in runs {
+            for (i, part) in run.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if i > 0 { lines.append(("", nil)) }
+                lines[lines.count - 1].text += part
+                if !part.isEmpty && lines[lines.count - 1].color == nil {
+                    lines[lines.count - 1].color = run.style.foreground
+                }
+            }
+        }
+        return lines
+    }
+
+    public func render(_ frame: RenderedFrame) -> AdapterOutput {
+        var out = ""
+        let titleColor = frame.level == .ok ? "" : " | color=" + frame.color(for: frame.level).hex
+        for line in Self.lines(frame.runs(frame.spans)) where !line.text.isEmpty {
+            out += SwiftBarEscaping.line(line.text) + titleColor + "\n"
+        }
+        if out.isEmpty { out = "elbowroom" + titleColor + "\n" }
+        out += "---\n"
+        if frame.tooltip.isEmpty {
+            for w in frame.view.windows {
+                out += SwiftBarEscaping.line("\(w.label): \(PercentText.whole(w.left))% left")
+                    + " | color=" + frame.color(for: w.level).hex + "\n"
+            }
+        } else {
+            for line in Self.lines(frame.runs(frame.tooltip)) where !line.text.isEmpty {
+                out += SwiftBarEscaping.line(line.text) + (line.color.map { " | color=" + $0.hex } ?? "") + "\n"
+            }
+        }
+        if let error = frame.view.error {
+            out += SwiftBarEscaping.line("⚠ " + error) + " | color=" + frame.color(for: .critical).hex + "\n"
+        }
+        out += "---\nRefresh | refresh=true\n"
+        return AdapterOutput(out)
+    }
+
+    public func streamFrame(_ frame: RenderedFrame) -> String { "~~~\n" + render(frame).text }
+
+    public func renderError(_ message: String) -> AdapterOutput {
+        let red = Color.named(.red).hex
+        return AdapterOutput("⚠ elbowroom | color=\(red)\n---\n" + SwiftBarEscaping.line(message) + "\n", exitCode: 0)
+    }
+
+    public func streamError(_ message: String) -> String { "~~~\n" + renderError(message).text }
+}

@@ -1,0 +1,46 @@
+import ElbowroomCore
+
+/// `tmux`: for `#(elbowroom -a tmux)` in `status-right`. tmux format-expands the output, so styles
+/// are `#[…]` and every literal `#` is `##`; ANSI is not interpreted. One line.
+///
+/// | style | tmux |
+/// |---|---|
+/// | colours | `fg=red`, `fg=brightred`, `fg=colour208`, `fg=#rrggbb`; `bg=…` likewise |
+/// | bold / italic / underline | `bold` / `italics` / `underscore` |
+/// | end of a styled run | `#[default]` |
+public struct TmuxAdapter: OutputAdapter {
+    public init() {}
+    public let name = "tmux"
+    public let summary = "tmux status line: #[fg=…] styles, # doubled"
+
+    static func color(_ color: Color) -> String {
+        switch color {
+        case .named(let n): return n.index < 8 ? n.rawValue : "bright" + NamedColor.allCases[n.index - 8].rawValue
+        case .palette(let i): return "colour\(i)"
+        case .rgb: return color.hex
+        }
+    }
+
+    public static func encode(_ runs: [StyledRun]) -> String {
+        var out = ""
+        for run in runs {
+            var attrs: [String] = []
+            if let fg = run.style.foreground { attrs.append("fg=" + color(fg)) }
+            if let bg = run.style.background { attrs.append("bg=" + color(bg)) }
+            if run.style.bold { attrs.append("bold") }
+            if run.style.italic { attrs.append("italics") }
+            if run.style.underline { attrs.append("underscore") }
+            let text = TmuxEscaping.escape(run.text)
+            out += attrs.isEmpty ? text : "#[" + attrs.joined(separator: ",") + "]" + text + "#[default]"
+        }
+        return out
+    }
+
+    public func render(_ frame: RenderedFrame) -> AdapterOutput {
+        AdapterOutput(Self.encode(frame.runs(frame.spans)) + "\n")
+    }
+
+    public func renderError(_ message: String) -> AdapterOutput {
+        AdapterOutput("#[fg=red]⚠ elbowroom#[default]\n", exitCode: 0)
+    }
+}

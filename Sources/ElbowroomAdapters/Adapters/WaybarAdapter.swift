@@ -1,0 +1,50 @@
+import ElbowroomCore
+
+/// `waybar`: a `custom/…` module with `"return-type": "json"`. One JSON object per line, keys in
+/// this order:
+///
+/// | key | value |
+/// |---|---|
+/// | `text` | the template as Pango markup (data escaped, styles as `<span foreground=…>`), one line |
+/// | `alt` | the status (`ok`, `stale`, `offline`, `rate_limited`, `expired`, `signed_out`, `loading`) |
+/// | `tooltip` | the tooltip template as Pango markup; newlines kept (`\n` in JSON) |
+/// | `class` | the level (`ok`/`warn`/`critical`), plus `stale` when stale, plus the status when it is neither `ok` nor `stale`; a string when one, else an array |
+/// | `percentage` | percent used of the worst window, a whole number; absent without data |
+///
+/// Do not set `"escape": true` in the module: the text is already markup.
+public struct WaybarAdapter: OutputAdapter {
+    public init() {}
+    public let name = "waybar"
+    public let summary = "waybar custom module (return-type json): Pango text, tooltip, class"
+    public var defaultTooltipTemplate: String? { "tooltip" }
+
+    public func render(_ frame: RenderedFrame) -> AdapterOutput {
+        AdapterOutput(line(frame) + "\n")
+    }
+
+    func line(_ frame: RenderedFrame) -> String {
+        var classes = [frame.level.rawValue]
+        if frame.view.isStale { classes.append("stale") }
+        if frame.status != .ok && frame.status != .stale { classes.append(frame.status.rawValue) }
+        var pairs: [(String, JSONValue)] = [
+            ("text", .string(Pango.encode(frame.singleLineRuns(frame.spans)))),
+            ("alt", .string(frame.status.rawValue)),
+            ("tooltip", .string(Pango.encode(frame.runs(frame.tooltip)))),
+            ("class", classes.count == 1 ? .string(classes[0]) : .array(classes.map { .string($0) })),
+        ]
+        if let percentage = frame.percentage {
+            pairs.append(("percentage", .number(percentage.rounded(PercentText.rule))))
+        }
+        return JSONValue.object(pairs).encoded
+    }
+
+    /// Visible in the bar, with the reason in the tooltip; class `error` for styling.
+    public func renderError(_ message: String) -> AdapterOutput {
+        let pairs: [(String, JSONValue)] = [
+            ("text", .string("⚠ elbowroom")),
+            ("tooltip", .string(Pango.escape(message))),
+            ("class", .string("error")),
+        ]
+        return AdapterOutput(JSONValue.object(pairs).encoded + "\n", exitCode: 0)
+    }
+}

@@ -1,0 +1,57 @@
+import ElbowroomCore
+
+/// A stretch of text in one resolved style (no semantic styles left): what every encoder walks.
+public struct StyledRun: Sendable, Equatable {
+    public var text: String
+    public var style: Style
+
+    public init(text: String, style: Style) {
+        self.text = text
+        self.style = style
+    }
+}
+
+extension RenderedFrame {
+    /// `spans` with their styles resolved through the palette, reduced to what the consumer can
+    /// show (`expressible`), and consecutive runs of the same style merged, so an encoder never
+    /// closes a style only to reopen it. Empty spans are dropped.
+    public func runs(_ spans: [Span], expressible: (Style) -> Style = { $0 }) -> [StyledRun] {
+        var runs: [StyledRun] = []
+        for span in spans where !span.text.isEmpty {
+            let style = expressible(palette.resolve(span.style))
+            if let last = runs.last, last.style == style {
+                runs[runs.count - 1].text += span.text
+            } else {
+                runs.append(StyledRun(text: span.text, style: style))
+            }
+        }
+        return runs
+    }
+
+    /// The colour of a level, from the palette.
+    public func color(for level: Level) -> Color {
+        palette.colors[SemanticStyle(level)] ?? Palette.defaults[SemanticStyle(level)]!
+    }
+
+    /// The colour a bar gives the whole block: the level's, or the stale colour when there are
+    /// no numbers to judge (signed out, loading).
+    public var blockColor: Color {
+        if view.windows.isEmpty {
+            return palette.colors[.stale] ?? .named(.brightBlack)
+        }
+        return color(for: level)
+    }
+
+    /// The short form bars show when space is tight: the worst window only (`5h 37%`, elbowroom
+    /// left), or the status when there are no numbers.
+    public var shortText: String {
+        if let worst = view.worst {
+            return "\(worst.name) \(PercentText.whole(worst.left))%"
+        }
+        return view.status.rawValue.replacingUnderscores
+    }
+}
+
+extension String {
+    var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
+}

@@ -1,0 +1,66 @@
+import ElbowroomCore
+
+/// The view as JSON: the `json` adapter's output and the `view` inside a plugin's stdin.
+/// Keys are sorted; every key is always present (`null` when unknown), so the shape is stable.
+///
+/// | key | value |
+/// |---|---|
+/// | `version` | `1`: bumped when a key changes meaning or goes away |
+/// | `now` | ISO-8601 UTC time of the render |
+/// | `status` | `ok` `stale` `offline` `rate_limited` `expired` `signed_out` `loading` |
+/// | `level` | `ok` `warn` `critical` (worst window; `ok` without data) |
+/// | `age` | seconds since the data was observed, whole, or `null` |
+/// | `stale`, `offline` | booleans |
+/// | `error` | short reason when the status is not `ok`/`stale`/`loading`, else `null` |
+/// | `plan` | `pro`, `max`, … or `null` |
+/// | `source` | `api`, `status_line`, `demo` or `null` |
+/// | `cooldown_until` | ISO-8601 when a 429/backoff cooldown ends, or `null` |
+/// | `windows` | array, display order: `key` (API name), `name` (`5h`…), `label`, `used`, `left` (percent, 2 decimals), `resets_at` (ISO or `null`), `resets_in` (seconds or `null`), `level`, `pace` (projected percent at reset, 1 decimal, or `null`), `eta` (seconds to 100 % or `null`), `has_reset` |
+/// | `extra` | `null` or `enabled`, `monthly_limit_minor`, `used_minor` (cents), `utilization`, `currency` |
+public enum ViewJSON {
+    public static let version = 1
+
+    public static func value(_ view: UsageView) -> JSONValue {
+        func seconds(_ t: TimeInterval?) -> JSONValue { .number(t.map { $0.rounded() }) }
+        func percent(_ p: Double?) -> JSONValue { .number(p.map { JSONNumber.rounded($0, places: 2) }) }
+        let windows: [JSONValue] = view.windows.map { w in
+            .object([
+                ("eta", seconds(w.eta)),
+                ("has_reset", .bool(w.hasReset)),
+                ("key", .string(w.key)),
+                ("label", .string(w.label)),
+                ("left", percent(w.left)),
+                ("level", .string(w.level.rawValue)),
+                ("name", .string(w.name)),
+                ("pace", .number(w.pace.map { JSONNumber.rounded($0, places: 1) })),
+                ("resets_at", .string(w.resetsAt.map(ISO8601.format))),
+                ("resets_in", seconds(w.resetsIn)),
+                ("used", percent(w.used)),
+            ])
+        }
+        let extra: JSONValue = view.extra.map { e in
+            .object([
+                ("currency", .string(e.currency ?? "USD")),
+                ("enabled", e.isEnabled.map { .bool($0) } ?? .null),
+                ("monthly_limit_minor", .number(e.monthlyLimitMinor)),
+                ("used_minor", .number(e.usedMinor)),
+                ("utilization", percent(e.utilization)),
+            ])
+        } ?? .null
+        return .object([
+            ("age", seconds(view.age)),
+            ("cooldown_until", .string(view.cooldownUntil.map(ISO8601.format))),
+            ("error", .string(view.error)),
+            ("extra", extra),
+            ("level", .string(view.level.rawValue)),
+            ("now", .string(ISO8601.format(view.now))),
+            ("offline", .bool(view.isOffline)),
+            ("plan", .string(view.plan)),
+            ("source", .string(view.source?.rawValue)),
+            ("stale", .bool(view.isStale)),
+            ("status", .string(view.status.rawValue)),
+            ("version", .number(Double(version))),
+            ("windows", .array(windows)),
+        ])
+    }
+}

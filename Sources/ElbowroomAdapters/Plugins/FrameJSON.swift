@@ -1,0 +1,49 @@
+import ElbowroomCore
+
+/// What a plugin reads on stdin: one JSON object (keys sorted), then EOF.
+///
+/// | key | value |
+/// |---|---|
+/// | `protocol` | `1` |
+/// | `adapter` | the plugin's name |
+/// | `mode` | `render` (one-shot) or `stream` (one frame of `watch`) |
+/// | `text` | the template's text, no styles |
+/// | `spans` | `[{text, fg, bg, bold, italic, underline}]`, colours resolved to `#rrggbb` or `null` |
+/// | `tooltip_text`, `tooltip` | the same for the tooltip template |
+/// | `level`, `status` | as in the `json` adapter |
+/// | `percentage` | percent used of the worst window, or `null` |
+/// | `view` | exactly the `json` adapter's object |
+///
+/// Nothing in a frame carries a credential, and none is added here.
+public enum FrameJSON {
+    public static let protocolVersion = 1
+
+    static func spans(_ runs: [StyledRun]) -> JSONValue {
+        .array(runs.map { run in
+            .object([
+                ("bg", .string(run.style.background?.hex)),
+                ("bold", .bool(run.style.bold)),
+                ("fg", .string(run.style.foreground?.hex)),
+                ("italic", .bool(run.style.italic)),
+                ("text", .string(run.text)),
+                ("underline", .bool(run.style.underline)),
+            ])
+        })
+    }
+
+    public static func value(_ frame: RenderedFrame, adapter: String, mode: String) -> JSONValue {
+        .object([
+            ("adapter", .string(adapter)),
+            ("level", .string(frame.level.rawValue)),
+            ("mode", .string(mode)),
+            ("percentage", .number(frame.percentage.map { JSONNumber.rounded($0, places: 2) })),
+            ("protocol", .number(Double(protocolVersion))),
+            ("spans", spans(frame.runs(frame.spans))),
+            ("status", .string(frame.status.rawValue)),
+            ("text", .string(frame.spans.plainText)),
+            ("tooltip", spans(frame.runs(frame.tooltip))),
+            ("tooltip_text", .string(frame.tooltip.plainText)),
+            ("view", ViewJSON.value(frame.view)),
+        ])
+    }
+}

@@ -1,0 +1,51 @@
+import ElbowroomCore
+
+/// One consumer's output format. Adding an adapter is one new file in `Adapters/` and one line
+/// in `AdapterRegistry.builtIn`.
+public protocol OutputAdapter: Sendable {
+    /// The `-a` name.
+    var name: String { get }
+    /// One line for `elbowroom adapters`.
+    var summary: String { get }
+    /// The template used when neither `-t` nor `[templates]` picks one.
+    var defaultTemplate: String { get }
+    /// The tooltip template (`--tooltip`), for adapters that show one; `nil` for none.
+    var defaultTooltipTemplate: String? { get }
+
+    /// One render: the whole output for a one-shot run (`elbowroom -a NAME`), trailing newline
+    /// included where the consumer wants one.
+    func render(_ frame: RenderedFrame) -> AdapterOutput
+
+    /// Written once before the first frame in `watch` (the i3bar protocol header and `[`).
+    func streamHeader() -> String?
+    /// One frame in `watch`: a single flushed line (or a `~~~`-separated block for swiftbar).
+    func streamFrame(_ frame: RenderedFrame) -> String
+
+    /// What to print when nothing can be rendered (a template or config error): a short visible
+    /// reason for bars and prompts; the detail goes to stderr separately. Adapters whose consumer
+    /// shows something exit 0 — waybar hides a module and Claude Code blanks its status line on a
+    /// non-zero exit, which would hide the very reason — the rest (plain, ansi, json) exit 2.
+    func renderError(_ message: String) -> AdapterOutput
+    /// The same inside a `watch` stream, shaped like a `streamFrame` (i3bar's trailing `,`,
+    /// swiftbar's `~~~`), so the stream stays valid and the bar shows the reason.
+    func streamError(_ message: String) -> String
+}
+
+extension OutputAdapter {
+    public var defaultTemplate: String { "compact" }
+    public var defaultTooltipTemplate: String? { nil }
+    public func streamHeader() -> String? { nil }
+    public func streamFrame(_ frame: RenderedFrame) -> String {
+        var text = render(frame).text
+        if !text.hasSuffix("\n") { text += "\n" }
+        return text
+    }
+    public func renderError(_ message: String) -> AdapterOutput {
+        AdapterOutput("elbowroom: \(message)\n", exitCode: 2)
+    }
+    public func streamError(_ message: String) -> String {
+        var text = renderError(message).text
+        if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+        return text
+    }
+}

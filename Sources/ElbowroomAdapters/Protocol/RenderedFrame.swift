@@ -1,0 +1,65 @@
+import ElbowroomCore
+
+/// Whether plain-text adapters (`plain`, `ansi`) may colour: `--color auto|always|never`.
+/// Bar and prompt adapters always style (their consumer is never a TTY).
+public enum ColorMode: String, Sendable, CaseIterable {
+    case auto, always, never
+
+    /// `NO_COLOR` (non-empty) disables colour, `CLICOLOR_FORCE` (non-empty, not `0`) forces it;
+    /// an explicit `always`/`never` wins over both; otherwise colour only on a TTY.
+    public func allowsColor(environment: ElbowroomEnvironment, isTTY: Bool) -> Bool {
+        switch self {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            if environment["NO_COLOR"] != nil { return false }
+            if let force = environment["CLICOLOR_FORCE"], force != "0" { return true }
+            return isTTY
+        }
+    }
+}
+
+/// Everything an adapter gets for one render: the styled text from the template, the tooltip,
+/// and the computed view behind them. One value in, a string out (as swift-log's LogHandler), so
+/// fields can be added without touching every adapter.
+public struct RenderedFrame: Sendable {
+    /// The main text, from the adapter's template.
+    public var spans: [Span]
+    /// The tooltip / dropdown text (waybar tooltip, swiftbar dropdown); may be empty.
+    public var tooltip: [Span]
+    /// The numbers, status and windows behind the text.
+    public var view: UsageView
+    /// Maps semantic styles (ok / warn / critical / stale / dim) to colours.
+    public var palette: Palette
+    /// Resolved `--color` for adapters where colour is optional (plain, ansi).
+    public var useColor: Bool
+    /// Claude Code's status-line stdin, for the `claude` adapter.
+    public var statusLine: StatusLineInput?
+
+    public init(spans: [Span], tooltip: [Span] = [], view: UsageView, palette: Palette = Palette(),
+                useColor: Bool = true, statusLine: StatusLineInput? = nil) {
+        self.spans = spans
+        self.tooltip = tooltip
+        self.view = view
+        self.palette = palette
+        self.useColor = useColor
+        self.statusLine = statusLine
+    }
+
+    public var level: Level { view.level }
+    public var status: DisplayStatus { view.status }
+    /// Percent used of the window with the least headroom (waybar's `percentage`).
+    public var percentage: Double? { view.worst?.used }
+}
+
+/// What an adapter produces: the bytes to print and the exit status (`i3blocks` exits 33 when
+/// critical, its "urgent" code).
+public struct AdapterOutput: Sendable, Equatable {
+    public var text: String
+    public var exitCode: Int32
+
+    public init(_ text: String, exitCode: Int32 = 0) {
+        self.text = text
+        self.exitCode = exitCode
+    }
+}

@@ -1,0 +1,61 @@
+import ElbowroomCore
+import ElbowroomTemplate
+
+/// `elbowroom cache [show|path|clear]`.
+/// - `show`: the status, the fetch state and every cached window, one line each (no token is
+///   ever in the cache).
+/// - `path`: the cache file of this account (`CLAUDE_CONFIG_DIR` picks the account).
+/// - `clear`: removes it; the next render fetches anew.
+enum CacheCommand {
+    static func run(_ action: Invocation.CacheAction, context: CLIContext) -> Int32 {
+        let store = CacheStore(paths: context.paths)
+        switch action {
+        case .path:
+            context.stdout.write(store.file + "\n")
+        case .clear:
+            do {
+                try store.clear()
+                context.stdout.write("cleared \(store.file)\n")
+            } catch {
+                context.stderr.write("elbowroom: \(error)\n")
+                return 1
+            }
+        case .show:
+            guard FileSystem.exists(store.file) else {
+                context.stdout.write("no cache yet at \(store.file)\n")
+                return 0
+            }
+            guard let cache = store.load() else {
+                context.stdout.write("cache at \(store.file) is unreadable or of another version; it will be replaced on the next fetch\n")
+                return 0
+            }
+            context.stdout.write(describe(cache, now: context.now(), config: (try? Config.load(paths: context.paths)) ?? Config()))
+        }
+        return 0
+    }
+
+    static func describe(_ cache: CacheFile, now: Date, config: Config) -> String {
+        let view = UsageView(cache: cache, now: now, config: config)
+        var lines = ["account: \(cache.account)", "status: \(view.status.rawValue)"]
+        if let reading = cache.reading {
+            lines.append("data: \(reading.source.rawValue), \(DurationText.short(now.timeIntervalSince(reading.fetchedAt))) old (\(ISO8601.format(reading.fetchedAt)))")
+            if let plan = reading.plan { lines.append("plan: \(plan)") }
+            for w in view.windows {
+                var line = "  \(w.key): \(PercentText.whole(w.used))% used, \(PercentText.whole(w.left))% left, \(w.level.rawValue)"
+                if w.hasReset { line += ", reset since observed" }
+                if let r = w.resetsAt { line += ", resets \(ISO8601.format(r)) (in \(DurationText.short(r.timeIntervalSince(now))))" }
+                lines.append(line)
+            }
+        } else {
+            lines.append("data: none yet")
+        }
+        let f = cache.fetch
+        lines.append("last attempt: \(f.lastAttempt.map(ISO8601.format) ?? "never")\(f.lastOutcome.map { ", \($0.rawValue)" } ?? "")\(f.message.map { " (\($0))" } ?? "")")
+        lines.append("last success: \(f.lastSuccess.map(ISO8601.format) ?? "never")")
+        if f.consecutiveFailures > 0 { lines.append("consecutive failures: \(f.consecutiveFailures)") }
+        if let until = f.cooldownUntil, until > now {
+            lines.append("cooldown: until \(ISO8601.format(until)) (\(DurationText.short(until.timeIntervalSince(now))) left)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

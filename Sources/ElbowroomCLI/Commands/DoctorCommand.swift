@@ -1,0 +1,116 @@
+import ElbowroomCore
+import ElbowroomTemplate
+
+/// `elbowroom doctor`: one line per part — programs, config, credentials, cache, API — each saying
+/// what it found and what to do. Never prints a token. Exit 0 when every part is usable, 1 if not.
+enum DoctorCommand {
+    struct Line {
+        var ok: Bool
+        var text: String
+    }
+
+    static func run(context: CLIContext) -> Int32 {
+        let lines = check(context: context)
+        for line in lines {
+            context.stdout.write("\(line.ok ? "ok  " : "FAIL") \(line.text)\n")
+        }
+        return lines.allSatisfy(\.ok) ? 0 : 1
+    }
+
+    static func check(context: CLIContext) -> [Line] {
+        let paths = context.paths
+        let now = context.now()
+        var lines: [Line] = []
+        lines.append(Line(ok: context.fetcherPath != nil,
+                          text: "programs: elbowroom \(Version.current), elbowroom-fetch \(context.fetcherPath ?? "not found (install it beside elbowroom)")"))
+        var config = Config()
+        if !FileSystem.exists(paths.configFile) {
+            lines.append(Line(ok: true, text: "config: \(paths.configFile) not found, using defaults"))
+        } else {
+            do {
+                config = try Config.load(paths: paths)
+                lines.append(Line(ok: true, text: "config: \(paths.configFile) (max_age \(Int(config.maxAge))s, stale_after \(Int(config.staleAfter))s, refresh \(config.refresh.rawValue))"))
+            } catch {
+                lines.append(Line(ok: false, text: "config: \(error.description)"))
+            }
+        }
+        lines.append(credentials(paths: paths, environment: context.environment, now: now))
+        lines.append(cache(paths: paths, now: now, config: config))
+        lines.append(api(context: context))
+        return lines
+    }
+
+    static func credentials(paths: Paths, environment: ElbowroomEnvironment, now: Date) -> Line {
+        let envNote = environment.hasInferenceOnlyToken
+            ? "; CLAUDE_CODE_OAUTH_TOKEN is set but is inference-only and cannot read usage" : ""
+        #if os(macOS)
+        return Line(ok: true, text: "credentials: macOS Keychain item '\(paths.keychainService)' (read by elbowroom-fetch; see the api line)\(envNote)")
+        #else
+        let file = paths.credentialsFile
+        guard FileSystem.exists(file) else {
+            return Line(ok: false, text: "credentials: \(file) not found: sign in with Claude Code (run `claude`, then /login)\(envNote)")
+        }
+        guard let data = FileSystem.read(file, limit: 1 << 20) else {
+            return Line(ok: false, text: "credentials: \(file) cannot be read (permissions?)")
+        }
+        let mode = FileSystem.mode(of: file).map { String($0, radix: 8) } ?? "?"
+        do {
+            switch try CredentialsParser.parse(data) {
+            case .loggedOut:
+                return Line(ok: false, text: "credentials: \(file) holds no Claude login (logged out): run `claude` and /login\(envNote)")
+            case .mcpOnly:
+                return Line(ok: false, text: "credentials: \(file) holds only MCP logins, no Claude login: run `claude` and /login\(envNote)")
+            case .oauth(let c):
+                var text = "credentials: \(file) (mode \(mode)), plan \(c.subscriptionType ?? "unknown")"
+                if let tier = c.rateLimitTier { text += " (\(tier))" }
+                if let expires = c.expiresAt {
+                    let delta = expires.timeIntervalSince(now)
+                    text += delta > 0 ? ", token expires in \(DurationText.short(delta))" : ", token expired \(DurationText.short(-delta)) ago"
+                }
+                text += c.refreshToken == nil ? ", no refresh token" : ", refresh token present"
+                return Line(ok: true, text: text + envNote)
+            }
+        } catch {
+            return Line(ok: false, text: "credentials: \(file) is not valid JSON; elbowroom will not touch it")
+        }
+        #endif
+    }
+
+    static func cache(paths: Paths, now: Date, config: Config) -> Line {
+        let store = CacheStore(paths: paths)
+        guard FileSystem.exists(store.file) else {
+            return Line(ok: true, text: "cache: \(store.file) (none yet; the first render fetches)")
+        }
+        guard let cache = store.load() else {
+            return Line(ok: false, text: "cache: \(store.file) is unreadable or of another version (treated as empty; `elbowroom cache clear` removes it)")
+        }
+        let view = UsageView(cache: cache, now: now, config: config)
+        var text = "cache: \(store.file), status \(view.status.rawValue)"
+        if let age = view.age { text += ", data \(DurationText.short(age)) old" }
+        let f = cache.fetch
+        if let outcome = f.lastOutcome, let at = f.lastAttempt {
+            text += ", last fetch \(outcome.rawValue) \(DurationText.short(now.timeIntervalSince(at))) ago"
+            if let message = f.message { text += " (\(message))" }
+        }
+        if let until = f.cooldownUntil, until > now {
+            text += ", next fetch not before \(DurationText.short(until.timeIntervalSince(now))) from now"
+        }
+        let ok = [DisplayStatus.ok, .stale, .loading].contains(view.status)
+        return Line(ok: ok, text: text)
+    }
+
+    static func api(context: CLIContext) -> Line {
+        guard let fetcher = context.fetcherPath else {
+            return Line(ok: false, text: "api: not checked (elbowroom-fetch not found)")
+        }
+        do {
+            let result = try context.spawner.run(
+                path: fetcher, arguments: ["--probe"], environment: context.environment.forChild,
+                stdin: Data(), timeout: 20)
+            let text = String(decoding: result.stdout, as: UTF8.self).trimmed
+            return Line(ok: result.status == 0, text: "api: " + (text.isEmpty ? "probe exited \(result.status)" : text))
+        } catch {
+            return Line(ok: false, text: "api: \(error)")
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import ElbowroomCore
+
+/// `elbowroom fetch [--force] [--json]`: a foreground fetch. The network lives in `elbowroom-fetch`
+/// (the renderer never links it), so this replaces itself with that program: its output, errors
+/// and exit status are the command's own.
+///
+/// Without `--force` a fetch obeys every cooldown (429 `Retry-After`, failure backoff) but not
+/// `max_age`; `--force` ignores all of them.
+enum FetchCommand {
+    static func arguments(force: Bool, json: Bool, verbose: Bool) -> [String] {
+        ["--urgency", force ? FetchUrgency.force.rawValue : FetchUrgency.now.rawValue]
+            + (json ? ["--json"] : []) + (verbose ? ["--verbose"] : [])
+    }
+
+    static func run(force: Bool, json: Bool, verbose: Bool, context: CLIContext) -> Int32 {
+        guard let fetcher = context.fetcherPath else {
+            context.stderr.write("elbowroom: elbowroom-fetch not found beside elbowroom or on PATH; install both\n")
+            return 1
+        }
+        let argv = [fetcher] + arguments(force: force, json: json, verbose: verbose)
+        let envp = context.environment.forChild.map { "\($0.key)=\($0.value)" }
+        let cArgv = argv.map { strdup($0) } + [nil]
+        let cEnvp = envp.map { strdup($0) } + [nil]
+        execve(fetcher, cArgv, cEnvp)
+        context.stderr.write("elbowroom: cannot run \(fetcher): \(String(cString: strerror(errno)))\n")
+        return 1
+    }
+}

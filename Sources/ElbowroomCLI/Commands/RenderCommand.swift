@@ -1,0 +1,62 @@
+import ElbowroomCore
+import ElbowroomAdapters
+
+/// `elbowroom [render]`: read the cache, start a fetch in the background if one is due, print.
+/// Never waits on the network, except with `--wait` or on the very first run (≤ 2 s).
+enum RenderCommand {
+    static func run(_ invocation: Invocation, context: CLIContext) -> Int32 {
+        let setup: RenderSetup
+        do {
+            setup = try RenderSetup.make(invocation, context: context)
+        } catch {
+            return RenderSetup.report(error, context: context)
+        }
+        let now = context.now()
+        var statusLine: StatusLineInput?
+        var cache: CacheFile?
+        if invocation.demo {
+            cache = DemoReading.cache(now: now)
+            if setup.adapter.name == "claude" {
+                statusLine = StatusLineInput(modelName: "Opus", costUSD: 1.25, contextUsedPercent: 37)
+            }
+        } else {
+            let store = CacheStore(paths: context.paths)
+            cache = store.load()
+            if setup.adapter.name == "claude" {
+                (statusLine, cache) = ingestStatusLine(context: context, store: store, cache: cache)
+            }
+            if !invocation.offline {
+                let trigger = FetchTrigger(context: context, store: store, config: setup.config)
+                let started = trigger.startIfDue(cache: cache)
+                if started && (invocation.wait || FetchTrigger.isFirstRun(cache)) {
+                    let timeout = invocation.wait ? 2 * setup.config.timeout + 2 : FetchTrigger.firstRunWait
+                    cache = trigger.waitForAttempt(after: cache, timeout: timeout)
+                }
+            }
+        }
+        let frame = setup.frame(cache: cache, now: context.now(), statusLine: statusLine)
+        let output = setup.adapter.render(frame)
+        context.stdout.write(output.text)
+        return output.exitCode
+    }
+
+    /// Claude Code hands its status line `rate_limits` on stdin: free fresh data. Take it into the
+    /// shared cache when newer, so tmux and the panel get it too.
+    static func ingestStatusLine(context: CLIContext, store: CacheStore, cache: CacheFile?)
+        -> (StatusLineInput?, CacheFile?) {
+        guard let data = context.readStdin(), !data.isEmpty,
+              let input = StatusLineInput.decode(data, observedAt: context.now()) else {
+            return (nil, cache)
+        }
+        guard let reading = input.reading(at: context.now()) else { return (input, cache) }
+        do {
+            let updated = try store.update { $0.ingest(reading) }
+            return (input, updated)
+        } catch {
+            context.stderr.write("elbowroom: cannot update the cache: \(error)\n")
+            var copy = cache ?? CacheFile(account: store.account)
+            _ = copy.ingest(reading)
+            return (input, copy)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ElbowroomCore
+
+/// Starts `elbowroom-fetch` in the background when the cache says a refresh is due, and (only when
+/// asked, or when there has never been data) waits a bounded time for it to land.
+struct FetchTrigger {
+    var context: CLIContext
+    var store: CacheStore
+    var config: Config
+
+    /// The first render ever waits this long for data rather than printing "loading".
+    static let firstRunWait: TimeInterval = 2
+
+    /// Starts a fetch when due. Returns whether one was started (or is already running).
+    @discardableResult
+    func startIfDue(cache: CacheFile?, urgency: FetchUrgency = .whenDue) -> Bool {
+        let paths = context.paths
+        let decision = RefreshPolicy.decide(
+            cache: cache, now: context.now(), config: config, urgency: urgency,
+            credentialsChanged: FileSystem.modificationDate(of: paths.credentialsFile))
+        guard decision.shouldFetch else { return false }
+        // Someone is fetching already: their result will land in the cache.
+        if FileLock.isHeld(paths.fetchLockFile) { return true }
+        guard let fetcher = context.fetcherPath else {
+            context.stderr.write("elbowroom: elbowroom-fetch not found beside elbowroom or on PATH; install both\n")
+            return false
+        }
+        do {
+            try context.spawner.spawnDetached(
+                path: fetcher, arguments: ["--urgency", urgency.rawValue, "--max-age", "\(Int(config.maxAge.rounded(.up)))"],
+                environment: context.environment.forChild)
+            return true
+        } catch {
+            context.stderr.write("elbowroom: \(error)\n")
+            return false
+        }
+    }
+
+    /// Whether this account has never seen a fetch: the one case a plain render waits.
+    static func isFirstRun(_ cache: CacheFile?) -> Bool {
+        guard let cache else { return true }
+        return cache.reading == nil && cache.fetch.lastAttempt == nil
+    }
+
+    /// Polls the cache until a fetch attempt newer than `cache`'s lands, or `timeout` passes, or
+    /// (after a moment for the fetcher to start) nobody holds the fetch lock any more: a fetcher
+    /// that decided to skip records no attempt, and waiting on for it would only hang the prompt.
+    func waitForAttempt(after cache: CacheFile?, timeout: TimeInterval) -> CacheFile? {
+        let before = cache?.fetch.lastAttempt
+        let start = context.now()
+        let deadline = start.addingTimeInterval(timeout)
+        var latest = cache
+        while context.now() < deadline {
+            context.sleep(0.05)
+            latest = store.load() ?? latest
+            if let attempt = latest?.fetch.lastAttempt, before.map({ attempt > $0 }) ?? true {
+                return latest
+            }
+            if context.now().timeIntervalSince(start) >= 1, !FileLock.isHeld(context.paths.fetchLockFile) {
+                return latest
+            }
+        }
+        return latest
+    }
+}

@@ -1,0 +1,171 @@
+import ElbowroomCore
+import ElbowroomAdapters
+
+/// The parsed command line. See `Help.text` for the contract.
+public struct Invocation: Equatable, Sendable {
+    public enum Command: Equatable, Sendable {
+        case render
+        case watch
+        case fetch(force: Bool, json: Bool)
+        case doctor
+        case templates(TemplatesAction)
+        case adapters
+        case initSnippet(String)
+        case cache(CacheAction)
+        case version
+        case help
+    }
+
+    public enum TemplatesAction: Equatable, Sendable {
+        case list
+        case show(String)
+        case check(String)
+    }
+
+    public enum CacheAction: String, Equatable, Sendable {
+        case show, path, clear
+    }
+
+    public var command: Command = .render
+    public var adapter: String?
+    public var template: String?
+    public var tooltip: String?
+    public var maxAge: TimeInterval?
+    public var offline = false
+    public var wait = false
+    public var color: ColorMode = .auto
+    public var demo = false
+    /// `watch --interval`, seconds (fractions allowed).
+    public var interval: TimeInterval = 1
+    public var verbose = false
+}
+
+/// A usage error: printed to stderr with exit status 2.
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+public enum ArgumentParser {
+    static let commands = ["render", "watch", "fetch", "doctor", "templates", "adapters", "init", "cache", "help"]
+    static let flags = ["--adapter", "--template", "--tooltip", "--max-age", "--offline", "--wait", "--color",
+                        "--demo", "--interval", "--force", "--json", "--verbose", "--version", "--help"]
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        var invocation = Invocation()
+        var rest = ArraySlice(arguments)
+        var positional: [String] = []
+        var force = false
+        var json = false
+        var commandName: String?
+
+        func value(for flag: String) throws(UsageError) -> String {
+            guard let next = rest.popFirst() else { throw UsageError("\(flag) needs a value") }
+            return next
+        }
+        func seconds(_ text: String, flag: String, minimum: Double, maximum: Double) throws(UsageError) -> Double {
+            guard let n = Double(text), n.isFinite, n >= minimum, n <= maximum else {
+                throw UsageError("\(flag) takes a number of seconds from \(minimum == 1 ? "1" : "\(minimum)") to \(Int(maximum)), not '\(text)'")
+            }
+            return n
+        }
+
+        while let arg = rest.popFirst() {
+            var flag = arg
+            var inline: String?
+            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+                flag = String(arg[..<eq])
+                inline = String(arg[arg.index(after: eq)...])
+            }
+            func take() throws(UsageError) -> String {
+                if let inline { return inline }
+                return try value(for: flag)
+            }
+            switch flag {
+            case "-a", "--adapter": invocation.adapter = try take()
+            case "-t", "--template": invocation.template = try take()
+            case "--tooltip": invocation.tooltip = try take()
+            case "--max-age": invocation.maxAge = try seconds(try take(), flag: "--max-age", minimum: 1, maximum: Config.maxSeconds)
+            case "--interval": invocation.interval = try seconds(try take(), flag: "--interval", minimum: 0.01, maximum: 3600)
+            case "--offline": invocation.offline = true
+            case "--wait": invocation.wait = true
+            case "--demo": invocation.demo = true
+            case "--force": force = true
+            case "--json": json = true
+            case "-v", "--verbose": invocation.verbose = true
+            case "--color":
+                let word = try take()
+                guard let mode = ColorMode(rawValue: word) else {
+                    throw UsageError("--color takes auto, always or never, not '\(word)'")
+                }
+                invocation.color = mode
+            case "--version", "-V": invocation.command = .version; return invocation
+            case "--help", "-h": invocation.command = .help; return invocation
+            case "--": positional.append(contentsOf: rest); rest = []
+            default:
+                if arg.hasPrefix("-") && arg.count > 1 {
+                    throw UsageError("unknown option '\(flag)'\(Suggest.hint(for: flag, in: flags))")
+                }
+                if commandName == nil && positional.isEmpty && commands.contains(arg) {
+                    commandName = arg
+                } else if commandName == nil && positional.isEmpty {
+                    throw UsageError("unknown command '\(arg)'\(Suggest.hint(for: arg, in: commands)); see 'elbowroom --help'")
+                } else {
+                    positional.append(arg)
+                }
+            }
+        }
+
+        func noPositional() throws(UsageError) {
+            if let extra = positional.first {
+                throw UsageError("unexpected argument '\(extra)' for '\(commandName ?? "render")'")
+            }
+        }
+        switch commandName ?? "render" {
+        case "render":
+            try noPositional()
+        case "watch":
+            try noPositional()
+            invocation.command = .watch
+        case "fetch":
+            try noPositional()
+            invocation.command = .fetch(force: force, json: json)
+        case "doctor":
+            try noPositional()
+            invocation.command = .doctor
+        case "adapters":
+            try noPositional()
+            invocation.command = .adapters
+        case "help":
+            invocation.command = .help
+        case "templates":
+            switch (positional.first, positional.count) {
+            case (nil, _), ("list", 1): invocation.command = .templates(.list)
+            case ("show", 2): invocation.command = .templates(.show(positional[1]))
+            case ("check", 2): invocation.command = .templates(.check(positional[1]))
+            case ("show", _), ("check", _):
+                throw UsageError("usage: elbowroom templates \(positional[0]) \(positional[0] == "show" ? "NAME" : "FILE|TEXT")")
+            case (let word?, _):
+                throw UsageError("unknown templates action '\(word)'\(Suggest.hint(for: word, in: ["list", "show", "check"]))")
+            }
+        case "init":
+            guard positional.count == 1 else {
+                throw UsageError("usage: elbowroom init INTEGRATION (one of: \(IntegrationSnippets.names.joined(separator: ", ")))")
+            }
+            invocation.command = .initSnippet(positional[0])
+        case "cache":
+            guard positional.count <= 1 else { throw UsageError("usage: elbowroom cache [show|path|clear]") }
+            let word = positional.first ?? "show"
+            guard let action = Invocation.CacheAction(rawValue: word) else {
+                throw UsageError("unknown cache action '\(word)'\(Suggest.hint(for: word, in: ["show", "path", "clear"]))")
+            }
+            invocation.command = .cache(action)
+        default:
+            break
+        }
+        if (force || json), case .fetch = invocation.command {} else if force || json {
+            throw UsageError("\(force ? "--force" : "--json") goes with 'elbowroom fetch'")
+        }
+        return invocation
+    }
+}

@@ -1,0 +1,79 @@
+import ElbowroomCore
+
+/// Every seam between the renderer and the outside world, so each command is testable in-process
+/// without the real HOME, clock, terminal or child processes.
+public struct CLIContext: Sendable {
+    public var environment: ElbowroomEnvironment
+    public var now: @Sendable () -> Date
+    public var stdout: any OutputSink
+    public var stderr: any OutputSink
+    /// Reads all of stdin (bounded), or `nil` when stdin is a terminal or closed.
+    public var readStdin: @Sendable () -> Data?
+    public var stdoutIsTTY: Bool
+    public var spawner: any ProcessSpawner
+    /// Where `elbowroom-fetch` is; `nil` when it cannot be found.
+    public var fetcherPath: String?
+    /// Sleeps (for the bounded first-run wait); tests pass one that only advances their clock.
+    public var sleep: @Sendable (TimeInterval) -> Void
+
+    public init(environment: ElbowroomEnvironment, now: @escaping @Sendable () -> Date,
+                stdout: any OutputSink, stderr: any OutputSink,
+                readStdin: @escaping @Sendable () -> Data? = { nil }, stdoutIsTTY: Bool = false,
+                spawner: any ProcessSpawner = PosixSpawner(), fetcherPath: String? = nil,
+                sleep: @escaping @Sendable (TimeInterval) -> Void = { usleep(UInt32($0 * 1_000_000)) }) {
+        self.environment = environment
+        self.now = now
+        self.stdout = stdout
+        self.stderr = stderr
+        self.readStdin = readStdin
+        self.stdoutIsTTY = stdoutIsTTY
+        self.spawner = spawner
+        self.fetcherPath = fetcherPath
+        self.sleep = sleep
+    }
+
+    public var paths: Paths { Paths(environment: environment) }
+
+    /// The real process: environment, clock, file descriptors 0/1/2.
+    public static func live() -> CLIContext {
+        let environment = ElbowroomEnvironment.current
+        return CLIContext(
+            environment: environment, now: { Date() },
+            stdout: FileDescriptorSink(fd: 1), stderr: FileDescriptorSink(fd: 2),
+            readStdin: { isatty(0) == 1 ? nil : FileDescriptorSink.readAll(fd: 0, limit: 1 << 20) },
+            stdoutIsTTY: isatty(1) == 1, spawner: PosixSpawner(),
+            fetcherPath: FetcherLocator.locate(environment: environment))
+    }
+}
+
+/// Finds `elbowroom-fetch`: `ELBOWROOM_FETCH` if set, else beside this executable, else on PATH.
+public enum FetcherLocator {
+    public static let executableName = "elbowroom-fetch"
+
+    public static func locate(environment: ElbowroomEnvironment) -> String? {
+        if let explicit = environment["ELBOWROOM_FETCH"] {
+            return FileSystem.isExecutable(explicit) ? explicit : nil
+        }
+        if let own = ownExecutablePath() {
+            let sibling = FileSystem.directory(of: own) + "/" + executableName
+            if FileSystem.isExecutable(sibling) { return sibling }
+        }
+        return environment.findExecutable(executableName)
+    }
+
+    static func ownExecutablePath() -> String? {
+        #if os(Linux)
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #else
+        var size: UInt32 = 4096
+        var buffer = [CChar](repeating: 0, count: Int(size))
+        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
+        guard let resolved = realpath(buffer, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+        #endif
+    }
+}

@@ -1,0 +1,62 @@
+/// `elbowroom --help`: snippets first, details after.
+enum Help {
+    static let text = """
+    elbowroom \(Version.current): how much of your Claude usage windows is left, wherever you look.
+
+    QUICK START
+      elbowroom                          # e.g. "5h 37% · 7d 59%", coloured on a terminal
+      elbowroom init waybar              # print a ready snippet (also: i3 sway i3blocks tmux bash
+                                        #   zsh fish starship claude polybar swiftbar systemd)
+      elbowroom doctor                   # is everything set up? one line per part
+
+    USAGE
+      elbowroom [render] [-a|--adapter NAME] [-t|--template NAME|TEXT] [--tooltip NAME|TEXT]
+                        [--max-age SECONDS] [--offline] [--wait] [--color auto|always|never] [--demo]
+      elbowroom watch    [-a NAME] [-t ...] [--interval SECONDS]
+      elbowroom fetch    [--force] [--json]
+      elbowroom doctor
+      elbowroom templates [list | show NAME | check FILE|TEXT]
+      elbowroom adapters
+      elbowroom init INTEGRATION
+      elbowroom cache [show | path | clear]
+      elbowroom --version | --help
+
+    RENDER OPTIONS
+      -a, --adapter NAME    output format: plain ansi bash zsh fish tmux waybar i3bar i3blocks
+                            i3blocks-json polybar swiftbar claude json prometheus, or a plugin
+                            (elbowroom-adapter-NAME in ~/.config/elbowroom/adapters or on PATH);
+                            default ansi: colour on a terminal, plain text otherwise
+      -t, --template X      a template name (elbowroom templates list) or inline text,
+                            e.g. -t '[{5h.left}%](level) ({stale}stale {age})'
+      --tooltip X           template for the tooltip / dropdown (waybar, swiftbar)
+      --max-age SECONDS     refresh when the data is older than this (default 180)
+      --offline             never start a fetch; show what the cache has
+      --wait                wait for a due fetch to finish before printing
+      --color WHEN          auto (default: colour on a terminal; NO_COLOR / CLICOLOR_FORCE
+                            respected), always, never — for plain/ansi; bars always style
+      --demo                render a built-in sample reading (no credentials, no network)
+      --interval SECONDS    watch: seconds between frames (fractions allowed, default 1)
+      --force               fetch: ignore max_age and every cooldown
+      --json                fetch: print the reading as JSON
+      -v, --verbose         fetch: log each step to stderr (tokens redacted)
+
+    RENDERING NEVER WAITS ON THE NETWORK. When the cache is older than max_age, elbowroom starts
+    elbowroom-fetch in the background and prints what it has; the next prompt shows the new data.
+
+    EXIT STATUS
+      0 a status was printed (fresh, stale, offline or signed out: the state is in the output)
+      2 usage, config or template error (message on stderr); bars and prompts print a
+        short visible reason instead and exit 0, since their consumers hide failing commands
+      33 i3blocks adapter when critical (i3blocks' urgent code)
+
+    ENVIRONMENT
+      CLAUDE_CONFIG_DIR   Claude Code's config dir (default ~/.claude); one cache per dir
+      ELBOWROOM_CONFIG     config file (default $XDG_CONFIG_HOME/elbowroom/config.toml)
+      XDG_CONFIG_HOME, XDG_CACHE_HOME, NO_COLOR, CLICOLOR_FORCE
+      ELBOWROOM_API_URL    default https://api.anthropic.com (https, or http to loopback only)
+      ELBOWROOM_TOKEN_URL  default https://platform.claude.com/v1/oauth/token (same rule)
+      ELBOWROOM_FETCH      path of elbowroom-fetch when it is not beside elbowroom or on PATH
+      ELBOWROOM_DEBUG=1    elbowroom-fetch logs each step to stderr, tokens redacted
+
+    """
+}

@@ -1,0 +1,143 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
+#endif
+
+/// Who may refresh Claude Code's access token.
+public enum RefreshMode: String, Sendable, CaseIterable {
+    /// Only while no Claude Code process runs (refresh tokens rotate; two refreshers log users out).
+    case auto
+    case always
+    case never
+}
+
+/// elbowroom's configuration: `$ELBOWROOM_CONFIG`, default `$XDG_CONFIG_HOME/elbowroom/config.toml`.
+/// Every key is optional; command-line flags override the file.
+///
+/// | key | default | meaning |
+/// |---|---|---|
+/// | `max_age` | `180` | seconds before a refresh is due (any value ≥ 1) |
+/// | `stale_after` | `900` | seconds before the display calls the data stale |
+/// | `refresh` | `"auto"` | `auto` / `always` / `never`: who may refresh Claude Code's token |
+/// | `timeout` | `10` | seconds for one request |
+/// | `[thresholds] warn` | `25` | headroom left (%) at or below which a window is `warn` |
+/// | `[thresholds] critical` | `10` | headroom left (%) at or below which a window is `critical` |
+/// | `[templates] <adapter>` | — | template name or inline text for that adapter; `default` for all |
+/// | `[colors] ok/warn/critical/stale/dim` | green/yellow/red/grey/grey | colour of each style |
+public struct Config: Sendable, Equatable {
+    public var maxAge: TimeInterval = 180
+    public var staleAfter: TimeInterval = 900
+    public var refresh: RefreshMode = .auto
+    public var timeout: TimeInterval = 10
+    public var thresholds = Thresholds()
+    /// Adapter name (or `default`, `tooltip`) → template name or inline text.
+    public var templates: [String: String] = [:]
+    /// Semantic style name → colour spec, e.g. `ok = "green"`, `warn = "#ffaa00"`.
+    public var colors: [String: String] = [:]
+    /// The file it came from, when there was one.
+    public var source: String?
+
+    public init() {}
+
+    public static let semanticColorKeys = ["ok", "warn", "critical", "stale", "dim"]
+
+    /// Loads the config file; a missing file is the defaults, a broken one an error.
+    public static func load(paths: Paths) throws(ConfigError) -> Config {
+        guard FileSystem.exists(paths.configFile) else { return Config() }
+        guard let data = FileSystem.read(paths.configFile, limit: 1 << 20),
+              let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(file: paths.configFile, line: 1, column: 1,
+                              message: "cannot read the config file (is it UTF-8 text under 1 MiB?)")
+        }
+        return try parse(text, file: paths.configFile)
+    }
+
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> Config {
+        let entries: [TOMLSubset.Entry]
+        do {
+            entries = try TOMLSubset.parse(text)
+        } catch {
+            throw ConfigError(file: file, line: error.line, column: error.column, message: error.message)
+        }
+        var config = Config()
+        config.source = file
+        for entry in entries {
+            try config.apply(entry, file: file)
+        }
+        if config.thresholds.critical > config.thresholds.warn {
+            let entry = entries.first { $0.table == "thresholds" && $0.key == "critical" }
+            throw ConfigError(file: file, line: entry?.line ?? 1, column: entry?.valueColumn ?? 1,
+                              message: "thresholds.critical (\(Int(config.thresholds.critical))) must not be above thresholds.warn (\(Int(config.thresholds.warn)))")
+        }
+        return config
+    }
+
+    static let rootKeys = ["max_age", "stale_after", "refresh", "timeout"]
+    /// A year: the upper bound of every duration (so no arithmetic on them can overflow).
+    public static let maxSeconds: Double = 31_536_000
+    static let tables = ["thresholds", "templates", "colors"]
+
+    private mutating func apply(_ e: TOMLSubset.Entry, file: String) throws(ConfigError) {
+        func fail(_ message: String, atValue: Bool = true) -> ConfigError {
+            ConfigError(file: file, line: e.line, column: atValue ? e.valueColumn : e.column, message: message)
+        }
+        func number(min: Double, max: Double) throws(ConfigError) -> Double {
+            guard case .number(let n) = e.value else {
+                throw fail("'\(e.key)' must be a number, not \(e.value.typeName)")
+            }
+            guard n >= min && n <= max else {
+                func text(_ v: Double) -> String { v == v.rounded() ? "\(Int(v))" : "\(v)" }
+                throw fail("'\(e.key)' must be between \(text(min)) and \(text(max))")
+            }
+            return n
+        }
+        func string() throws(ConfigError) -> String {
+            guard case .string(let s) = e.value else {
+                throw fail("'\(e.key)' must be a string, not \(e.value.typeName)")
+            }
+            return s
+        }
+        switch (e.table, e.key) {
+        case ("", "max_age"): maxAge = try number(min: 1, max: Self.maxSeconds)
+        case ("", "stale_after"): staleAfter = try number(min: 1, max: Self.maxSeconds)
+        case ("", "timeout"): timeout = try number(min: 0.1, max: 600)
+        case ("", "refresh"):
+            let word = try string()
+            guard let mode = RefreshMode(rawValue: word) else {
+                throw fail("refresh must be \"auto\", \"always\" or \"never\", not \"\(word)\"")
+            }
+            refresh = mode
+        case ("thresholds", "warn"): thresholds.warn = try number(min: 0, max: 100)
+        case ("thresholds", "critical"): thresholds.critical = try number(min: 0, max: 100)
+        case ("templates", _): templates[e.key] = try string()
+        case ("colors", let key) where Self.semanticColorKeys.contains(key):
+            let spec = try string()
+            do {
+                _ = try StyleSpec.parse(spec)
+            } catch {
+                throw fail("colors.\(key): \(error.message)")
+            }
+            colors[key] = spec
+        case ("", let key):
+            throw fail("unknown key '\(key)'\(Suggest.hint(for: key, in: Self.rootKeys + Self.tables))", atValue: false)
+        case ("thresholds", let key):
+            throw fail("unknown key 'thresholds.\(key)'\(Suggest.hint(for: key, in: ["warn", "critical"]))", atValue: false)
+        case ("colors", let key):
+            throw fail("unknown colour '\(key)'\(Suggest.hint(for: key, in: Self.semanticColorKeys)); colours are set for ok, warn, critical, stale, dim", atValue: false)
+        case (let table, _):
+            throw ConfigError(file: file, line: e.line, column: 1,
+                              message: "unknown table [\(table)]\(Suggest.hint(for: table, in: Self.tables))")
+        }
+    }
+}
+
+/// A config file problem, printed as `file:line:column: error: message`.
+public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public var description: String { "\(file):\(line):\(column): error: \(message)" }
+}

@@ -1,0 +1,218 @@
+/// The TOML subset elbowroom's config file uses:
+///
+/// | construct | example |
+/// |---|---|
+/// | comment | `# anything to the end of the line` |
+/// | table | `[thresholds]` (one level, bare name) |
+/// | key | `max_age`, `"quoted key"` |
+/// | string | `"basic \"escapes\" \n \t \\ \u00e9"`, `'literal'` |
+/// | integer / float | `180`, `-3`, `1_000`, `2.5` |
+/// | boolean | `true`, `false` |
+///
+/// Anything else (arrays, inline tables, dates, dotted keys, multi-line strings) is an error
+/// that names the line and column.
+public enum TOMLSubset {
+    public enum Value: Equatable, Sendable {
+        case string(String)
+        case number(Double)
+        case bool(Bool)
+
+        public var typeName: String {
+            switch self {
+            case .string: "a string"
+            case .number: "a number"
+            case .bool: "a boolean"
+            }
+        }
+    }
+
+    /// A key with its value and where it stood.
+    public struct Entry: Equatable, Sendable {
+        public var table: String
+        public var key: String
+        public var value: Value
+        public var line: Int
+        public var column: Int
+        /// Column where the value starts.
+        public var valueColumn: Int
+    }
+
+    public struct ParseError: Error, Equatable, Sendable {
+        public var line: Int
+        public var column: Int
+        public var message: String
+    }
+
+    /// Parses the document into entries in order; a repeated key or table is an error.
+    public static func parse(_ text: String) throws(ParseError) -> [Entry] {
+        var entries: [Entry] = []
+        var table = ""
+        var seenTables: Set<String> = [""]
+        var seenKeys: Set<String> = []
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var scanner = LineScanner(line: Array(rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine),
+                                      lineNumber: index + 1)
+            scanner.skipSpace()
+            if scanner.atEndOrComment { continue }
+            if scanner.peek == "[" {
+                let column = scanner.column
+                scanner.advance()
+                scanner.skipSpace()
+                if scanner.peek == "[" { throw scanner.error("arrays of tables are not supported") }
+                let name = try scanner.bareKey()
+                scanner.skipSpace()
+                guard scanner.peek == "]" else {
+                    throw scanner.error(scanner.peek == "." ? "nested tables are not supported" : "expected ']' to close the table name")
+                }
+                scanner.advance()
+                try scanner.expectEndOfLine()
+                guard seenTables.insert(name).inserted else {
+                    throw ParseError(line: index + 1, column: column, message: "table [\(name)] is defined twice")
+                }
+                table = name
+                continue
+            }
+            let keyColumn = scanner.column
+            let key = scanner.peek == "\"" ? try scanner.basicString() : try scanner.bareKey()
+            scanner.skipSpace()
+            if scanner.peek == "." { throw scanner.error("dotted keys are not supported") }
+            guard scanner.peek == "=" else { throw scanner.error("expected '=' after the key '\(key)'") }
+            scanner.advance()
+            scanner.skipSpace()
+            let valueColumn = scanner.column
+            let value = try scanner.value()
+            try scanner.expectEndOfLine()
+            guard seenKeys.insert(table + "\u{0}" + key).inserted else {
+                throw ParseError(line: index + 1, column: keyColumn, message: "key '\(key)' is defined twice")
+            }
+            entries.append(Entry(table: table, key: key, value: value, line: index + 1,
+                                 column: keyColumn, valueColumn: valueColumn))
+        }
+        return entries
+    }
+
+    struct LineScanner {
+        let line: [Character]
+        let lineNumber: Int
+        var index = 0
+
+        init(line: [Character], lineNumber: Int) {
+            self.line = line
+            self.lineNumber = lineNumber
+        }
+
+        var column: Int { index + 1 }
+        var peek: Character? { index < line.count ? line[index] : nil }
+        var atEndOrComment: Bool { peek == nil || peek == "#" }
+
+        mutating func advance() { index += 1 }
+
+        mutating func skipSpace() {
+            while let c = peek, c == " " || c == "\t" { advance() }
+        }
+
+        func error(_ message: String) -> ParseError {
+            ParseError(line: lineNumber, column: column, message: message)
+        }
+
+        mutating func expectEndOfLine() throws(ParseError) {
+            skipSpace()
+            guard atEndOrComment else { throw error("unexpected '\(peek!)' after the value") }
+        }
+
+        mutating func bareKey() throws(ParseError) -> String {
+            var key = ""
+            while let c = peek, c.isASCII, c.isLetter || c.isNumber || c == "_" || c == "-" {
+                key.append(c)
+                advance()
+            }
+            guard !key.isEmpty else {
+                throw error(peek.map { "expected a key name, found '\($0)'" } ?? "expected a key name")
+            }
+            return key
+        }
+
+        mutating func value() throws(ParseError) -> Value {
+            switch peek {
+            case "\"":
+                if line.count >= index + 3 && String(line[index..<index + 3]) == "\"\"\"" {
+                    throw error("multi-line strings are not supported")
+                }
+                return .string(try basicString())
+            case "'":
+                return .string(try literalString())
+            case "[":
+                throw error("arrays are not supported")
+            case "{":
+                throw error("inline tables are not supported")
+            case nil, "#":
+                throw error("expected a value")
+            default:
+                var word = ""
+                while let c = peek, c != " ", c != "\t", c != "#" {
+                    word.append(c)
+                    advance()
+                }
+                if word == "true" { return .bool(true) }
+                if word == "false" { return .bool(false) }
+                let digits = word.filter { $0 != "_" }
+                if let number = Double(digits), number.isFinite,
+                   word.first.map({ $0.isNumber || $0 == "-" || $0 == "+" }) == true {
+                    return .number(number)
+                }
+                index -= word.count
+                throw error("invalid value '\(word)' (strings need quotes)")
+            }
+        }
+
+        mutating func basicString() throws(ParseError) -> String {
+            let start = column
+            advance()
+            var out = ""
+            while let c = peek {
+                advance()
+                switch c {
+                case "\"":
+                    return out
+                case "\\":
+                    guard let e = peek else { break }
+                    advance()
+                    switch e {
+                    case "\"": out.append("\"")
+                    case "\\": out.append("\\")
+                    case "n": out.append("\n")
+                    case "t": out.append("\t")
+                    case "r": out.append("\r")
+                    case "u", "U":
+                        let count = e == "u" ? 4 : 8
+                        guard index + count <= line.count,
+                              let code = UInt32(String(line[index..<index + count]), radix: 16),
+                              let scalar = Unicode.Scalar(code) else {
+                            throw error("invalid unicode escape")
+                        }
+                        index += count
+                        out.unicodeScalars.append(scalar)
+                    default:
+                        index -= 2
+                        throw error("invalid escape '\\\(e)'")
+                    }
+                default:
+                    out.append(c)
+                }
+            }
+            throw ParseError(line: lineNumber, column: start, message: "unterminated string")
+        }
+
+        mutating func literalString() throws(ParseError) -> String {
+            let start = column
+            advance()
+            var out = ""
+            while let c = peek {
+                advance()
+                if c == "'" { return out }
+                out.append(c)
+            }
+            throw ParseError(line: lineNumber, column: start, message: "unterminated string")
+        }
+    }
+}

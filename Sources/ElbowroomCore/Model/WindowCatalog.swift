@@ -1,0 +1,59 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
+#endif
+
+/// What elbowroom knows about window names: the short aliases templates use, each window's length
+/// (for pace) and its label. Unknown API keys are still windows; they just have no alias or length.
+public enum WindowCatalog {
+    /// Template alias → API key. `worst` is computed, not listed here.
+    public static let aliases: [(alias: String, key: String)] = [
+        ("5h", "five_hour"),
+        ("7d", "seven_day"),
+        ("sonnet", "seven_day_sonnet"),
+        ("opus", "seven_day_opus"),
+    ]
+
+    /// The API key a template name refers to: an alias or the key itself.
+    public static func key(forName name: String) -> String {
+        aliases.first { $0.alias == name }?.key ?? name
+    }
+
+    /// The alias of an API key, or the key itself.
+    public static func shortName(forKey key: String) -> String {
+        aliases.first { $0.key == key }?.alias ?? key
+    }
+
+    /// Length of the window in seconds, from its name: `five_hour` is 5 h, every `seven_day*` 7 days.
+    public static func length(forKey key: String) -> TimeInterval? {
+        if key == "five_hour" { return 5 * 3600 }
+        if key.hasPrefix("seven_day") { return 7 * 86400 }
+        return nil
+    }
+
+    /// A human label: the API's display name when it gave one, else a fixed one, else the key.
+    public static func label(forKey key: String, apiLabel: String? = nil) -> String {
+        switch key {
+        case "five_hour": return "Session"
+        case "seven_day": return "Weekly"
+        case "seven_day_sonnet": return "Sonnet"
+        case "seven_day_opus": return "Opus"
+        case "seven_day_oauth_apps": return "OAuth apps"
+        default:
+            if let apiLabel, !apiLabel.isEmpty { return apiLabel }
+            return key.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }
+                .joined(separator: " ")
+        }
+    }
+
+    /// Display order: the known windows first, in alias order, then the rest by name.
+    public static func sorted(_ windows: [UsageWindow]) -> [UsageWindow] {
+        windows.sorted { sortKey($0.key) < sortKey($1.key) }
+    }
+
+    static func sortKey(_ key: String) -> (Int, String) {
+        let known = ["five_hour", "seven_day", "seven_day_sonnet", "seven_day_opus"]
+        return (known.firstIndex(of: key) ?? known.count, key)
+    }
+}

@@ -1,0 +1,89 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
+#endif
+
+/// Every path elbowroom reads or writes, derived from the environment alone (no file access), so
+/// the renderer can find its cache without reading credentials.
+///
+/// | what | where |
+/// |---|---|
+/// | Claude Code config | `$CLAUDE_CONFIG_DIR`, default `~/.claude` |
+/// | credentials | `<claude config>/.credentials.json` (Linux), Keychain on macOS |
+/// | elbowroom config | `$ELBOWROOM_CONFIG`, default `$XDG_CONFIG_HOME/elbowroom/config.toml` |
+/// | user templates | `$XDG_CONFIG_HOME/elbowroom/templates/NAME.tmpl` |
+/// | adapter plugins | `$XDG_CONFIG_HOME/elbowroom/adapters/elbowroom-adapter-NAME` |
+/// | cache | `$XDG_CACHE_HOME/elbowroom/usage-<account>.json` (+ `.lock`, `.fetch.lock`) |
+public struct Paths: Sendable, Equatable {
+    public let claudeConfigDir: String
+    /// Whether `CLAUDE_CONFIG_DIR` names a directory other than the default `~/.claude`.
+    public let isDefaultClaudeConfigDir: Bool
+    public let credentialsFile: String
+    public let configFile: String
+    public let configHome: String
+    public let userTemplatesDir: String
+    public let userAdaptersDir: String
+    public let cacheDir: String
+    /// Where the credentials come from, as recorded in the cache (no secret).
+    public let accountSource: String
+    /// First 16 hex digits of SHA-256 of the Claude config dir: names this account's files.
+    public let accountKey: String
+    public let cacheFile: String
+    /// Short lock for read-modify-write of the cache file.
+    public let cacheLockFile: String
+    /// Held for the whole of a fetch (and any token refresh): one fetch per account at a time.
+    public let fetchLockFile: String
+
+    public init(environment env: ElbowroomEnvironment) {
+        let home = env.home
+        let defaultClaude = Self.join(home, ".claude")
+        let claude = Self.absolute(env["CLAUDE_CONFIG_DIR"].map { Self.expandTilde($0, home: home) } ?? defaultClaude)
+        claudeConfigDir = claude
+        isDefaultClaudeConfigDir = claude == defaultClaude
+        credentialsFile = Self.join(claude, ".credentials.json")
+        configHome = Self.join(
+            env["XDG_CONFIG_HOME"].map { Self.expandTilde($0, home: home) } ?? Self.join(home, ".config"),
+            "elbowroom")
+        configFile = env["ELBOWROOM_CONFIG"].map { Self.absolute(Self.expandTilde($0, home: home)) }
+            ?? Self.join(configHome, "config.toml")
+        userTemplatesDir = Self.join(configHome, "templates")
+        userAdaptersDir = Self.join(configHome, "adapters")
+        cacheDir = Self.join(
+            env["XDG_CACHE_HOME"].map { Self.expandTilde($0, home: home) } ?? Self.join(home, ".cache"),
+            "elbowroom")
+        accountSource = credentialsFile
+        accountKey = String(SHA256.hex(claude).prefix(16))
+        cacheFile = Self.join(cacheDir, "usage-\(accountKey).json")
+        cacheLockFile = Self.join(cacheDir, "usage-\(accountKey).lock")
+        fetchLockFile = Self.join(cacheDir, "usage-\(accountKey).fetch.lock")
+    }
+
+    /// The macOS Keychain service Claude Code stores its credentials under: `Claude
+    /// Code-credentials`, with `-<first 8 hex of sha256(config dir)>` for a non-default dir.
+    public var keychainService: String {
+        isDefaultClaudeConfigDir
+            ? "Claude Code-credentials"
+            : "Claude Code-credentials-" + SHA256.hex(claudeConfigDir).prefix(8)
+    }
+
+    static func join(_ a: String, _ b: String) -> String {
+        a.hasSuffix("/") ? a + b : a + "/" + b
+    }
+
+    static func expandTilde(_ path: String, home: String) -> String {
+        if path == "~" { return home }
+        if path.hasPrefix("~/") { return join(home, String(path.dropFirst(2))) }
+        return path
+    }
+
+    /// Makes a path absolute against the working directory and drops a trailing slash.
+    static func absolute(_ path: String) -> String {
+        var p = path
+        if !p.hasPrefix("/") {
+            p = join(FileManager.default.currentDirectoryPath, p)
+        }
+        while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
+        return p
+    }
+}

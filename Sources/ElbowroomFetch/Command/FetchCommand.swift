@@ -1,0 +1,203 @@
+import Foundation
+import ElbowroomCore
+
+/// `elbowroom-fetch [--urgency when-due|now|force] [--max-age SECONDS] [--json] [--verbose] [--probe]`
+///
+/// | exit | when |
+/// |---|---|
+/// | 0 | fetched, or legitimately skipped (not due, cooldown running, another fetch holds the lock); `--probe`: the api answered |
+/// | 1 | the fetch failed (one lowercase line on stderr, never a token); `--probe`: unreachable |
+/// | 2 | usage error |
+///
+/// `--json` prints one line on stdout, the shape documented in `FetchJSON`.
+public enum FetchCommand {
+    public static let usage = """
+        usage: elbowroom-fetch [--urgency when-due|now|force] [--max-age SECONDS] [--json] [--verbose] [--probe]
+          --urgency   when-due (default): only when the cache is due and no cooldown runs
+                      now: ignore max_age, obey cooldowns; force: ignore both
+          --max-age   seconds before the cache is due (overrides max_age in the config)
+          --json      print the resulting reading and fetch state as one json line
+          --verbose   log each step to stderr (tokens redacted); also ELBOWROOM_DEBUG=1
+          --probe     check that the usage api answers, sending no token
+        """
+
+    public struct Options: Equatable, Sendable {
+        public var urgency: FetchUrgency = .whenDue
+        public var json = false
+        public var verbose = false
+        public var probe = false
+        /// `elbowroom --max-age` passed on, so both sides agree on "due".
+        public var maxAge: TimeInterval?
+    }
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var options = Options()
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--json": options.json = true
+            case "--verbose", "-v": options.verbose = true
+            case "--probe": options.probe = true
+            case "--force": options.urgency = .force
+            case "--max-age":
+                guard let value = rest.popFirst(), let seconds = TimeInterval(value), seconds >= 1, seconds <= Config.maxSeconds else {
+                    throw UsageError("--max-age needs a number of seconds from 1 to \(Int(Config.maxSeconds))")
+                }
+                options.maxAge = seconds
+            case "--urgency":
+                guard let value = rest.popFirst() else { throw UsageError("--urgency needs a value: when-due, now or force") }
+                guard let urgency = FetchUrgency(rawValue: value) else {
+                    throw UsageError("unknown urgency '\(value)': use when-due, now or force")
+                }
+                options.urgency = urgency
+            case let other where other.hasPrefix("--urgency="):
+                let value = String(other.dropFirst("--urgency=".count))
+                guard let urgency = FetchUrgency(rawValue: value) else {
+                    throw UsageError("unknown urgency '\(value)': use when-due, now or force")
+                }
+                options.urgency = urgency
+            case "-h", "--help": throw UsageError(nil)
+            default: throw UsageError("unknown argument '\(argument)'")
+            }
+        }
+        return options
+    }
+
+    public struct UsageError: Error {
+        public let message: String?
+        init(_ message: String?) { self.message = message }
+    }
+
+    /// The whole program; `main.swift` calls this and exits with its result.
+    public static func main(arguments: [String], environment: ElbowroomEnvironment = .current,
+                            stdout: @Sendable (String) -> Void = { print($0) },
+                            stderr: @escaping @Sendable (String) -> Void = DebugLog.standardError) -> Int32 {
+        let options: Options
+        do {
+            options = try parse(arguments)
+        } catch {
+            if let message = error.message {
+                stderr("elbowroom-fetch: \(message)")
+                stderr(usage)
+                return 2
+            }
+            stdout(usage)
+            return 0
+        }
+        let log = DebugLog(enabled: options.verbose || environment["ELBOWROOM_DEBUG"] == "1", sink: stderr)
+        let context = FetchContext(environment: environment, log: log)
+
+        if options.probe {
+            let (ok, line) = Probe.run(context: context)
+            stdout(line)
+            return ok ? 0 : 1
+        }
+
+        let report = FetchCoordinator(context: context).run(urgency: options.urgency, maxAge: options.maxAge)
+        if options.json {
+            stdout(FetchJSON.line(report))
+        }
+        switch report.result {
+        case .failed(let error):
+            stderr("elbowroom-fetch: " + log.redact(error.description))
+        case .skipped(let reason) where options.urgency != .whenDue:
+            stderr("elbowroom-fetch: skipped: \(reason)")
+        default:
+            break
+        }
+        return report.exitCode
+    }
+}
+
+/// `--probe`: is the usage api reachable? Sends the usual headers but no `Authorization`, so no
+/// token leaves the machine; any HTTP answer (a 401 is expected) counts as reachable.
+public enum Probe {
+    public static func run(context: FetchContext) -> (ok: Bool, line: String) {
+        let api: URL
+        do {
+            api = try EndpointURL.api(context.environment)
+        } catch {
+            return (false, "refused: \(error)")
+        }
+        let timeout = (try? Config.load(paths: context.paths))?.timeout ?? 10
+        let client = UsageClient(apiBase: api, transport: context.transport, timeout: timeout)
+        let started = Date()
+        do {
+            let response = try context.transport.send(client.request(accessToken: nil))
+            let ms = Int(Date().timeIntervalSince(started) * 1000)
+            return (true, "reachable: \(client.usageURL.absoluteString) answered \(response.status) in \(ms) ms")
+        } catch {
+            return (false, "unreachable: \(client.usageURL.absoluteString): \(error)")
+        }
+    }
+}
+
+/// The `--json` line. Stable; `schema` changes only when a field changes meaning.
+///
+/// ```json
+/// {"schema":1,"status":"fetched|skipped|failed","outcome":"ok|network|…|null","message":null,
+///  "reason":null,"account":"/home/me/.claude/.credentials.json","plan":"max","source":"api",
+///  "fetched_at":"2026-11-22T14:03:07Z","last_attempt":"…","cooldown_until":null,
+///  "windows":[{"key":"five_hour","label":"Session","used":12.5,"left":87.5,
+///              "resets_at":"2026-11-22T18:00:00Z","severity":null}],
+///  "extra_usage":{"is_enabled":true,"monthly_limit":5000,"used_credits":120,"utilization":2.4,"currency":null}}
+/// ```
+/// `outcome` is this run's outcome, or for a skip the last recorded one. Dates are ISO-8601 UTC;
+/// `used`/`left` are percent (0…100); money is in minor units (cents).
+public enum FetchJSON {
+    public static func line(_ report: FetchReport) -> String {
+        var object: [String: Any] = ["schema": 1]
+        let cache = report.cache
+        switch report.result {
+        case .fetched:
+            object["status"] = "fetched"
+            object["outcome"] = "ok"
+            object["message"] = NSNull()
+            object["reason"] = NSNull()
+        case .skipped(let reason):
+            object["status"] = "skipped"
+            object["outcome"] = cache?.fetch.lastOutcome?.rawValue ?? NSNull()
+            object["message"] = cache?.fetch.message ?? NSNull()
+            object["reason"] = reason
+        case .failed(let error):
+            object["status"] = "failed"
+            object["outcome"] = error.outcome.rawValue
+            object["message"] = error.description
+            object["reason"] = NSNull()
+        }
+        let reading = cache?.reading
+        object["account"] = cache?.account ?? NSNull()
+        object["plan"] = reading?.plan ?? NSNull()
+        object["source"] = reading?.source.rawValue ?? NSNull()
+        object["fetched_at"] = date(reading?.fetchedAt)
+        object["last_attempt"] = date(cache?.fetch.lastAttempt)
+        object["cooldown_until"] = date(cache?.fetch.cooldownUntil)
+        object["windows"] = (reading?.windows ?? []).map { window -> [String: Any] in
+            [
+                "key": window.key,
+                "label": WindowCatalog.label(forKey: window.key, apiLabel: window.label),
+                "used": window.used,
+                "left": min(max(100 - window.used, 0), 100),
+                "resets_at": date(window.resetsAt),
+                "severity": window.severity ?? NSNull(),
+            ]
+        }
+        if let extra = reading?.extra {
+            object["extra_usage"] = [
+                "is_enabled": extra.isEnabled ?? NSNull(),
+                "monthly_limit": extra.monthlyLimitMinor ?? NSNull(),
+                "used_credits": extra.usedMinor ?? NSNull(),
+                "utilization": extra.utilization ?? NSNull(),
+                "currency": extra.currency ?? NSNull(),
+            ] as [String: Any]
+        } else {
+            object["extra_usage"] = NSNull()
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func date(_ date: Date?) -> Any {
+        date.map(ISO8601.format) ?? NSNull()
+    }
+}

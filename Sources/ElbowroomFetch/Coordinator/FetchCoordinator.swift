@@ -1,0 +1,255 @@
+import Foundation
+import ElbowroomCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Every seam to the outside the fetch side uses, so tests run it against a loopback server, a
+/// sandbox HOME, a fake `/proc` and a fixed clock.
+public struct FetchContext: Sendable {
+    public var environment: ElbowroomEnvironment
+    public var transport: any HTTPTransport
+    public var credentialSourceKind: CredentialSourceKind
+    /// `nil`: the platform's detector (`/proc` on Linux, `ps` on macOS).
+    public var detector: (any ClaudeProcessDetector)?
+    /// Path of `security` for the Keychain source.
+    public var securityExecutable: String
+    public var clock: @Sendable () -> Date
+    public var log: DebugLog
+
+    public init(environment: ElbowroomEnvironment, transport: any HTTPTransport = URLSessionTransport(),
+                credentialSourceKind: CredentialSourceKind = .platformDefault,
+                detector: (any ClaudeProcessDetector)? = nil, securityExecutable: String = "/usr/bin/security",
+                clock: @escaping @Sendable () -> Date = { Date() }, log: DebugLog = DebugLog(enabled: false)) {
+        self.environment = environment
+        self.transport = transport
+        self.credentialSourceKind = credentialSourceKind
+        self.detector = detector
+        self.securityExecutable = securityExecutable
+        self.clock = clock
+        self.log = log
+    }
+
+    public var paths: Paths { Paths(environment: environment) }
+
+    public func credentialSource(paths: Paths) -> any CredentialSource {
+        switch credentialSourceKind {
+        case .file:
+            return FileCredentialSource(path: paths.credentialsFile)
+        case .keychain:
+            let account = environment["USER"] ?? Self.loginName() ?? "unknown"
+            let childEnv = ["HOME": environment.home, "USER": account, "PATH": "/usr/bin:/bin:/usr/sbin:/sbin"]
+            return KeychainCredentialSource(service: paths.keychainService, account: account,
+                                            executable: securityExecutable, environment: childEnv)
+        }
+    }
+
+    public var processDetector: any ClaudeProcessDetector {
+        if let detector { return detector }
+        #if os(Linux)
+        return ProcClaudeProcessDetector()
+        #else
+        return PSClaudeProcessDetector()
+        #endif
+    }
+
+    static func loginName() -> String? {
+        guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name else { return nil }
+        return String(cString: name)
+    }
+}
+
+/// What one run of the fetcher did.
+public struct FetchReport: Sendable {
+    public enum Result: Sendable, Equatable {
+        /// A request was made and the reading is in the cache.
+        case fetched
+        /// Nothing to do, or another process is doing it; `reason` says which.
+        case skipped(reason: String)
+        case failed(FetchError)
+    }
+
+    public var result: Result
+    /// The cache after the run (what `--json` prints).
+    public var cache: CacheFile?
+
+    public var exitCode: Int32 {
+        if case .failed = result { return 1 }
+        return 0
+    }
+}
+
+/// What `elbowroom-fetch` runs: lock, decide, credentials, maybe refresh, fetch, record.
+///
+/// - `whenDue` takes the account's fetch lock without waiting (held → someone else is fetching:
+///   skip quietly); `now` and `force` wait for it, bounded.
+/// - After taking the lock the cache is read again and the policy asked again, so fifty prompts
+///   racing to start a fetch make exactly one request.
+/// - Every attempt and outcome goes through Core's cache, so every process obeys cooldowns.
+public struct FetchCoordinator: Sendable {
+    public let context: FetchContext
+
+    public init(context: FetchContext) {
+        self.context = context
+    }
+
+    /// - Parameter maxAge: overrides the config's `max_age` (the renderer's `--max-age`).
+    public func run(urgency: FetchUrgency, maxAge: TimeInterval? = nil) -> FetchReport {
+        let log = context.log
+        let env = context.environment
+        let paths = context.paths
+        let store = CacheStore(paths: paths)
+        log("urgency \(urgency.rawValue), cache \(paths.cacheFile)")
+
+        var config: Config
+        do {
+            config = try Config.load(paths: paths)
+        } catch {
+            return FetchReport(result: .failed(.config("\(error)")), cache: store.load())
+        }
+        if let maxAge { config.maxAge = maxAge }
+        let timeout = config.timeout
+
+        // Refuse a cleartext or odd URL before anything connects anywhere.
+        let apiURL: URL
+        let tokenURL: URL
+        do {
+            apiURL = try EndpointURL.api(env)
+            tokenURL = try EndpointURL.token(env)
+        } catch {
+            let failure = FetchError.config("\(error)")
+            return FetchReport(result: .failed(failure), cache: record(failure, store: store))
+        }
+
+        let source = context.credentialSource(paths: paths)
+        let first = RefreshPolicy.decide(cache: store.load(), now: context.clock(), config: config,
+                                         urgency: urgency, credentialsChanged: source.changedAt())
+        log("decision: \(first.shouldFetch ? "fetch" : "skip") (\(first.reason))")
+        if !first.shouldFetch {
+            return FetchReport(result: .skipped(reason: first.reason), cache: store.load())
+        }
+
+        // One fetch per account at a time, across processes.
+        let lock: FileLock
+        do {
+            try FileSystem.makeDirectory(paths.cacheDir, mode: 0o700)
+            lock = try FileLock(path: paths.fetchLockFile)
+        } catch {
+            return FetchReport(result: .failed(.config("cannot use the cache directory: \(error)")), cache: nil)
+        }
+        let started = context.clock()
+        var waited = false
+        if urgency == .whenDue {
+            guard lock.tryLock() else {
+                log("another fetch holds the lock; leaving it to that one")
+                return FetchReport(result: .skipped(reason: "another fetch is running"), cache: store.load())
+            }
+        } else if !lock.tryLock() {
+            waited = true
+            log("waiting for the fetch running in another process")
+            guard Self.wait(for: lock, seconds: timeout * 3 + 5) else {
+                return FetchReport(result: .failed(.timeout(timeout * 3 + 5)), cache: store.load())
+            }
+        }
+        defer { lock.unlock() }
+
+        // Re-decide under the lock: whoever held it may have just done our work.
+        let cache = store.load()
+        if waited, let attempt = cache?.fetch.lastAttempt, attempt >= started.addingTimeInterval(-1) {
+            log("the other process just fetched; using its result")
+            if let outcome = cache?.fetch.lastOutcome, outcome != .ok {
+                return FetchReport(result: .failed(.recorded(outcome, cache?.fetch.message ?? outcome.rawValue)), cache: cache)
+            }
+            return FetchReport(result: .skipped(reason: "fetched by another process"), cache: cache)
+        }
+        let second = RefreshPolicy.decide(cache: cache, now: context.clock(), config: config,
+                                          urgency: urgency, credentialsChanged: source.changedAt())
+        guard second.shouldFetch else {
+            log("decision under the lock: skip (\(second.reason))")
+            return FetchReport(result: .skipped(reason: second.reason), cache: cache)
+        }
+
+        let client = UsageClient(apiBase: apiURL, transport: context.transport, timeout: timeout)
+        let renewal = TokenRenewal(
+            source: source, refresher: TokenRefresher(tokenURL: tokenURL, transport: context.transport, timeout: timeout),
+            mode: config.refresh, detector: context.processDetector, log: log,
+            lockDirectory: paths.claudeConfigDir)
+        do {
+            let reading = try fetch(client: client, renewal: renewal, source: source)
+            let now = context.clock()
+            log("fetched \(reading.windows.count) window(s)")
+            let saved = try? store.update { cache in
+                var fresh = reading
+                if fresh.plan == nil { fresh.plan = cache.reading?.plan }
+                cache.account = store.account
+                cache.reading = fresh
+                cache.fetch.recordSuccess(at: now)
+                return true
+            }
+            return FetchReport(result: .fetched, cache: saved ?? store.load())
+        } catch {
+            log("failed: \(error.outcome.rawValue)")
+            return FetchReport(result: .failed(error), cache: record(error, store: store))
+        }
+    }
+
+    /// Credentials → refresh when expired → fetch → on 401 at most one refresh and one retry.
+    func fetch(client: UsageClient, renewal: TokenRenewal, source: any CredentialSource) throws(FetchError) -> Reading {
+        let log = context.log
+        var credentials: OAuthCredentials
+        switch source.load() {
+        case .oauth(let found, _):
+            credentials = found
+        case .missing, .loggedOut, .mcpOnly:
+            log("no claude login in \(source.label)")
+            throw .signedOut(context.environment.hasInferenceOnlyToken ? Messages.inferenceOnly : Messages.signedOut)
+        case .malformed:
+            throw .signedOut(Messages.malformed(source.label))
+        }
+        log.secret(credentials.accessToken)
+        log.secret(credentials.refreshToken)
+        log("credentials from \(source.label): \(credentials)")
+
+        var renewed = false
+        if credentials.isExpired(at: context.clock()) {
+            log("access token expired")
+            credentials = try renewal.renew(stale: credentials, why: "the access token expired", now: context.clock())
+            renewed = true
+        }
+        log("GET \(client.usageURL.absoluteString)")
+        do {
+            return try client.fetch(accessToken: credentials.accessToken, plan: credentials.subscriptionType,
+                                    now: context.clock())
+        } catch .unauthorized where !renewed {
+            log("401: trying one refresh")
+            credentials = try renewal.renew(stale: credentials, why: "the usage api rejected the token (401)",
+                                            now: context.clock())
+            log("GET \(client.usageURL.absoluteString) (retry)")
+            return try client.fetch(accessToken: credentials.accessToken, plan: credentials.subscriptionType,
+                                    now: context.clock())
+        }
+    }
+
+    /// Records a failure in the cache; returns the cache after.
+    func record(_ error: FetchError, store: CacheStore) -> CacheFile? {
+        let now = context.clock()
+        let message = context.log.redact(error.description)
+        return (try? store.update { cache in
+            cache.account = store.account
+            cache.fetch.recordFailure(error.outcome, message: message, at: now, retryAfter: error.retryAfter)
+            return true
+        }) ?? store.load()
+    }
+
+    /// Polls the lock until `seconds` pass (flock has no timed wait).
+    static func wait(for lock: FileLock, seconds: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if lock.tryLock() { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import ElbowroomCore
+
+/// New tokens from the token endpoint.
+public struct TokenGrant: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    public var accessToken: String
+    /// `nil` when the endpoint did not rotate it: keep the old one.
+    public var refreshToken: String?
+    public var expiresIn: TimeInterval?
+
+    // Never the tokens, whoever interpolates this.
+    public var description: String {
+        "TokenGrant(expires_in: \(expiresIn.map { "\(Int($0))" } ?? "?"), refresh token \(refreshToken == nil ? "kept" : "rotated"), tokens: redacted)"
+    }
+    public var debugDescription: String { description }
+}
+
+/// `POST {token url}` with Claude Code's public client id.
+public struct TokenRefresher: Sendable {
+    public static let clientID = "9d1c250a-e61b-44d9-88ed-5944d1962f5e"
+
+    public let tokenURL: URL
+    public let transport: any HTTPTransport
+    public let timeout: TimeInterval
+
+    public init(tokenURL: URL, transport: any HTTPTransport, timeout: TimeInterval) {
+        self.tokenURL = tokenURL
+        self.transport = transport
+        self.timeout = timeout
+    }
+
+    public func refresh(refreshToken: String, now: Date) throws(FetchError) -> TokenGrant {
+        let body: [String: String] = [
+            "grant_type": "refresh_token", "refresh_token": refreshToken, "client_id": Self.clientID,
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+        let request = HTTPRequest(
+            method: "POST", url: tokenURL,
+            headers: [("Content-Type", "application/json"), ("Accept", "application/json"),
+                      ("User-Agent", UsageClient.userAgent)],
+            body: data, timeout: timeout)
+        let response: HTTPResponse
+        do {
+            response = try transport.send(request)
+        } catch {
+            switch error {
+            case .timeout(let t): throw .timeout(t)
+            case .network(let why): throw .network("token refresh: \(why)")
+            case .oversized: throw .undecodable("the token endpoint answered with a body over 1 MiB")
+            }
+        }
+        let json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
+        switch response.status {
+        case 200..<300:
+            guard let access = json?["access_token"] as? String, !access.isEmpty else {
+                throw .undecodable("the token endpoint answered without an access token")
+            }
+            let refresh = (json?["refresh_token"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+            let expiresIn = (json?["expires_in"] as? NSNumber)?.doubleValue
+            return TokenGrant(accessToken: access, refreshToken: refresh, expiresIn: expiresIn)
+        case 300..<400:
+            throw .redirect(status: response.status)
+        case 400, 401:
+            if Self.errorCode(json) == "invalid_grant" {
+                throw .signedOut("the login has expired or was revoked (invalid_grant); sign in again with `claude` then /login")
+            }
+            throw .unauthorized
+        case 429:
+            throw .rateLimited(retryAfter: RetryAfter.seconds(response.header("retry-after"), now: now))
+        case 500..<600:
+            throw .server(status: response.status)
+        default:
+            throw .undecodable("the token endpoint answered with an unexpected status (\(response.status))")
+        }
+    }
+
+    /// `{"error":"invalid_grant"}` or `{"error":{"type":"invalid_grant"}}`.
+    static func errorCode(_ json: [String: Any]?) -> String? {
+        if let code = json?["error"] as? String { return code }
+        if let object = json?["error"] as? [String: Any] {
+            return (object["type"] as? String) ?? (object["code"] as? String)
+        }
+        return nil
+    }
+}

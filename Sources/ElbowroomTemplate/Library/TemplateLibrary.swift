@@ -1,0 +1,79 @@
+import ElbowroomCore
+
+/// Shipped and user templates, and what `-t NAME|TEXT` means.
+///
+/// A user template is `$XDG_CONFIG_HOME/elbowroom/templates/NAME.tmpl` and wins over a shipped one
+/// of the same name. A template file's final newline is not part of the template.
+public enum TemplateLibrary {
+    /// `-t NAME|TEXT`: a bare word (`[A-Za-z0-9_-]+`) names a user or shipped template and is an
+    /// error, with did-you-mean, when it names none; a path to an existing `.tmpl` file is read;
+    /// anything else is inline template text.
+    public static func resolve(_ nameOrText: String, paths: Paths) throws(TemplateError) -> Template {
+        if isName(nameOrText) {
+            if let (source, origin) = lookup(nameOrText, paths: paths) {
+                return try Template.parse(source, name: origin)
+            }
+            let names = list(paths: paths).map(\.name)
+            throw TemplateError(
+                name: "template", line: 1, column: 1, length: nameOrText.count,
+                message: "unknown template '\(nameOrText)'; templates are \(names.joined(separator: ", "))",
+                suggestion: Suggest.closest(to: nameOrText, in: names), sourceLine: nameOrText)
+        }
+        if nameOrText.hasSuffix(".tmpl"), let source = readTemplateFile(nameOrText) {
+            return try Template.parse(source, name: nameOrText)
+        }
+        return try Template.parse(nameOrText, name: "template")
+    }
+
+    /// Every template by name: user ones (origin is the file's path) over shipped ones.
+    public static func list(paths: Paths) -> [(name: String, origin: String, summary: String)] {
+        var entries = shipped.map { (name: $0.name, origin: "shipped", summary: $0.summary) }
+        for name in userTemplateNames(paths: paths) {
+            let path = userPath(name, paths: paths)
+            let entry = (name: name, origin: path, summary: shipped.contains { $0.name == name }
+                ? "your own, replacing the shipped one" : "your own")
+            if let i = entries.firstIndex(where: { $0.name == name }) {
+                entries[i] = entry
+            } else {
+                entries.append(entry)
+            }
+        }
+        return entries.sorted { $0.name < $1.name }
+    }
+
+    /// The text of the template `name` would resolve to, or `nil`.
+    public static func source(named name: String, paths: Paths) -> String? {
+        lookup(name, paths: paths)?.source
+    }
+
+    // MARK: -
+
+    static func isName(_ text: String) -> Bool {
+        !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+    }
+
+    /// The source and the name errors should carry (the file path for user templates).
+    private static func lookup(_ name: String, paths: Paths) -> (source: String, origin: String)? {
+        let path = userPath(name, paths: paths)
+        if let source = readTemplateFile(path) { return (source, path) }
+        if let template = shipped.first(where: { $0.name == name }) { return (template.source, name) }
+        return nil
+    }
+
+    private static func userPath(_ name: String, paths: Paths) -> String {
+        (paths.userTemplatesDir.hasSuffix("/") ? paths.userTemplatesDir : paths.userTemplatesDir + "/") + name + ".tmpl"
+    }
+
+    private static func userTemplateNames(paths: Paths) -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: paths.userTemplatesDir)) ?? []
+        return files.filter { $0.hasSuffix(".tmpl") }.map { String($0.dropLast(5)) }.filter(isName).sorted()
+    }
+
+    /// A template file's text without its final newline, or `nil` when it cannot be read.
+    static func readTemplateFile(_ path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        var text = String(decoding: data, as: UTF8.self)
+        if text.last == "\n" || text.last == "\r\n" { text.removeLast() }
+        return text
+    }
+}

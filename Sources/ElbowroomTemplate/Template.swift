@@ -1,0 +1,33 @@
+import ElbowroomCore
+
+/// A parsed template, ready to render many times (watch mode renders the same one every tick).
+///
+/// Grammar (the whole of it):
+///
+/// ```
+/// text                      shown as is
+/// {5h.left}                 a variable (see `Variable` for the table)
+/// {5h.left|pad(3)}          filters, chained with |, arguments in parentheses (see `Filter`)
+/// [{5h.left}%](level)       a styled group: a style from `StyleSpec`, or `level` for the worst
+///                           level of the windows inside (the overall level if none)
+/// ( {stale}stale )          a conditional group: shown only when every placeholder inside has a value
+/// \{ \} \[ \] \( \) \\      the characters themselves; \n a newline
+/// \ at the end of a line    joins the next line to this one
+/// ```
+public struct Template: Sendable {
+    /// `compact`, `template` for inline text, or a file path.
+    public let name: String
+    public let source: String
+    let nodes: [Node]
+
+    /// Lexes, parses and checks every name, filter and style.
+    public static func parse(_ source: String, name: String = "template") throws(TemplateError) -> Template {
+        let nodes = try Parser.parse(source, reporter: ErrorReporter(name: name, source: source))
+        return Template(name: name, source: source, nodes: nodes)
+    }
+
+    /// Renders against a view. `statusLine` supplies the `claude.*` variables when present.
+    public func render(_ view: UsageView, statusLine: StatusLineInput? = nil, localTime: LocalTime = .system) -> [Span] {
+        Renderer.render(nodes, context: RenderContext(view: view, statusLine: statusLine, localTime: localTime))
+    }
+}

@@ -1,0 +1,199 @@
+import ElbowroomCore
+
+/// The filters a placeholder can chain with `|`. This table is the manual (docs/README-templates.md
+/// carries the same one).
+///
+/// | filter | applies to | result |
+/// |---|---|---|
+/// | `round` | percent | the percentage rounded to a whole number (the default formatting already does this) |
+/// | `fixed(n)` | percent, money | `n` decimals (0…6): `{5h.left\|fixed(1)}` → `36.6`, `{extra.used\|fixed(0)}` → `$12` |
+/// | `pad(n)` | any | right-aligned to `n` characters; `pad(-n)` left-aligns |
+/// | `bar(n)` | percent | a bar exactly `n` cells wide (1…100) in eighths `▏▎▍▌▋▊▉█`; `bar(n, "░")` fills the rest |
+/// | `icon(a, b, …)` | percent, level | on a percent, one of the icons spread evenly over 0…100; on a level, exactly three: ok, warn, critical |
+/// | `time(fmt)` | date | local time through `strftime`: `time("%a %H:%M")` → `Thu 16:40` |
+/// | `duration(short\|long)` | duration | `2h13m` (the default) or `2 hours 13 minutes` |
+/// | `default(text)` | any | `text` when there is no value, which makes the placeholder count as having one |
+/// | `upper`, `lower` | any | the formatted text in upper / lower case |
+/// | `exists` | any | a flag: true when there is a value; shows nothing, so `({5h.left\|exists} · )` is a separator only when `5h` exists |
+/// | `not` | any | a flag: true when there is no value: `({stale\|not}fresh)`, `({age\|not}no data yet)` |
+///
+/// Arguments are numbers, bare words (`short`, `●`) or double-quoted strings (`"%a %H:%M"`,
+/// with `\"` and `\\` inside). A filter on a placeholder without a value does nothing, except
+/// `default`.
+enum Filter: Sendable, Equatable {
+    case round
+    case fixed(Int)
+    case pad(Int)
+    case bar(width: Int, fill: String)
+    case icon([String])
+    case time(String)
+    case duration(long: Bool)
+    case `default`(String)
+    case upper
+    case lower
+    case exists
+    case not
+
+    struct Argument: Sendable, Equatable {
+        var text: String
+        var range: SourceRange
+    }
+
+    static let names = ["round", "fixed", "pad", "bar", "icon", "time", "duration", "default", "upper", "lower", "exists", "not"]
+
+    private static let usage: [String: String] = [
+        "fixed": "fixed(1)", "pad": "pad(3)", "bar": "bar(8)", "icon": "icon(○, ◑, ●)",
+        "time": "time(\"%H:%M\")", "duration": "duration(long)", "default": "default(\"-\")",
+    ]
+
+    /// What types the filter takes, `nil` for any.
+    private static func accepts(_ name: String) -> [ValueType]? {
+        switch name {
+        case "round", "bar": [.percent]
+        case "fixed": [.percent, .money]
+        case "icon": [.percent, .level]
+        case "time": [.date]
+        case "duration": [.duration]
+        default: nil
+        }
+    }
+
+    /// Checks a filter against its arguments and the type flowing into it; returns the filter and
+    /// the type flowing out.
+    static func bind(name: String, nameRange: SourceRange, arguments: [Argument], argumentsRange: SourceRange,
+                     input: ValueType, subject: String, reporter: ErrorReporter) throws(TemplateError) -> (Filter, ValueType) {
+        guard names.contains(name) else {
+            throw reporter.error("unknown filter '\(name)'", at: nameRange, suggestion: Suggest.closest(to: name, in: names))
+        }
+        if let accepted = accepts(name), !accepted.contains(input) {
+            let wanted = accepted.map(\.described).joined(separator: " or ")
+            throw reporter.error("filter '\(name)' needs \(wanted), but \(subject) is \(input.described)", at: nameRange)
+        }
+        func count(_ range: ClosedRange<Int>, _ what: String) throws(TemplateError) {
+            guard !range.contains(arguments.count) else { return }
+            let message = range.upperBound == 0
+                ? "filter '\(name)' takes no arguments"
+                : "filter '\(name)' takes \(what), got \(arguments.count)"
+            throw reporter.error(message, at: arguments.isEmpty ? nameRange : argumentsRange,
+                                 suggestion: usage[name])
+        }
+        func integer(_ arg: Argument, _ bounds: ClosedRange<Int>, _ what: String) throws(TemplateError) -> Int {
+            guard let n = Int(arg.text), bounds.contains(n) else {
+                throw reporter.error(
+                    "filter '\(name)' needs \(what) from \(bounds.lowerBound) to \(bounds.upperBound), got '\(arg.text)'",
+                    at: arg.range)
+            }
+            return n
+        }
+        switch name {
+        case "round":
+            try count(0...0, "")
+            return (.round, .percent)
+        case "upper", "lower":
+            try count(0...0, "")
+            return (name == "upper" ? .upper : .lower, .text)
+        case "exists", "not":
+            try count(0...0, "")
+            return (name == "not" ? .not : .exists, .flag)
+        case "fixed":
+            try count(1...1, "1 argument (decimals)")
+            return (.fixed(try integer(arguments[0], 0...6, "a number of decimals")), .text)
+        case "pad":
+            try count(1...1, "1 argument (width)")
+            return (.pad(try integer(arguments[0], -100...100, "a width")), .text)
+        case "bar":
+            try count(1...2, "1 or 2 arguments (width, fill)")
+            let width = try integer(arguments[0], 1...100, "a width")
+            var fill = " "
+            if arguments.count == 2 {
+                guard arguments[1].text.count == 1 else {
+                    throw reporter.error("filter 'bar' needs one character to fill with, got '\(arguments[1].text)'",
+                                         at: arguments[1].range)
+                }
+                fill = arguments[1].text
+            }
+            return (.bar(width: width, fill: fill), .text)
+        case "icon":
+            if input == .level {
+                guard arguments.count == 3 else {
+                    throw reporter.error(
+                        "filter 'icon' on a level takes 3 icons (ok, warn, critical), got \(arguments.count)",
+                        at: arguments.isEmpty ? nameRange : argumentsRange, suggestion: "icon(●, ◐, ○)")
+                }
+            } else {
+                try count(1...100, "at least 1 icon")
+            }
+            return (.icon(arguments.map(\.text)), .text)
+        case "time":
+            try count(1...1, "1 argument (a strftime format)")
+            return (.time(arguments[0].text), .text)
+        case "duration":
+            try count(0...1, "0 or 1 argument (short or long)")
+            guard let style = arguments.first else { return (.duration(long: false), .text) }
+            guard style.text == "short" || style.text == "long" else {
+                throw reporter.error("filter 'duration' takes 'short' or 'long', got '\(style.text)'", at: style.range,
+                                     suggestion: Suggest.closest(to: style.text, in: ["short", "long"]))
+            }
+            return (.duration(long: style.text == "long"), .text)
+        default:  // "default"
+            try count(1...1, "1 argument (the text to show)")
+            return (.default(arguments[0].text), input)
+        }
+    }
+
+    // MARK: Applying
+
+    static let eighths = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+
+    func apply(_ value: Value?, context: RenderContext) -> Value? {
+        if case .default(let text) = self {
+            return value?.isPresent == true ? value : .text(text)
+        }
+        if self == .exists { return .flag(value?.isPresent == true) }
+        if self == .not { return .flag(value?.isPresent != true) }
+        guard let value, value.isPresent else { return value }
+        let formatted = { value.formatted(now: context.view.now, localTime: context.localTime) }
+        switch (self, value) {
+        case (.round, .percent(let p)):
+            return .percent(p.rounded(PercentText.rule))
+        case (.fixed(let n), .percent(let p)):
+            return .text(NumberText.fixed(p, decimals: n, rule: PercentText.rule))
+        case (.fixed(let n), .money(let minor, let currency)):
+            return .text(NumberText.money(minor: minor, currency: currency, decimals: n))
+        case (.pad(let width), _):
+            let text = formatted()
+            let padding = String(repeating: " ", count: max(0, abs(width) - text.count))
+            return .text(width < 0 ? text + padding : padding + text)
+        case (.bar(let width, let fill), .percent(let p)):
+            return .text(Self.bar(p, width: width, fill: fill))
+        case (.icon(let icons), .percent(let p)):
+            let clamped = p.isFinite ? min(max(p, 0), 100) : 0
+            return .text(icons[min(icons.count - 1, Int(clamped / 100 * Double(icons.count)))])
+        case (.icon(let icons), .level(let level)):
+            let index = Level.allCases.firstIndex(of: level) ?? 0
+            return .text(icons[min(index, icons.count - 1)])
+        case (.time(let format), .date(let date)):
+            return .text(context.localTime.format(date, format))
+        case (.duration(let long), .duration(let seconds)):
+            return .text(long ? DurationText.long(seconds) : DurationText.short(seconds))
+        case (.upper, _):
+            return .text(formatted().uppercased())
+        case (.lower, _):
+            return .text(formatted().lowercased())
+        default:
+            // A value of another type than the filter was checked for: only after `default`
+            // put text in place of a missing one. Leave it as it is.
+            return value
+        }
+    }
+
+    /// `percent` of `width` cells, to the nearest eighth of a cell.
+    static func bar(_ percent: Double, width: Int, fill: String) -> String {
+        let clamped = percent.isFinite ? min(max(percent, 0), 100) : 0
+        let total = Int((clamped / 100 * Double(width * 8)).rounded())
+        let full = total / 8
+        let partial = total % 8
+        let empty = width - full - (partial > 0 ? 1 : 0)
+        return String(repeating: "█", count: full) + eighths[partial] + String(repeating: fill, count: empty)
+    }
+}

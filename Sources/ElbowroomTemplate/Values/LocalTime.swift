@@ -1,0 +1,33 @@
+import ElbowroomCore
+
+/// How dates become local time text: `localtime_r` + `strftime`, because the ICU-backed
+/// formatters are not available to a FoundationEssentials-only binary. Tests use a fixed offset.
+public struct LocalTime: Sendable {
+    /// Seconds east of UTC, or `nil` for the system's time zone.
+    let offsetSeconds: Int?
+
+    /// The system time zone (`TZ`, `/etc/localtime`).
+    public static let system = LocalTime(offsetSeconds: nil)
+
+    /// A fixed offset from UTC, e.g. `3600` for UTC+1 all year.
+    public static func fixed(offsetSeconds: Int) -> LocalTime {
+        LocalTime(offsetSeconds: offsetSeconds)
+    }
+
+    /// `date` through `strftime(format)` in this time zone, in the C locale's words (`Mon`, `Jan`).
+    public func format(_ date: Date, _ format: String) -> String {
+        guard !format.isEmpty else { return "" }
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        if let offsetSeconds {
+            seconds += time_t(offsetSeconds)
+            gmtime_r(&seconds, &parts)
+        } else {
+            localtime_r(&seconds, &parts)
+        }
+        var buffer = [CChar](repeating: 0, count: 512)
+        let count = strftime(&buffer, buffer.count, format, &parts)
+        guard count > 0 else { return "" }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

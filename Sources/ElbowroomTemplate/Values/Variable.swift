@@ -1,0 +1,216 @@
+import ElbowroomCore
+
+/// The variables a template can use. This table is the manual (docs/README-templates.md
+/// carries the same one).
+///
+/// Windows: `5h` (session), `7d` (weekly), `sonnet`, `opus`, any other window by its API key
+/// (`seven_day_oauth_apps`, …), and `worst` (the window with the least headroom left). A window
+/// the account does not have has no value, so `({opus.left}%)` disappears for it.
+///
+/// | variable | type | value |
+/// |---|---|---|
+/// | `W.used` | percent | percent of the window used, `63` (0 once the window has reset) |
+/// | `W.left` | percent | headroom left, `100 - used`, `37` |
+/// | `W.resets_at` | date | when the window resets: `16:40`, or `Thu 09:00` when more than a day away |
+/// | `W.resets_in` | duration | time until the reset: `2h13m` |
+/// | `W.level` | level | `ok`, `warn` or `critical`, from `[thresholds]` on `left` |
+/// | `W.pace` | percent | projected percent used at the reset at the current rate (may pass 100) |
+/// | `W.eta` | duration | time until 100 % at the current rate; no value when it lasts until the reset |
+/// | `W.label` | text | `Session`, `Weekly`, `Sonnet`, `Opus`, or the API's name |
+/// | `W.name` | text | the name templates use: `5h`, `7d`, `opus`, or the API key |
+/// | `age` | duration | time since the data was fetched: `42s` |
+/// | `stale` | flag | the data is older than `stale_after` |
+/// | `offline` | flag | the last fetch failed (or is rate limited): showing the last good data |
+/// | `status` | text | `ok`, `stale`, `offline`, `rate_limited`, `expired`, `signed_out`, `loading` |
+/// | `error` | text | why the status is not ok: `sign in to Claude Code`, `open Claude Code to refresh`, … |
+/// | `plan` | text | `pro`, `max`, … when known |
+/// | `level` | level | the worst level over all windows (`ok` without data) |
+/// | `extra.used` | money | extra usage spent this month: `$12.34` |
+/// | `extra.limit` | money | the monthly extra-usage limit: `$50.00` |
+/// | `extra.left` | money | limit minus spent |
+/// | `extra.percent` | percent | percent of the limit spent |
+/// | `extra.enabled` | flag | extra usage is switched on |
+/// | `claude.model` | text | the model's display name (Claude Code status line only) |
+/// | `claude.context` | percent | percent of the context window used (status line only) |
+/// | `claude.cost` | money | the session's cost in USD (status line only) |
+///
+/// Types format by default as: percent a whole number (`37`), duration compact (`2h13m`,
+/// `3d4h`, `45s`), date local `%H:%M` (`%a %H:%M` more than a day away), flag empty text, money
+/// in the account's currency (`$12.34`), level its word. A false flag, empty text and a missing
+/// window all count as no value.
+enum Variable: Sendable, Equatable {
+    enum WindowField: String, Sendable, CaseIterable {
+        case used, left, resets_at, resets_in, level, pace, eta, label, name
+    }
+    enum TopField: String, Sendable, CaseIterable {
+        case age, stale, offline, status, error, plan, level
+    }
+    enum ExtraField: String, Sendable, CaseIterable {
+        case used, limit, left, percent, enabled
+    }
+    enum ClaudeField: String, Sendable, CaseIterable {
+        case model, context, cost
+    }
+
+    case window(String, WindowField)
+    case top(TopField)
+    case extra(ExtraField)
+    case claude(ClaudeField)
+
+    var type: ValueType {
+        switch self {
+        case .window(_, let f):
+            switch f {
+            case .used, .left, .pace: .percent
+            case .resets_at: .date
+            case .resets_in, .eta: .duration
+            case .level: .level
+            case .label, .name: .text
+            }
+        case .top(let f):
+            switch f {
+            case .age: .duration
+            case .stale, .offline: .flag
+            case .status, .error, .plan: .text
+            case .level: .level
+            }
+        case .extra(let f):
+            switch f {
+            case .used, .limit, .left: .money
+            case .percent: .percent
+            case .enabled: .flag
+            }
+        case .claude(let f):
+            switch f {
+            case .model: .text
+            case .context: .percent
+            case .cost: .money
+            }
+        }
+    }
+
+    /// The window this variable reads, for `(level)` styles.
+    var windowName: String? {
+        if case .window(let name, _) = self { return name }
+        return nil
+    }
+
+    // MARK: Names
+
+    /// Names a typo is measured against: the aliases, `worst` and the API keys elbowroom knows.
+    static let knownWindows: [String] = WindowCatalog.aliases.map(\.alias) + ["worst"]
+        + WindowCatalog.aliases.map(\.key) + ["seven_day_oauth_apps"]
+
+    /// Every full name, for did-you-mean.
+    static let allNames: [String] = TopField.allCases.map(\.rawValue)
+        + ExtraField.allCases.map { "extra." + $0.rawValue }
+        + ClaudeField.allCases.map { "claude." + $0.rawValue }
+        + (WindowCatalog.aliases.map(\.alias) + ["worst"]).flatMap { w in
+            WindowField.allCases.map { "\(w).\($0.rawValue)" }
+        }
+
+    static func resolve(_ name: String, at range: SourceRange, reporter: ErrorReporter) throws(TemplateError) -> Variable {
+        func unknown(_ candidates: [String]) -> TemplateError {
+            reporter.error("unknown variable '\(name)'", at: range,
+                           suggestion: Suggest.closest(to: name, in: candidates))
+        }
+        guard let dot = name.firstIndex(of: ".") else {
+            if let top = TopField(rawValue: name) { return .top(top) }
+            if name == "extra" || name == "claude" {
+                let example = name == "extra" ? "extra.used" : "claude.model"
+                throw reporter.error("'\(name)' needs a field, such as '\(example)'", at: range, suggestion: example)
+            }
+            if knownWindows.contains(name) {
+                throw reporter.error("'\(name)' is a window; add a field, such as '\(name).left'", at: range,
+                                     suggestion: "\(name).left")
+            }
+            throw unknown(allNames)
+        }
+        let prefix = String(name[..<dot])
+        let field = String(name[name.index(after: dot)...])
+        switch prefix {
+        case "extra":
+            guard let f = ExtraField(rawValue: field) else { throw unknown(allNames.filter { $0.hasPrefix("extra.") }) }
+            return .extra(f)
+        case "claude":
+            guard let f = ClaudeField(rawValue: field) else { throw unknown(allNames.filter { $0.hasPrefix("claude.") }) }
+            return .claude(f)
+        default:
+            break
+        }
+        if TopField(rawValue: prefix) != nil { throw unknown(allNames) }
+        let fieldNames = WindowField.allCases.map(\.rawValue)
+        if !knownWindows.contains(prefix) {
+            // A near miss of a known window is a typo; any other lowercase key is an API window
+            // this account may or may not have.
+            let isKeyShaped = !prefix.isEmpty && prefix.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }
+            let near = knownWindows.map { ($0, Suggest.distance(prefix, $0)) }.filter { $0.1 <= 2 }
+                .min { $0.1 < $1.1 }?.0
+            if near != nil || !isKeyShaped {
+                let fixedField = WindowField(rawValue: field) != nil ? field : (Suggest.closest(to: field, in: fieldNames) ?? "left")
+                var windowRange = range
+                windowRange.length = prefix.count
+                throw reporter.error("unknown window '\(prefix)'", at: windowRange,
+                                     suggestion: near.map { "\($0).\(fixedField)" })
+            }
+        }
+        guard let f = WindowField(rawValue: field) else {
+            throw reporter.error("unknown variable '\(name)'", at: range,
+                                 suggestion: Suggest.closest(to: field, in: fieldNames).map { "\(prefix).\($0)" })
+        }
+        return .window(prefix, f)
+    }
+
+    // MARK: Values
+
+    func value(in context: RenderContext) -> Value? {
+        let view = context.view
+        switch self {
+        case .window(let name, let field):
+            guard let w = view.window(named: name) else { return nil }
+            switch field {
+            case .used: return .percent(w.used)
+            case .left: return .percent(w.left)
+            case .resets_at: return w.resetsAt.map(Value.date)
+            case .resets_in: return w.resetsIn.map(Value.duration)
+            case .level: return .level(w.level)
+            case .pace: return w.pace.map(Value.percent)
+            case .eta: return w.eta.map(Value.duration)
+            case .label: return .text(w.label)
+            case .name: return .text(w.name)
+            }
+        case .top(let field):
+            switch field {
+            case .age: return view.age.map(Value.duration)
+            case .stale: return .flag(view.isStale)
+            case .offline: return .flag(view.isOffline)
+            case .status: return .text(view.status.rawValue)
+            case .error: return view.error.map(Value.text)
+            case .plan: return view.plan.map(Value.text)
+            case .level: return .level(view.level)
+            }
+        case .extra(let field):
+            guard let extra = view.extra else { return nil }
+            let currency = extra.currency ?? "USD"
+            switch field {
+            case .used: return extra.usedMinor.map { .money(minor: $0, currency: currency) }
+            case .limit: return extra.monthlyLimitMinor.map { .money(minor: $0, currency: currency) }
+            case .left:
+                guard let limit = extra.monthlyLimitMinor else { return nil }
+                return .money(minor: max(0, limit - (extra.usedMinor ?? 0)), currency: currency)
+            case .percent:
+                if let u = extra.utilization { return .percent(u) }
+                guard let limit = extra.monthlyLimitMinor, limit > 0, let used = extra.usedMinor else { return nil }
+                return .percent(used / limit * 100)
+            case .enabled: return .flag(extra.isEnabled ?? false)
+            }
+        case .claude(let field):
+            guard let input = context.statusLine else { return nil }
+            switch field {
+            case .model: return input.modelName.map(Value.text)
+            case .context: return input.contextUsedPercent.map(Value.percent)
+            case .cost: return input.costUSD.map { .money(minor: $0 * 100, currency: "USD") }
+            }
+        }
+    }
+}

@@ -1,0 +1,4 @@
+import ElbowroomCLI
+import ElbowroomCore
+
+exit(ElbowroomMain.run(Array(CommandLine.arguments.dropFirst()), context: .live()))

@@ -1,4 +1,0 @@
-import HeadroomCLI
-import HeadroomCore
-
-exit(HeadroomMain.run(Array(CommandLine.arguments.dropFirst()), context: .live()))

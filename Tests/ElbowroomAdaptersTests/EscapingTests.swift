@@ -1,0 +1,165 @@
+import ElbowroomAdapters
+import ElbowroomCore
+import Testing
+
+/// Every escaping rule, byte for byte.
+@Suite struct EscapingTests {
+    @Test(arguments: [
+        ("10%", "10%%"), ("%F{red}", "%%F{red}"), ("%%", "%%%%"), ("a\u{1B}[31mb", "a[31mb"),
+        ("two\nlines", "two\nlines"), ("#$`\\!", "#$`\\!"),
+    ])
+    func zsh(input: String, expected: String) {
+        #expect(ZshEscaping.escape(input) == expected)
+    }
+
+    @Test(arguments: [
+        ("#", "##"), ("#[fg=red]", "##[fg=red]"), ("##S", "####S"), ("10%", "10%"),
+        ("a\nb", "a b"), ("\u{1B}[0m", "[0m"),
+    ])
+    func tmux(input: String, expected: String) {
+        #expect(TmuxEscaping.escape(input) == expected)
+    }
+
+    @Test(arguments: [
+        ("&<>\"'", "&amp;&lt;&gt;&quot;&#39;"), ("a & b", "a &amp; b"), ("&amp;", "&amp;amp;"),
+        ("<span>", "&lt;span&gt;"), ("x\ny\tz", "x\ny\tz"), ("bell\u{07}esc\u{1B}", "bellesc"), ("%{#}|", "%{#}|"),
+    ])
+    func pango(input: String, expected: String) {
+        #expect(Pango.escape(input) == expected)
+    }
+
+    @Test(arguments: [
+        ("plain", #""plain""#), ("a\"b", #""a\"b""#), ("back\\slash", #""back\\slash""#),
+        ("a/b", #""a/b""#), ("\n\r\t", #""\n\r\t""#), ("\u{08}\u{0C}", #""\b\f""#),
+        ("\u{00}\u{01}\u{1F}\u{7F}", #""\u0000\u0001\u001f\u007f""#), ("⚠ ü", "\"⚠ ü\""),
+    ])
+    func jsonString(input: String, expected: String) {
+        #expect(JSONString.quote(input) == expected)
+    }
+
+    @Test func jsonNumbers() {
+        #expect(JSONNumber.format(63) == "63")
+        #expect(JSONNumber.format(-0.0) == "0")
+        #expect(JSONNumber.format(24.68) == "24.68")
+        #expect(JSONNumber.format(1_800_000_000) == "1800000000")
+        #expect(JSONNumber.format(.nan) == "null")
+        #expect(JSONNumber.format(.infinity) == "null")
+        #expect(JSONNumber.rounded(66.66666, places: 1) == 66.7)
+        #expect(JSONValue.object([("b", .number(1)), ("a", .array([.null, .bool(true), .string("x")]))]).encoded
+                == #"{"b":1,"a":[null,true,"x"]}"#)
+    }
+
+    @Test(arguments: [
+        ("%{F#f00}", "%\u{200B}{F#f00}"), ("10%", "10%"), ("%%{", "%%\u{200B}{"), ("{%}", "{%}"),
+        ("a\nb", "a b"), ("%{A1:rm -rf:}x%{A}", "%\u{200B}{A1:rm -rf:}x%\u{200B}{A}"),
+    ])
+    func polybar(input: String, expected: String) {
+        #expect(PolybarEscaping.escape(input) == expected)
+    }
+
+    @Test(arguments: [
+        ("a|b", "a│b"), ("|||", "│││"), ("---", "\u{200B}---"), ("--sub", "\u{200B}--sub"),
+        ("~~~", "\u{200B}~~~"), ("5h 63%", "5h 63%"), ("x\ny", "x y"),
+    ])
+    func swiftbar(input: String, expected: String) {
+        #expect(SwiftBarEscaping.line(input) == expected)
+    }
+
+    @Test func prometheus() {
+        #expect(PrometheusEscaping.labelValue(#"a\b"c"# + "\nd") == #"a\\b\"c\nd"#)
+        #expect(PrometheusEscaping.help(#"a\b"c"# + "\nd") == #"a\\b"c\nd"#)
+    }
+
+    @Test func controlCharacters() {
+        #expect(ControlCharacters.strip("a\u{1B}b\u{07}c\u{7F}d\ne\tf") == "abcd\ne\tf")
+        #expect(ControlCharacters.strip("a\nb", keepNewlines: false) == "a b")
+        #expect(ControlCharacters.strip("a\r\nb", keepNewlines: false) == "a b")
+    }
+
+    @Test func sgrParameters() {
+        let e = "\u{1B}["
+        #expect(SGR.color(.named(.red), background: false) == "31")
+        #expect(SGR.color(.named(.white), background: false) == "37")
+        #expect(SGR.color(.named(.brightBlack), background: false) == "90")
+        #expect(SGR.color(.named(.brightWhite), background: true) == "107")
+        #expect(SGR.color(.named(.black), background: true) == "40")
+        #expect(SGR.color(.palette(208), background: false) == "38;5;208")
+        #expect(SGR.color(.palette(236), background: true) == "48;5;236")
+        #expect(SGR.color(.rgb(1, 2, 3), background: false) == "38;2;1;2;3")
+        #expect(SGR.color(.rgb(1, 2, 3), background: true) == "48;2;1;2;3")
+        let all = Style(foreground: .named(.green), background: .named(.blue), bold: true, italic: true, underline: true)
+        #expect(SGR.parameters(all) == ["1", "3", "4", "32", "44"])
+        #expect(SGR.encode([StyledRun(text: "a", style: .plain), StyledRun(text: "b", style: Style(bold: true))])
+                == "a" + e + "1mb" + e + "0m")
+        #expect(SGR.encode([StyledRun(text: "x", style: .plain)]) == "x", "no reset after plain text")
+    }
+
+    /// Semantic styles go through the palette (and `[colors]`) before any encoder sees them;
+    /// neighbours that end up with the same style are one run.
+    @Test func runsResolveThroughThePaletteAndMerge() {
+        var config = Config()
+        config.colors = ["ok": "#112233"]
+        let frame = RenderedFrame(
+            spans: [Span("a", style: Style(semantic: .ok)), Span("b", style: Style(foreground: .rgb(0x11, 0x22, 0x33))),
+                    Span(""), Span("c"), Span("d")],
+            view: UsageView(cache: nil, now: GoldenCase.now, config: config), palette: Palette(config: config))
+        #expect(frame.runs(frame.spans) == [
+            StyledRun(text: "ab", style: Style(foreground: .rgb(0x11, 0x22, 0x33))),
+            StyledRun(text: "cd", style: .plain),
+        ])
+    }
+
+    @Test func tmuxColoursByKind() {
+        let runs = [StyledRun(text: "#", style: Style(foreground: .named(.brightRed), background: .palette(17), italic: true))]
+        #expect(TmuxAdapter.encode(runs) == "#[fg=brightred,bg=colour17,italics]###[default]")
+    }
+
+    @Test func zshLeavesNoRawEscapes() {
+        for golden in GoldenCase.allCases {
+            let out = ZshAdapter().render(golden.frame).text
+            #expect(!out.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(golden)")
+        }
+    }
+
+    @Test func waybarClassAndPercentage() throws {
+        func object(_ g: GoldenCase) throws -> [String: Any] {
+            try JSONChecks.object(WaybarAdapter().render(g.frame).text)
+        }
+        #expect(try object(.freshOK)["class"] as? String == "ok")
+        #expect(try object(.stale)["class"] as? [String] == ["warn", "stale"])
+        #expect(try object(.offline)["class"] as? [String] == ["ok", "offline"])
+        #expect(try object(.signedOut)["class"] as? [String] == ["ok", "signed_out"])
+        #expect(try object(.critical)["percentage"] as? Int == 95)
+        #expect(try object(.signedOut)["percentage"] == nil)
+        #expect(try object(.offline)["alt"] as? String == "offline")
+    }
+
+    /// A bare `&` would make Pango reject the whole text and waybar show nothing.
+    @Test func waybarEscapesAnAmpersandInData() throws {
+        let frame = RenderedFrame(spans: [Span("R&D 5h 63%")], view: GoldenCase.freshOK.frame.view)
+        let text = try JSONChecks.object(WaybarAdapter().render(frame).text)["text"] as? String
+        #expect(text == "R&amp;D 5h 63%")
+        try JSONChecks.expectValidPango(text ?? "")
+    }
+
+    @Test func i3barUsesPlainTextWhenTheBlockColourSuffices() throws {
+        let green = GoldenCase.freshOK.frame
+        let block = try JSONChecks.array(I3barAdapter().render(green).text)[0]
+        #expect(block["markup"] == nil)
+        #expect(block["full_text"] as? String == "5h 63% · 7d 80%")
+        let mixed = try JSONChecks.array(I3barAdapter().render(GoldenCase.critical.frame).text)[0]
+        #expect(mixed["markup"] as? String == "pango")
+        #expect(mixed["urgent"] as? Bool == true)
+    }
+
+    @Test func prometheusEscapesWindowLabels() {
+        let cache = GoldenCase.cache(windows: [("we\"ird\\key", 10, 60)])
+        let frame = RenderedFrame(spans: [], view: UsageView(cache: cache, now: GoldenCase.now, config: Config()))
+        let text = PrometheusAdapter().render(frame).text
+        #expect(text.contains(#"elbowroom_window_used_percent{window="we\"ird\\key"} 10"#))
+        #expect(text.hasSuffix("\n"))
+        // Each family's HELP and TYPE appear once.
+        let types = text.split(separator: "\n").filter { $0.hasPrefix("# TYPE") }
+        #expect(Set(types).count == types.count)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import ElbowroomAdapters
+import ElbowroomCore
+import Testing
+
+@Suite struct GoldenTests {
+    static let adapters = AdapterRegistry.builtIn.map(\.name)
+
+    @Test(arguments: adapters, GoldenCase.allCases)
+    func renderMatchesGolden(adapter name: String, golden: GoldenCase) throws {
+        let adapter = try #require(AdapterRegistry.builtIn(named: name))
+        try Golden.check(adapter.render(golden.frame).text, adapter: name, name: golden.rawValue)
+    }
+
+    @Test(arguments: adapters)
+    func errorMatchesGolden(adapter name: String) throws {
+        let adapter = try #require(AdapterRegistry.builtIn(named: name))
+        let output = adapter.renderError("unknown placeholder '{5h.lft}' & <more> 10% #1 | x")
+        // A consumer that shows output gets exit 0 (waybar and Claude Code hide anything that
+        // exits non-zero); plain, ansi and json keep the CLI's exit 2 for errors.
+        #expect(output.exitCode == (["plain", "ansi", "json"].contains(name) ? 2 : 0))
+        #expect(output.text.isEmpty == ["plain", "ansi"].contains(name))
+        try Golden.check(output.text, adapter: name, name: "error")
+    }
+
+    /// What `watch` writes: the header, two frames and an error frame.
+    @Test(arguments: adapters)
+    func streamMatchesGolden(adapter name: String) throws {
+        let adapter = try #require(AdapterRegistry.builtIn(named: name))
+        let text = (adapter.streamHeader() ?? "") + adapter.streamFrame(GoldenCase.freshOK.frame)
+            + adapter.streamFrame(GoldenCase.critical.frame) + adapter.streamError("template error")
+        try Golden.check(text, adapter: name, name: "stream")
+    }
+
+    @Test func i3blocksExitsUrgentOnlyWhenCritical() {
+        for golden in GoldenCase.allCases {
+            let code = I3blocksAdapter().render(golden.frame).exitCode
+            #expect(code == (golden.frame.level == .critical ? 33 : 0), "\(golden)")
+        }
+    }
+
+    @Test(arguments: adapters)
+    func otherAdaptersExitZeroWhenTheyRender(adapter name: String) throws {
+        guard name != "i3blocks" else { return }
+        let adapter = try #require(AdapterRegistry.builtIn(named: name))
+        for golden in GoldenCase.allCases {
+            #expect(adapter.render(golden.frame).exitCode == 0, "\(name) \(golden)")
+        }
+    }
+
+    @Test func registryNamesAreUniqueAndDocumented() {
+        let names = AdapterRegistry.builtIn.map(\.name)
+        #expect(Set(names).count == names.count)
+        for expected in ["plain", "ansi", "bash", "zsh", "fish", "tmux", "waybar", "i3bar", "i3blocks",
+                         "polybar", "swiftbar", "claude", "json", "prometheus"] {
+            #expect(names.contains(expected), "\(expected)")
+        }
+        #expect(AdapterRegistry.builtIn.allSatisfy { !$0.summary.isEmpty && !$0.summary.contains("\n") })
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import ElbowroomCore
+import ElbowroomTestSupport
+import Testing
+
+/// `elbowroom watch` as bars run it: a long-lived process on pipes, stopped by signals.
+@Suite struct EndToEndWatchTests {
+    /// A running `elbowroom watch` with its stdout read line by line.
+    final class Watch: @unchecked Sendable {
+        let process = Process()
+        let out = Pipe()
+        let input = Pipe()
+        private let lock = NSLock()
+        private var buffer = ""
+
+        init(_ e: EndToEnd, _ arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: e.elbowroom)
+            process.arguments = ["watch"] + arguments
+            process.environment = e.sandbox.environment
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = input
+            out.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                guard let self, !data.isEmpty else { return }
+                self.lock.withLock { self.buffer += String(decoding: data, as: UTF8.self) }
+            }
+            try process.run()
+        }
+
+        var text: String { lock.withLock { buffer } }
+        var lines: [String] { text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+
+        func waitForLines(_ count: Int, seconds: TimeInterval = 5) -> Bool {
+            Eventually.within(seconds) { lines.count > count }
+        }
+
+        func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+
+        /// Waits for the exit; `nil` if it is still running after `seconds`.
+        func exitStatus(within seconds: TimeInterval) -> Int32? {
+            Eventually.within(seconds) { !process.isRunning } ? process.terminationStatus : nil
+        }
+
+        deinit { if process.isRunning { process.terminate() } }
+    }
+
+    @Test func i3barGetsTheHeaderThenFlushedFramesAndStopsOnSIGTERM() throws {
+        let e = try EndToEnd()
+        try e.seedCache(fiveHour: 37, age: 5)
+        let watch = try Watch(e, ["-a", "i3bar", "--interval", "0.2", "-t", "{5h.left}% {5h.resets_in|duration}"])
+        #expect(watch.waitForLines(3))
+        let lines = watch.lines
+        #expect(lines[0] == #"{"version":1,"click_events":true,"stop_signal":12,"cont_signal":18}"#)
+        #expect(lines[1] == "[")
+        #expect(lines[2].hasPrefix(#"[{"name":"elbowroom","full_text":"63% "#) && lines[2].hasSuffix("],"))
+        kill(watch.process.processIdentifier, SIGTERM)
+        #expect(watch.exitStatus(within: 3) == 0)
+    }
+
+    @Test func sigusr1AndALeftClickRefreshNow() throws {
+        let e = try EndToEnd()
+        try e.seedCache(fiveHour: 37, age: 5)  // fresh: nothing is due
+        let watch = try Watch(e, ["-a", "i3bar", "--interval", "0.2"])
+        #expect(watch.waitForLines(3))
+        usleep(300_000)
+        #expect(e.usageRequests == 0)
+        kill(watch.process.processIdentifier, SIGUSR1)
+        #expect(Eventually.within(5) { e.usageRequests == 1 })
+        // The new numbers (63 % used → 37 % left) arrive without a restart.
+        #expect(Eventually.within(5) { watch.text.contains("5h 37%") })
+        watch.send("[\n" + #"{"name":"elbowroom","instance":"","button":1,"x":1,"y":1}"# + "\n")
+        #expect(Eventually.within(5) { e.usageRequests == 2 })
+        kill(watch.process.processIdentifier, SIGTERM)
+        #expect(watch.exitStatus(within: 3) == 0)
+    }
+
+    @Test func aClosedStdoutEndsWatch() throws {
+        let e = try EndToEnd()
+        try e.seedCache(fiveHour: 37, age: 5)
+        let watch = try Watch(e, ["-a", "waybar", "--interval", "0.1", "-t", "{5h.resets_in|duration(long)}"])
+        #expect(watch.waitForLines(1))
+        watch.out.fileHandleForReading.readabilityHandler = nil
+        try watch.out.fileHandleForReading.close()
+        #expect(watch.exitStatus(within: 5) == 0)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import ElbowroomCore
+
+@Suite struct ConfigTests {
+    @Test func everyKeyRoundTrips() throws {
+        let config = try Config.parse("""
+        # elbowroom config
+        max_age = 60            # seconds
+        stale_after = 1_200
+        refresh = "never"
+        timeout = 2.5
+
+        [thresholds]
+        warn = 30
+        critical = 5
+
+        [templates]
+        default = "full"
+        waybar = '[{5h.left}%](level)'
+        "tmux" = "minimal"
+
+        [colors]
+        ok = "#00ff00"
+        warn = "bright_yellow bold"
+        critical = "196"
+        stale = "grey"
+        dim = "black"
+        """, file: "c.toml")
+        #expect(config.maxAge == 60)
+        #expect(config.staleAfter == 1200)
+        #expect(config.refresh == .never)
+        #expect(config.timeout == 2.5)
+        #expect(config.thresholds == Thresholds(warn: 30, critical: 5))
+        #expect(config.templates == ["default": "full", "waybar": "[{5h.left}%](level)", "tmux": "minimal"])
+        #expect(config.colors["critical"] == "196")
+        let palette = Palette(config: config)
+        #expect(palette.colors[.ok] == .rgb(0, 255, 0))
+        #expect(palette.colors[.critical] == .palette(196))
+        #expect(palette.colors[.warn] == .named(.brightYellow))
+    }
+
+    @Test func emptyFileIsDefaults() throws {
+        var expected = Config()
+        expected.source = "c.toml"
+        #expect(try Config.parse("\n# nothing\n", file: "c.toml") == expected)
+        #expect(Config().maxAge == 180 && Config().staleAfter == 900 && Config().refresh == .auto && Config().timeout == 10)
+    }
+
+    @Test(arguments: [
+        ("max_ag = 3", 1, 1, "unknown key 'max_ag' (did you mean 'max_age'?)"),
+        ("max_age = \"3\"", 1, 11, "'max_age' must be a number, not a string"),
+        ("max_age = 0", 1, 11, "'max_age' must be between 1 and 31536000"),
+        ("stale_after = 1e19", 1, 15, "'stale_after' must be between 1 and 31536000"),
+        ("max_age = 3\nmax_age = 4", 2, 1, "key 'max_age' is defined twice"),
+        ("refresh = \"sometimes\"", 1, 11, "refresh must be \"auto\", \"always\" or \"never\", not \"sometimes\""),
+        ("refresh = auto", 1, 11, "invalid value 'auto' (strings need quotes)"),
+        ("[thresholds]\nwarn = 120", 2, 8, "'warn' must be between 0 and 100"),
+        ("[thresholds]\nwarm = 20", 2, 1, "unknown key 'thresholds.warm' (did you mean 'warn'?)"),
+        ("[thresholds]\nwarn = 10\ncritical = 20", 3, 12, "thresholds.critical (20) must not be above thresholds.warn (10)"),
+        ("[colours]\nok = \"red\"", 2, 1, "unknown table [colours] (did you mean 'colors'?)"),
+        ("[colors]\nok = \"redd\"", 2, 6, "colors.ok: unknown style 'redd' (did you mean 'red'?)"),
+        ("[colors]\nokk = \"red\"", 2, 1, "unknown colour 'okk' (did you mean 'ok'?); colours are set for ok, warn, critical, stale, dim"),
+        ("[colors]\nbackground = \"red\"", 2, 1, "unknown colour 'background'; colours are set for ok, warn, critical, stale, dim"),
+        ("[templates]\nwaybar = 3", 2, 10, "'waybar' must be a string, not a number"),
+        ("timeout = [1, 2]", 1, 11, "arrays are not supported"),
+        ("timeout = {a = 1}", 1, 11, "inline tables are not supported"),
+        ("a.b = 1", 1, 2, "dotted keys are not supported"),
+        ("[a.b]", 1, 3, "nested tables are not supported"),
+        ("[[a]]", 1, 2, "arrays of tables are not supported"),
+        ("[thresholds", 1, 12, "expected ']' to close the table name"),
+        ("max_age 3", 1, 9, "expected '=' after the key 'max_age'"),
+        ("max_age =", 1, 10, "expected a value"),
+        ("refresh = \"auto", 1, 11, "unterminated string"),
+        ("refresh = \"a\\qb\"", 1, 13, "invalid escape '\\q'"),
+        ("max_age = 3 4", 1, 13, "unexpected '4' after the value"),
+        ("= 3", 1, 1, "expected a key name, found '='"),
+        ("x = \"\"\"multi", 1, 5, "multi-line strings are not supported"),
+        ("[thresholds]\n[thresholds]", 2, 1, "table [thresholds] is defined twice"),
+    ])
+    func errorsNameLineAndColumn(text: String, line: Int, column: Int, message: String) {
+        #expect(throws: ConfigError(file: "c.toml", line: line, column: column, message: message)) {
+            try Config.parse(text, file: "c.toml")
+        }
+    }
+
+    @Test func errorDescriptionIsCompilerStyle() {
+        let error = ConfigError(file: "/home/u/.config/elbowroom/config.toml", line: 3, column: 7, message: "unknown key 'x'")
+        #expect(error.description == "/home/u/.config/elbowroom/config.toml:3:7: error: unknown key 'x'")
+    }
+
+    @Test func stringEscapesAndLiteralStrings() throws {
+        let config = try Config.parse(#"[templates]"# + "\n" + #"a = "q\"b\\c\n\u00e9""# + "\nb = 'C:\\raw\\{5h}'\n", file: "c")
+        #expect(config.templates["a"] == "q\"b\\c\né")
+        #expect(config.templates["b"] == "C:\\raw\\{5h}")
+    }
+
+    @Test func loadsFromPathsAndMissingFileIsDefaults() throws {
+        let dir = TempDirectory()
+        let env = ElbowroomEnvironment(["HOME": dir.path, "XDG_CONFIG_HOME": dir.path + "/cfg"])
+        let paths = Paths(environment: env)
+        #expect(try Config.load(paths: paths) == Config())
+        try FileManager.default.createDirectory(atPath: dir.path + "/cfg/elbowroom", withIntermediateDirectories: true)
+        try "max_age = 5\n".write(toFile: paths.configFile, atomically: true, encoding: .utf8)
+        #expect(try Config.load(paths: paths).maxAge == 5)
+        try "max_age = nope\n".write(toFile: paths.configFile, atomically: true, encoding: .utf8)
+        #expect(throws: ConfigError.self) { try Config.load(paths: paths) }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import ElbowroomCore
+@testable import ElbowroomFetch
+import ElbowroomTestSupport
+
+/// Tokens used across the tests; long and distinctive so "never appears" checks mean something.
+enum Tokens {
+    static let access = "sk-ant-oat01-stored-access-token-AAAAAAAAAAAAAAAA"
+    static let refresh = "sk-ant-ort01-stored-refresh-token-RRRRRRRRRRRRRRRR"
+}
+
+/// A transport that records every request it is asked to send and can run a hook first.
+final class SpyTransport: HTTPTransport, @unchecked Sendable {
+    let inner: any HTTPTransport
+    private let lock = NSLock()
+    private var sent: [HTTPRequest] = []
+    var beforeSend: (@Sendable (HTTPRequest) -> Void)?
+
+    init(inner: any HTTPTransport = URLSessionTransport()) {
+        self.inner = inner
+    }
+
+    var requests: [HTTPRequest] {
+        lock.lock()
+        defer { lock.unlock() }
+        return sent
+    }
+
+    func send(_ request: HTTPRequest) throws(TransportError) -> HTTPResponse {
+        lock.lock()
+        sent.append(request)
+        let hook = beforeSend
+        lock.unlock()
+        hook?(request)
+        return try inner.send(request)
+    }
+}
+
+/// One sandbox + loopback server + fake endpoints, wired into a `FetchContext`.
+final class FetchHarness: @unchecked Sendable {
+    let sandbox: Sandbox
+    let fake: FakeAnthropic
+    let server: LoopbackHTTPServer
+    let clock = FixedClock(Date())
+    let transport = SpyTransport()
+    var detector: any ClaudeProcessDetector = FixedClaudeProcessDetector(running: false)
+    var logLines: [String] { logBox.lines }
+    private let logBox = LogBox()
+
+    init(validAccess: String = Tokens.access, validRefresh: String = Tokens.refresh) throws {
+        sandbox = try Sandbox()
+        fake = FakeAnthropic(validAccessToken: validAccess, validRefreshToken: validRefresh)
+        server = try LoopbackHTTPServer(handler: fake.handler)
+        sandbox.extra = ["ELBOWROOM_API_URL": server.baseURL,
+                         "ELBOWROOM_TOKEN_URL": server.baseURL + FakeAnthropic.tokenPath]
+    }
+
+    deinit {
+        server.stop()
+        sandbox.cleanup()
+    }
+
+    var context: FetchContext {
+        let box = logBox
+        return FetchContext(environment: sandbox.elbowroomEnvironment, transport: transport,
+                            credentialSourceKind: .file, detector: detector, clock: clock.function,
+                            log: DebugLog(enabled: true, sink: { box.append($0) }))
+    }
+
+    func run(_ urgency: FetchUrgency = .now) -> FetchReport {
+        FetchCoordinator(context: context).run(urgency: urgency)
+    }
+
+    var usageRequests: [RecordedRequest] { server.requests(path: FakeAnthropic.usagePath) }
+    var tokenRequests: [RecordedRequest] { server.requests(path: FakeAnthropic.tokenPath) }
+
+    /// Credentials that expired a minute ago / expire in eight hours.
+    var expired: Date { clock.now.addingTimeInterval(-60) }
+    var valid: Date { clock.now.addingTimeInterval(8 * 3600) }
+}
+
+final class LogBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func append(_ line: String) { lock.lock(); stored.append(line); lock.unlock() }
+    var lines: [String] { lock.lock(); defer { lock.unlock() }; return stored }
+}
+
+extension FetchReport.Result {
+    var failure: FetchError? {
+        if case .failed(let error) = self { return error }
+        return nil
+    }
+}

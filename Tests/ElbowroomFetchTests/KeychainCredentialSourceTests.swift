@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import ElbowroomCore
+@testable import ElbowroomFetch
+import ElbowroomTestSupport
+
+/// The Keychain source against a fake `security` shell script, so it runs on Linux too.
+@Suite struct KeychainCredentialSourceTests {
+    /// Writes a fake `security` that logs its argv, prints `item` (hex) for find-generic-password
+    /// and records stdin for `-i`.
+    static func fakeSecurity(in dir: String, itemHex: String?) throws -> String {
+        let script = dir + "/security"
+        let text = """
+            #!/bin/sh
+            for arg in "$@"; do printf '%s\\n' "$arg" >> '\(dir)/argv.log'; done
+            case "$1" in
+              find-generic-password)
+                if [ -f '\(dir)/item.hex' ]; then cat '\(dir)/item.hex'; echo; exit 0; fi
+                echo "security: SecKeychainSearchCopyNext: The specified item could not be found in the keychain." >&2
+                exit 44 ;;
+              -i) cat >> '\(dir)/stdin.log'; exit 0 ;;
+            esac
+            exit 1
+            """
+        // Close-on-exec write: a child another test forks meanwhile must not inherit a write
+        // descriptor, or exec fails with "text file busy".
+        try FileSystem.writeAtomically(Data(text.utf8), to: script, mode: 0o755)
+        if let itemHex { try Data(itemHex.utf8).write(to: URL(fileURLWithPath: dir + "/item.hex")) }
+        return script
+    }
+
+    static func hex(_ data: Data) -> String {
+        data.map { String(format: "%02x", $0) }.joined()
+    }
+
+    @Test func readsAHexEncodedItem() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let json = Sandbox.credentialsJSON(accessToken: Tokens.access, refreshToken: Tokens.refresh,
+                                           expiresAt: Date().addingTimeInterval(3600))
+        let script = try Self.fakeSecurity(in: sandbox.root, itemHex: Self.hex(Data(json.utf8)))
+        let source = KeychainCredentialSource(service: sandbox.paths.keychainService, account: "tester", executable: script)
+        let loaded = source.load()
+        #expect(loaded.oauth?.accessToken == Tokens.access)
+        #expect(loaded.oauth?.subscriptionType == "max")
+        let argv = try String(contentsOfFile: sandbox.root + "/argv.log", encoding: .utf8)
+        #expect(argv == "find-generic-password\n-s\n\(sandbox.paths.keychainService)\n-a\ntester\n-w\n")
+    }
+
+    @Test func missingItemIsMissing() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let script = try Self.fakeSecurity(in: sandbox.root, itemHex: nil)
+        let source = KeychainCredentialSource(service: "Claude Code-credentials", account: "tester", executable: script)
+        #expect(source.load() == .missing)
+    }
+
+    /// A fetch (urgency now) whose credentials live in a fake Keychain item holding `json`.
+    static func fetchThroughKeychain(_ h: FetchHarness, item json: String) throws -> FetchReport {
+        let script = try fakeSecurity(in: h.sandbox.root, itemHex: hex(Data(json.utf8)))
+        var context = h.context
+        context.credentialSourceKind = .keychain
+        context.securityExecutable = script
+        return FetchCoordinator(context: context).run(urgency: .now)
+    }
+
+    @Test func refreshWritesThroughStdinOnlyAndKeepsEveryKey() throws {
+        let h = try FetchHarness(validAccess: "will-be-issued")
+        let json = Sandbox.credentialsJSON(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        let dir = h.sandbox.root
+        let report = try Self.fetchThroughKeychain(h, item: json)
+        #expect(report.result == .fetched)
+        #expect(h.tokenRequests.count == 1)
+
+        let stdin = try String(contentsOfFile: dir + "/stdin.log", encoding: .utf8)
+        let prefix = "add-generic-password -U -s \"\(h.sandbox.paths.keychainService)\" -a \"tester\" -X "
+        #expect(stdin.hasPrefix(prefix))
+        let hex = String(stdin.dropFirst(prefix.count)).trimmingCharacters(in: .whitespacesAndNewlines)
+        let written = CredentialsParser.unhexIfNeeded(hex)
+        let object = try #require(try JSONSerialization.jsonObject(with: written) as? [String: Any])
+        let oauth = try #require(object["claudeAiOauth"] as? [String: Any])
+        #expect(oauth["accessToken"] as? String == h.fake.validAccessToken)
+        #expect(oauth["refreshToken"] as? String == h.fake.validRefreshToken)
+        #expect(object["mcpOAuth"] != nil)
+        #expect(object["someUnknownTopLevelKey"] as? String == "keep me")
+
+        // No token, raw or hex, ever reached any argv.
+        let argv = try String(contentsOfFile: dir + "/argv.log", encoding: .utf8)
+        for secret in [Tokens.access, Tokens.refresh, h.fake.validAccessToken, h.fake.validRefreshToken] {
+            #expect(!argv.contains(secret))
+            #expect(!argv.contains(Self.hex(Data(secret.utf8))))
+        }
+        #expect(!argv.contains(hex))
+    }
+
+    @Test func aDocumentTooLargeForSecurityDashIIsNeverRefreshed() throws {
+        // security -i cuts command lines at 4095 bytes; a cut write would corrupt the item after
+        // the refresh token was already spent. So such a refresh is left to Claude Code.
+        let h = try FetchHarness(validAccess: "will-be-issued")
+        let padding = String(repeating: "m", count: 2500)
+        let json = Sandbox.credentialsJSON(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+            .replacingOccurrences(of: "\"keep me\"", with: "\"\(padding)\"")
+        let dir = h.sandbox.root
+        let report = try Self.fetchThroughKeychain(h, item: json)
+        #expect(report.result.failure?.outcome == .expired, "\(report.result)")
+        #expect(h.tokenRequests.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/stdin.log"))
+        let source = KeychainCredentialSource(service: "s", account: "a", executable: dir + "/security")
+        #expect(source.canStore(byteCount: 1000))
+        #expect(!source.canStore(byteCount: 2000))
+    }
+
+    @Test func aKeychainThatWillNotAnswerIsAnErrorNotAMissingItem() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let script = sandbox.root + "/security"
+        try FileSystem.writeAtomically(Data("#!/bin/sh\necho 'security: locked' >&2\nexit 36\n".utf8), to: script, mode: 0o755)
+        let source = KeychainCredentialSource(service: "s", account: "a", executable: script)
+        #expect(throws: KeychainCredentialSource.Failure.self) { try source.readRaw() }
+    }
+}

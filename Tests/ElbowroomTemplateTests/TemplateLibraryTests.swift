@@ -1,0 +1,75 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Testing
+import ElbowroomCore
+@testable import ElbowroomTemplate
+
+struct TemplateLibraryTests {
+    /// Paths under a fresh temporary HOME and XDG_CONFIG_HOME.
+    static func sandbox() throws -> Paths {
+        let root = FileManager.default.temporaryDirectory.path + "/elbowroom-template-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root + "/config/elbowroom/templates", withIntermediateDirectories: true)
+        return Paths(environment: ElbowroomEnvironment(["HOME": root, "XDG_CONFIG_HOME": root + "/config"]))
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+    }
+
+    @Test func shippedNameResolves() throws {
+        let template = try TemplateLibrary.resolve("compact", paths: try Self.sandbox())
+        #expect(template.name == "compact")
+        #expect(template.source == TemplateLibrary.shipped[0].source)
+    }
+
+    @Test func userTemplateWinsOverShipped() throws {
+        let paths = try Self.sandbox()
+        let path = paths.userTemplatesDir + "/compact.tmpl"
+        try Self.write("mine {5h.left}\n", to: path)
+        let template = try TemplateLibrary.resolve("compact", paths: paths)
+        #expect(template.name == path)
+        #expect(template.text(.fresh) == "mine 37")
+        #expect(TemplateLibrary.source(named: "compact", paths: paths) == "mine {5h.left}")
+        let entry = try #require(TemplateLibrary.list(paths: paths).first { $0.name == "compact" })
+        #expect(entry.origin == path)
+    }
+
+    @Test func userOnlyTemplateIsListed() throws {
+        let paths = try Self.sandbox()
+        try Self.write("{worst.left}", to: paths.userTemplatesDir + "/tiny.tmpl")
+        let names = TemplateLibrary.list(paths: paths).map(\.name)
+        #expect(names == ["claude", "compact", "full", "minimal", "tiny", "tooltip"])
+        #expect(try TemplateLibrary.resolve("tiny", paths: paths).text(.fresh) == "8")
+    }
+
+    @Test func unknownBareWordIsAnErrorWithSuggestion() throws {
+        let paths = try Self.sandbox()
+        #expect {
+            _ = try TemplateLibrary.resolve("compat", paths: paths)
+        } throws: { error in
+            let e = error as? TemplateError
+            return e?.suggestion == "compact" && e?.message.hasPrefix("unknown template 'compat'") == true
+        }
+    }
+
+    @Test func anythingElseIsInlineText() throws {
+        let template = try TemplateLibrary.resolve("5h {5h.left}%", paths: try Self.sandbox())
+        #expect(template.name == "template")
+        #expect(template.text(.fresh) == "5h 37%")
+    }
+
+    @Test func errorsInUserFilesNameTheFile() throws {
+        let paths = try Self.sandbox()
+        let path = paths.userTemplatesDir + "/bad.tmpl"
+        try Self.write("line one\n{7d.lft}\n", to: path)
+        #expect {
+            _ = try TemplateLibrary.resolve("bad", paths: paths)
+        } throws: { error in
+            let e = error as? TemplateError
+            return e?.name == path && e?.line == 2 && e?.column == 2
+        }
+    }
+}
