@@ -18,7 +18,9 @@ import Testing
          "extra_usage":{"is_enabled":true,"monthly_limit":5000,"used_credits":1234,"utilization":24.68},
          "unknown_future_key":{"nested":[1,2,3]}}
         """)
-        #expect(reading.windows.map(\.key) == ["five_hour", "seven_day"])
+        #expect(reading.windows.map(\.key) == ["five_hour", "seven_day", "seven_day_opus"])
+        #expect(reading.window(key: "seven_day_opus")?.used == 0, "0 with no reset is an unused window, not a placeholder")
+        #expect(reading.window(key: "seven_day_opus")?.resetsAt == nil)
         #expect(reading.window(key: "five_hour")?.used == 37.5)
         #expect(reading.window(key: "five_hour")?.resetsAt == ISO8601.parse("2026-11-22T16:00:00.123456Z"))
         #expect(reading.window(key: "seven_day")?.resetsAt == ISO8601.parse("2026-11-25T08:00:00Z"))
@@ -40,11 +42,13 @@ import Testing
          ],
          "spend":{"whatever":1}}
         """)
-        #expect(reading.windows.map(\.key) == ["five_hour", "seven_day", "seven_day_opus", "seven_day_haiku_5"])
+        #expect(reading.windows.map(\.key) == ["five_hour", "seven_day", "seven_day_sonnet", "seven_day_opus", "seven_day_haiku_5"])
         #expect(reading.window(key: "five_hour")?.used == 41)
+        #expect(reading.window(key: "five_hour")?.binding == true)
+        #expect(reading.window(key: "seven_day")?.binding == nil)
         #expect(reading.window(key: "seven_day")?.severity == "warning")
         #expect(reading.window(key: "seven_day_opus")?.label == "Opus")
-        #expect(reading.window(key: "seven_day_sonnet") == nil, "0 without resets_at is a placeholder")
+        #expect(reading.window(key: "seven_day_sonnet")?.used == 0, "a limit at 0 is a number: 100 % left")
     }
 
     @Test func limitsWinFieldByFieldWithFlatFallback() throws {
@@ -76,9 +80,25 @@ import Testing
         #expect(throws: UsageDecoder.UndecodableBody.self) { try decode(body) }
     }
 
-    @Test func utilizationIsClampedToPercent() throws {
-        let reading = try decode(#"{"five_hour":{"utilization":130,"resets_at":"2026-11-22T18:00:00Z"}}"#)
+    @Test func roundingNoiseIsClampedToPercent() throws {
+        let reading = try decode(#"{"five_hour":{"utilization":100.4,"resets_at":"2026-11-22T18:00:00Z"},"seven_day":{"utilization":-0.3},"seven_day_opus":{"utilization":105,"resets_at":"2026-11-22T18:00:00Z"}}"#)
         #expect(reading.window(key: "five_hour")?.used == 100)
+        #expect(reading.window(key: "seven_day_opus")?.used == 100, "an overrun past the limit is a used-up window")
+        #expect(reading.window(key: "seven_day")?.used == 0)
+        #expect(reading.notes == nil)
+    }
+
+    @Test func aPercentageFarOutsideTheRangeIsUnknownWithANote() throws {
+        let reading = try decode("""
+        {"five_hour":{"utilization":1763683200,"resets_at":null},"seven_day":{"utilization":250},
+         "limits":[{"kind":"weekly_scoped","percent":-40,"scope":{"model":{"display_name":"Fable"}}}]}
+        """)
+        #expect(reading.windows.isEmpty)
+        #expect(reading.notes == [
+            "five_hour: utilization 1763683200 is not a percentage; shown as unknown",
+            "seven_day: utilization 250 is not a percentage; shown as unknown",
+            "seven_day_fable: percent -40 is not a percentage; shown as unknown",
+        ])
     }
 }
 

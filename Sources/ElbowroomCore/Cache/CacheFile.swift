@@ -49,35 +49,43 @@ public struct CacheFile: Codable, Sendable, Equatable {
     }
 
     /// Takes in a status-line reading, window by window, only where it moves the cache forward;
-    /// windows it lacks (per-model limits) are kept. Returns whether anything changed.
+    /// windows it lacks (per-model limits) are kept. Returns whether anything changed, so a
+    /// status-line render that learns nothing writes nothing.
     ///
     /// Claude Code may replay old `rate_limits` (an idle session with `refreshInterval`), so the
     /// time of ingest says nothing about the data's age. A window is taken when the cache has
-    /// none, when the cached one has reset, when it is a later window (its reset is later), or when
-    /// it is the same window (same reset, ±60 s) with at least as much used — usage within a
-    /// window never goes down. A window whose reset has already passed is a replay and is dropped.
+    /// none, when the cached one has reset, when it is a later window (its reset is later), when
+    /// it has started (a reset time where the cache had none), or when it is the same window
+    /// (same reset, ±60 s) with more used — usage within a window never goes down, and the same
+    /// numbers again are no news. A window whose reset has passed is shown as reset, as one from
+    /// the API is (`UsageView.project`): it is taken only where the cache has nothing better.
     public mutating func ingest(_ newer: Reading) -> Bool {
         let accepted = newer.windows.filter { w in
             Self.moves(reading?.window(key: w.key), forwardTo: w)
         }
         guard !accepted.isEmpty else { return false }
-        let fresher = Reading(windows: accepted, extra: nil, plan: nil, fetchedAt: newer.fetchedAt, source: newer.source)
+        let fresher = Reading(windows: accepted, extra: nil, plan: nil, fetchedAt: newer.fetchedAt,
+                              source: newer.source, notes: newer.notes)
         reading = reading.map { $0.merging(fresher) } ?? fresher
         return true
     }
 
     static func moves(_ old: UsageWindow?, forwardTo new: UsageWindow) -> Bool {
-        if let reset = new.resetsAt, reset <= new.observedAt { return false }
         guard let old else { return true }
         guard new.observedAt > old.observedAt else { return false }
+        if let reset = new.resetsAt, reset <= new.observedAt { return false }
         if let oldReset = old.resetsAt, oldReset <= new.observedAt { return true }
         switch (old.resetsAt, new.resetsAt) {
         case let (oldReset?, newReset?) where newReset.timeIntervalSince(oldReset) > 60:
             return true
         case let (oldReset?, newReset?) where newReset.timeIntervalSince(oldReset) < -60:
             return false
+        case (nil, _?):
+            return true
+        case (_?, nil):
+            return false
         default:
-            return new.used >= old.used
+            return new.used > old.used
         }
     }
 }

@@ -13,37 +13,47 @@ public struct StatusLineInput: Sendable, Equatable {
     public var contextUsedPercent: Double?
     /// The windows from `rate_limits` (`five_hour`, `seven_day`, …), or empty.
     public var windows: [UsageWindow]
+    /// Values left out because they are not data (see `UsagePercent`), for `--verbose`.
+    public var notes: [String]
 
     public init(modelName: String? = nil, currentDir: String? = nil, costUSD: Double? = nil,
-                contextUsedPercent: Double? = nil, windows: [UsageWindow] = []) {
+                contextUsedPercent: Double? = nil, windows: [UsageWindow] = [], notes: [String] = []) {
         self.modelName = modelName
         self.currentDir = currentDir
         self.costUSD = costUSD
         self.contextUsedPercent = contextUsedPercent
         self.windows = windows
+        self.notes = notes
     }
 
     /// Decodes stdin; `nil` when it is not a JSON object at all.
+    ///
+    /// Only entries that are usage windows are taken (`spend_limit` and the like are not). A `0`
+    /// with no `resets_at` is an idle window (100 % left); a percentage far outside 0…100 is not
+    /// data (a Claude Code bug writes the reset epoch there): the window is left out, with a note.
     public static func decode(_ data: Data, observedAt: Date) -> StatusLineInput? {
         guard let raw = try? JSONDecoder().decode(Raw.self, from: data) else { return nil }
         var windows: [UsageWindow] = []
-        for (key, entry) in raw.rate_limits?.value ?? [:] {
-            guard let limit = entry.value, let used = limit.used_percentage?.value else { continue }
-            let resetsAt = limit.resets_at?.date
-            if used == 0 && resetsAt == nil { continue }
-            windows.append(UsageWindow(key: key, used: used, resetsAt: resetsAt, observedAt: observedAt))
+        var notes: [String] = []
+        for (key, entry) in raw.rate_limits?.value ?? [:] where WindowCatalog.isWindowKey(key) {
+            guard let limit = entry.value, let value = limit.used_percentage?.value else { continue }
+            guard let used = UsagePercent.accept(value) else {
+                notes.append(UsagePercent.note(key: key, field: "used_percentage", value: value))
+                continue
+            }
+            windows.append(UsageWindow(key: key, used: used, resetsAt: limit.resets_at?.date, observedAt: observedAt))
         }
         return StatusLineInput(
             modelName: raw.model?.value?.display_name?.value,
             currentDir: raw.workspace?.value?.current_dir?.value,
             costUSD: raw.cost?.value?.total_cost_usd?.value,
             contextUsedPercent: raw.context_window?.value?.used_percentage?.value,
-            windows: WindowCatalog.sorted(windows))
+            windows: WindowCatalog.sorted(windows), notes: notes.sorted())
     }
 
     /// The rate limits as a reading, or `nil` when Claude Code sent none.
     public func reading(at date: Date) -> Reading? {
-        windows.isEmpty ? nil : Reading(windows: windows, fetchedAt: date, source: .statusLine)
+        windows.isEmpty ? nil : Reading(windows: windows, fetchedAt: date, source: .statusLine, notes: notes)
     }
 
     struct Raw: Decodable {

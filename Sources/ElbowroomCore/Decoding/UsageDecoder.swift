@@ -7,11 +7,23 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 /// Decodes the body of `GET /api/oauth/usage` into a `Reading`.
 ///
 /// Two shapes exist and both may be present:
-/// - flat windows: `five_hour`, `seven_day`, `seven_day_sonnet`, … each `null` or
+/// - flat windows: `five_hour`, `seven_day`, `seven_day_sonnet`, codename keys, … each `null` or
 ///   `{utilization, resets_at}`, plus `extra_usage`;
 /// - newer accounts: `limits: [{kind, group, percent, severity, resets_at, scope, is_active}]`.
-/// `limits[]` wins field by field; flat windows fill what it lacks. A `0` with no `resets_at` is a
-/// placeholder, not a reading. Unknown keys are ignored; a body that is not a JSON object throws.
+///
+/// Rules, in the order they apply:
+/// - `limits[]` wins field by field where it has a number; flat windows fill what it lacks (a
+///   limit at `0` with no `resets_at` does not override a flat window that has a number).
+/// - Beside a `limits[]`, a flat `0` with no `resets_at` carries nothing (a placeholder).
+///   Without one, `five_hour`/`seven_day*` at `0` with no reset is an idle window that has not
+///   started: 0 % used, no reset time. A codename key (`nimbus_quill`) at `0` carries nothing.
+/// - A codename key with a `limit_dollars` (`iguana_necktie` as a $100 credit pool) is money,
+///   not a rate window, and is left out.
+/// - A percentage far outside 0…100 is not data: the window is left out and a note says why.
+/// - `limits[]` keys: `session` → `five_hour`, `weekly_all` → `seven_day`, `weekly_scoped` →
+///   `seven_day_<model or surface>`, any other kind → `<kind>_<group>`; two limits never share
+///   a key (a later one gets `_2`, `_3`, …), so neither overwrites the other.
+/// Unknown keys are ignored; a body that is not a JSON object throws.
 public enum UsageDecoder {
     public struct UndecodableBody: Error, CustomStringConvertible {
         public let description: String
@@ -24,30 +36,51 @@ public enum UsageDecoder {
         } catch {
             throw UndecodableBody(description: "usage response is not the expected JSON object")
         }
+        let limits = body.limits ?? []
+        var notes: [String] = []
         var windows: [String: UsageWindow] = [:]
         for (key, flat) in body.flat {
-            guard let used = flat.utilization?.value else { continue }
+            guard let raw = flat.utilization?.value else { continue }
+            guard let used = UsagePercent.accept(raw) else {
+                notes.append(UsagePercent.note(key: key, field: "utilization", value: raw))
+                continue
+            }
             let resetsAt = flat.resets_at?.date
-            if used == 0 && resetsAt == nil { continue }
+            let isRateWindow = WindowCatalog.isRateWindowKey(key)
+            // A codename key with a dollar limit is a credit pool (its reset is an expiry), not a window.
+            if !isRateWindow && (flat.limit_dollars?.value ?? 0) > 0 { continue }
+            // 0 with no reset: an idle window (five_hour, seven_day*), unless `limits[]` speaks for
+            // the account; for a codename key it carries nothing.
+            if used == 0 && resetsAt == nil && (!limits.isEmpty || !isRateWindow) { continue }
             windows[key] = UsageWindow(key: key, used: used, resetsAt: resetsAt, observedAt: observedAt)
         }
-        for limit in body.limits ?? [] {
-            guard let key = limit.windowKey else { continue }
-            let percent = limit.percent?.value
+        var taken: Set<String> = []
+        for limit in limits {
+            guard let base = limit.windowKey else { continue }
+            var key = base
+            var n = 2
+            while taken.contains(key) { key = base + "_\(n)"; n += 1 }
+            taken.insert(key)
             let resetsAt = limit.resets_at?.date
-            let isPlaceholder = (percent ?? 0) == 0 && resetsAt == nil
-            var window = windows[key]
-            if !isPlaceholder, let percent {
-                window = UsageWindow(
-                    key: key, label: limit.displayName ?? window?.label, used: percent,
-                    resetsAt: resetsAt ?? window?.resetsAt, severity: limit.severity?.value,
-                    observedAt: observedAt)
-            } else if var existing = window {
+            let binding = limit.is_active?.value
+            let percent = limit.percent?.value
+            let used = percent.flatMap(UsagePercent.accept)
+            if let percent, used == nil {
+                notes.append(UsagePercent.note(key: key, field: "percent", value: percent))
+            }
+            // A limit at 0 with no reset beside a flat window that has a number adds nothing.
+            let idlePlaceholder = used == 0 && resetsAt == nil && windows[key] != nil
+            if let used, !idlePlaceholder {
+                windows[key] = UsageWindow(
+                    key: key, label: limit.displayName ?? windows[key]?.label, used: used,
+                    resetsAt: resetsAt ?? windows[key]?.resetsAt, severity: limit.severity?.value,
+                    binding: binding, observedAt: observedAt)
+            } else if var existing = windows[key] {
                 existing.severity = limit.severity?.value ?? existing.severity
                 existing.label = limit.displayName ?? existing.label
-                window = existing
+                existing.binding = binding == true ? true : existing.binding
+                windows[key] = existing
             }
-            windows[key] = window
         }
         let extra = body.extra_usage.map {
             ExtraUsage(isEnabled: $0.is_enabled?.value, monthlyLimitMinor: $0.monthly_limit?.value,
@@ -55,12 +88,13 @@ public enum UsageDecoder {
                        currency: $0.currency?.value)
         }
         return Reading(windows: Array(windows.values), extra: extra, plan: plan,
-                       fetchedAt: observedAt, source: .api)
+                       fetchedAt: observedAt, source: .api, notes: notes.sorted())
     }
 
     struct FlatWindow: Decodable {
         var utilization: FlexibleNumber?
         var resets_at: FlexibleDate?
+        var limit_dollars: FlexibleNumber?
     }
 
     struct Extra: Decodable {
@@ -73,8 +107,8 @@ public enum UsageDecoder {
 
     struct Limit: Decodable {
         struct Scope: Decodable {
-            struct Model: Decodable { var display_name: Lenient<String>? }
-            var model: Lenient<Model>?
+            var model: Lenient<Named>?
+            var surface: Lenient<Named>?
         }
         var kind: Lenient<String>?
         var group: Lenient<String>?
@@ -82,8 +116,11 @@ public enum UsageDecoder {
         var severity: Lenient<String>?
         var resets_at: FlexibleDate?
         var scope: Lenient<Scope>?
+        var is_active: Lenient<Bool>?
 
-        var displayName: String? { scope?.value?.model?.value?.display_name?.value }
+        var modelName: String? { scope?.value?.model?.value?.name }
+        var surfaceName: String? { scope?.value?.surface?.value?.name }
+        var displayName: String? { modelName ?? surfaceName.map(UsageDecoder.surfaceLabel) }
 
         /// `session` → `five_hour`, `weekly_all` → `seven_day`, `weekly_scoped` →
         /// `seven_day_<model>` (so Sonnet lands on `seven_day_sonnet`, as in the flat shape).
@@ -92,18 +129,45 @@ public enum UsageDecoder {
             case "session": return "five_hour"
             case "weekly_all": return "seven_day"
             case "weekly_scoped":
-                let name = (displayName ?? group?.value ?? "").lowercased()
-                if name.contains("sonnet") { return "seven_day_sonnet" }
-                if name.contains("opus") { return "seven_day_opus" }
-                let slug = UsageDecoder.slug(name)
+                if let model = modelName?.lowercased() {
+                    if model.contains("sonnet") { return "seven_day_sonnet" }
+                    if model.contains("opus") { return "seven_day_opus" }
+                }
+                let slug = UsageDecoder.slug(modelName ?? surfaceName ?? group?.value ?? "")
                 return slug.isEmpty ? nil : "seven_day_" + slug
             case let other?:
-                let slug = UsageDecoder.slug(group?.value ?? other)
+                let slug = [UsageDecoder.slug(other), UsageDecoder.slug(group?.value ?? "")]
+                    .filter { !$0.isEmpty }.joined(separator: "_")
                 return slug.isEmpty ? nil : slug
             case nil:
                 return nil
             }
         }
+    }
+
+    /// A model or surface in a limit's `scope`: `{display_name}`, `{name}`, or a bare string.
+    struct Named: Decodable {
+        var name: String?
+        init(from decoder: Decoder) throws {
+            if let text = try? decoder.singleValueContainer().decode(String.self) {
+                name = text
+            } else {
+                let c = try decoder.container(keyedBy: DynamicKey.self)
+                name = (try? c.decode(String.self, forKey: DynamicKey(stringValue: "display_name")))
+                    ?? (try? c.decode(String.self, forKey: DynamicKey(stringValue: "name")))
+            }
+            if name?.isEmpty == true { name = nil }
+        }
+    }
+
+    /// `code` → `Code`: a surface id as a label.
+    static func surfaceLabel(_ surface: String) -> String {
+        WindowCatalog.humanize(surface)
+    }
+
+    /// Top-level keys that are never windows even when they hold a `utilization`.
+    static func isWindowKey(_ key: String) -> Bool {
+        !(key == "spend" || key.hasSuffix("_breakdown") || key.hasSuffix("_shares"))
     }
 
     /// The top-level object: every key whose value looks like a window is a window.
@@ -123,7 +187,8 @@ public enum UsageDecoder {
                 case "extra_usage":
                     extra_usage = try? container.decode(Extra.self, forKey: key)
                 default:
-                    if let window = try? container.decode(FlatWindow.self, forKey: key),
+                    if UsageDecoder.isWindowKey(key.stringValue),
+                       let window = try? container.decode(FlatWindow.self, forKey: key),
                        window.utilization?.value != nil {
                         flat[key.stringValue] = window
                     }

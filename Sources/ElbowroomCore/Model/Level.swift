@@ -11,7 +11,7 @@ public enum Level: String, Codable, Sendable, Comparable, CaseIterable {
         }
     }
 
-    /// The level for `left` percent elbowroom: critical at or below `critical`, warn at or below
+    /// The level for `left` percent of headroom: critical at or below `critical`, warn at or below
     /// `warn`, else ok; raised to the API's own severity when that is worse.
     public static func forLeft(_ left: Double, thresholds: Thresholds, apiSeverity: String? = nil) -> Level {
         let own: Level = left <= thresholds.critical ? .critical : (left <= thresholds.warn ? .warn : .ok)
@@ -20,7 +20,11 @@ public enum Level: String, Codable, Sendable, Comparable, CaseIterable {
 
     /// Reads the API's severity words loosely; anything unrecognised counts as ok.
     init(apiSeverity: String?) {
-        let word = apiSeverity?.lowercased() ?? ""
+        guard let apiSeverity, !apiSeverity.isEmpty else {
+            self = .ok
+            return
+        }
+        let word = apiSeverity.lowercased()
         if word.contains("crit") || word.contains("exceed") || word.contains("block") || word.contains("error") {
             self = .critical
         } else if word.contains("warn") || word.contains("high") {
@@ -31,7 +35,7 @@ public enum Level: String, Codable, Sendable, Comparable, CaseIterable {
     }
 }
 
-/// Elbowroom left, in percent, at or below which a window is warn / critical.
+/// Headroom left, in percent, at or below which a window is warn / critical.
 public struct Thresholds: Sendable, Equatable {
     public var warn: Double
     public var critical: Double

@@ -24,14 +24,18 @@ public struct Reading: Codable, Sendable, Equatable {
     /// When the newest window in this reading was observed.
     public var fetchedAt: Date
     public var source: ReadingSource
+    /// What the source sent that is not data and was left out, for `doctor` and `--verbose`
+    /// (`five_hour: used_percentage 1763683200 is not a percentage`).
+    public var notes: [String]?
 
     public init(windows: [UsageWindow], extra: ExtraUsage? = nil, plan: String? = nil,
-                fetchedAt: Date, source: ReadingSource) {
+                fetchedAt: Date, source: ReadingSource, notes: [String]? = nil) {
         self.windows = WindowCatalog.sorted(windows)
         self.extra = extra
         self.plan = plan
         self.fetchedAt = fetchedAt
         self.source = source
+        self.notes = notes?.isEmpty == true ? nil : notes
     }
 
     public func window(key: String) -> UsageWindow? {
@@ -45,7 +49,7 @@ public struct Reading: Codable, Sendable, Equatable {
         for window in newer.windows { byKey[window.key] = window }
         return Reading(
             windows: Array(byKey.values), extra: newer.extra ?? extra, plan: newer.plan ?? plan,
-            fetchedAt: max(fetchedAt, newer.fetchedAt), source: newer.source)
+            fetchedAt: max(fetchedAt, newer.fetchedAt), source: newer.source, notes: newer.notes ?? notes)
     }
 }
 
@@ -61,17 +65,42 @@ public struct UsageWindow: Codable, Sendable, Equatable {
     public var resetsAt: Date?
     /// The API's own severity for this window, when it gave one.
     public var severity: String?
+    /// `true` when the API marks this as the limit that binds now (`limits[].is_active`).
+    public var binding: Bool?
     /// When this window's number was observed.
     public var observedAt: Date
 
     public init(key: String, label: String? = nil, used: Double, resetsAt: Date?,
-                severity: String? = nil, observedAt: Date) {
+                severity: String? = nil, binding: Bool? = nil, observedAt: Date) {
         self.key = key
         self.label = label
-        self.used = min(max(used, 0), 100)
+        self.used = used.isFinite ? min(max(used, 0), 100) : 0
         self.resetsAt = resetsAt
         self.severity = severity
+        self.binding = binding == true ? true : nil
         self.observedAt = observedAt
+    }
+}
+
+/// The one rule for a usage percentage from any source: rounding noise (`100.4`, `-0.2`,
+/// `14.000000000000002`) and a real overrun past the limit (`105` has been seen from Claude Code)
+/// are clamped to 0…100; anything far outside — below -1 or above 200, such as the `resets_at`
+/// epoch a Claude Code bug writes into `used_percentage` — is not data, and the window is unknown.
+public enum UsagePercent {
+    /// The highest value still read as a percentage (an overrun: the window is used up).
+    public static let ceiling = 200.0
+
+    /// The percentage clamped to 0…100, or `nil` when it is not a percentage at all.
+    public static func accept(_ value: Double) -> Double? {
+        guard value.isFinite, value >= -1, value <= ceiling else { return nil }
+        return min(max(value, 0), 100)
+    }
+
+    /// The note `doctor` and `--verbose` show for a value `accept` refused.
+    public static func note(key: String, field: String, value: Double) -> String {
+        let shown = value.isFinite && abs(value) < 1e15 && value == value.rounded()
+            ? String(Int64(value)) : String(value)
+        return "\(key): \(field) \(shown) is not a percentage; shown as unknown"
     }
 }
 
@@ -82,7 +111,7 @@ public struct ExtraUsage: Codable, Sendable, Equatable {
     public var usedMinor: Double?
     /// Percent of the monthly limit used, 0…100.
     public var utilization: Double?
-    /// ISO 4217 code when the API says; `USD` is assumed otherwise.
+    /// ISO 4217 code when the API says; unknown otherwise (amounts then show without a symbol).
     public var currency: String?
 
     public init(isEnabled: Bool? = nil, monthlyLimitMinor: Double? = nil, usedMinor: Double? = nil,

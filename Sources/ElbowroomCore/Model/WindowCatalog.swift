@@ -42,9 +42,34 @@ public enum WindowCatalog {
         case "seven_day_oauth_apps": return "OAuth apps"
         default:
             if let apiLabel, !apiLabel.isEmpty { return apiLabel }
-            return key.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }
-                .joined(separator: " ")
+            // `seven_day_fable` and a `limits[]` entry named `Fable` are one window: one label.
+            let rest = key.hasPrefix("seven_day_") ? String(key.dropFirst("seven_day_".count)) : key
+            return humanize(rest)
         }
+    }
+
+    /// `oauth_apps` → `Oauth Apps`, `fable` → `Fable`: an identifier as words.
+    public static func humanize(_ id: String) -> String {
+        id.split(whereSeparator: { $0 == "_" || $0 == "-" || $0 == " " })
+            .map { $0.prefix(1).uppercased() + $0.dropFirst() }
+            .joined(separator: " ")
+    }
+
+    /// The API's rate windows by name: `five_hour`, `seven_day` and `seven_day_*` (codename keys
+    /// such as `iguana_necktie` may be something else).
+    public static func isRateWindowKey(_ key: String) -> Bool {
+        key == "five_hour" || key.hasPrefix("seven_day")
+    }
+
+    /// Whether a `rate_limits` key from Claude Code's status line names a usage window
+    /// (`five_hour`, `seven_day`, `seven_day_*`, `*_hour`, `*_day`, `*_week`, `*_month`), as
+    /// opposed to other entries such as a gateway's `spend_limit`.
+    public static func isWindowKey(_ key: String) -> Bool {
+        if key.hasPrefix("seven_day") { return true }
+        for suffix in ["_hour", "_hours", "_day", "_days", "_week", "_weeks", "_month"] where key.hasSuffix(suffix) {
+            return true
+        }
+        return false
     }
 
     /// Display order: the known windows first, in alias order, then the rest by name.

@@ -26,7 +26,12 @@ public struct WindowView: Sendable, Equatable {
     public var eta: TimeInterval?
     /// Whether `resets_at` has passed since the observation (numbers shown as reset).
     public var hasReset: Bool
+    /// The API marks this as the limit that binds now.
+    public var binding: Bool
     public var observedAt: Date
+
+    /// Worth a place on a one-line display it does not normally have: not ok, or binding.
+    public var needsAttention: Bool { level != .ok || binding }
 }
 
 /// Everything a template or adapter can show, computed once from the cache.
@@ -46,9 +51,18 @@ public struct UsageView: Sendable, Equatable {
     /// When a cooldown (429 or backoff) ends.
     public var cooldownUntil: Date?
 
-    /// The window with the least headroom left.
-    public var worst: WindowView? {
-        windows.min { ($0.left, $0.resetsIn ?? .infinity) < ($1.left, $1.resetsIn ?? .infinity) }
+    /// The window with the least headroom left; the API's binding limit instead when it names
+    /// one and no other window is at a worse level.
+    public var worst: WindowView? { Self.worst(of: windows) }
+
+    /// `worst` over some of the windows (`other` in templates: those a template does not name).
+    public static func worst(of windows: [WindowView]) -> WindowView? {
+        let least = windows.min { ($0.left, $0.resetsIn ?? .infinity) < ($1.left, $1.resetsIn ?? .infinity) }
+        let binding = windows.filter(\.binding).min { $0.left < $1.left }
+        if let least, let binding, binding.level >= least.level {
+            return binding
+        }
+        return least
     }
 
     /// The overall level: the worst window's, or ok without data.
@@ -95,7 +109,7 @@ public struct UsageView: Sendable, Equatable {
         if let resetsAt = w.resetsAt, resetsAt <= now {
             return WindowView(key: w.key, name: name, label: label, used: 0, left: 100, resetsAt: nil,
                               resetsIn: nil, level: .forLeft(100, thresholds: thresholds), pace: nil,
-                              eta: nil, hasReset: true, observedAt: w.observedAt)
+                              eta: nil, hasReset: true, binding: false, observedAt: w.observedAt)
         }
         let used = min(max(w.used, 0), 100)
         var pace: Double?
@@ -116,6 +130,6 @@ public struct UsageView: Sendable, Equatable {
             key: w.key, name: name, label: label, used: used, left: 100 - used, resetsAt: w.resetsAt,
             resetsIn: w.resetsAt.map { $0.timeIntervalSince(now) },
             level: .forLeft(100 - used, thresholds: thresholds, apiSeverity: w.severity),
-            pace: pace, eta: eta, hasReset: false, observedAt: w.observedAt)
+            pace: pace, eta: eta, hasReset: false, binding: w.binding == true, observedAt: w.observedAt)
     }
 }
