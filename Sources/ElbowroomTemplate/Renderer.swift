@@ -5,6 +5,22 @@ struct RenderContext: Sendable {
     var view: UsageView
     var statusLine: StatusLineInput?
     var localTime: LocalTime
+    /// API keys of the windows the template names itself (not `worst`, `other`, `each`).
+    var namedKeys: [String] = []
+    /// The window an `each` group is being rendered for.
+    var each: WindowView?
+
+    /// The windows the template does not name, for `other` and `each`.
+    var unnamedWindows: [WindowView] { view.windows.filter { !namedKeys.contains($0.key) } }
+
+    /// A window by template name, stand-ins included.
+    func window(named name: String) -> WindowView? {
+        switch name {
+        case "each": each
+        case "other": UsageView.worst(of: unnamedWindows)
+        default: view.window(named: name)
+        }
+    }
 }
 
 /// Walks the tree into styled spans.
@@ -34,21 +50,33 @@ enum Renderer {
             case .styled(let inner, let parsed):
                 var own = parsed.style
                 if parsed.usesLevel {
-                    let levels = node.windowNames.compactMap { context.view.window(named: $0)?.level }
+                    let levels = node.windowNames.compactMap { context.window(named: $0)?.level }
                     own.semantic = SemanticStyle(levels.max() ?? context.view.level)
                     own.foreground = nil
                 }
                 if !render(inner, style: style.overlaid(by: own), context: context, into: &spans) {
                     complete = false
                 }
-            case .conditional(let inner):
-                var group: [Span] = []
-                if render(inner, style: style, context: context, into: &group) {
-                    for span in group { append(span.text, style: span.style, to: &spans) }
+            case .conditional(let inner) where node.windowNames.contains("each") && context.each == nil:
+                // Once per window the template does not name.
+                for window in context.unnamedWindows {
+                    var each = context
+                    each.each = window
+                    renderConditional(inner, style: style, context: each, into: &spans)
                 }
+            case .conditional(let inner):
+                renderConditional(inner, style: style, context: context, into: &spans)
             }
         }
         return complete
+    }
+
+    /// A conditional group: appended only when every placeholder inside has a value.
+    private static func renderConditional(_ inner: [Node], style: Style, context: RenderContext, into spans: inout [Span]) {
+        var group: [Span] = []
+        if render(inner, style: style, context: context, into: &group) {
+            for span in group { append(span.text, style: span.style, to: &spans) }
+        }
     }
 
     /// Appends text, merging it into the last span when the style is the same.

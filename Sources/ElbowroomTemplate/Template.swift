@@ -11,6 +11,8 @@ import ElbowroomCore
 /// [{5h.left}%](level)       a styled group: a style from `StyleSpec`, or `level` for the worst
 ///                           level of the windows inside (the overall level if none)
 /// ( {stale}stale )          a conditional group: shown only when every placeholder inside has a value
+/// ( · {each.label} )        a conditional group using `each.*`: repeated for every window the
+///                           template does not name (see `Variable`)
 /// \{ \} \[ \] \( \) \\      the characters themselves; \n a newline
 /// \ at the end of a line    joins the next line to this one
 /// ```
@@ -19,6 +21,20 @@ public struct Template: Sendable {
     public let name: String
     public let source: String
     let nodes: [Node]
+    /// API keys of the windows this template names (what `other` and `each` leave out).
+    let namedKeys: [String]
+
+    init(name: String, source: String, nodes: [Node]) {
+        self.name = name
+        self.source = source
+        self.nodes = nodes
+        var keys: [String] = []
+        for window in nodes.flatMap(\.windowNames) where !Variable.standIns.contains(window) {
+            let key = WindowCatalog.key(forName: window)
+            if !keys.contains(key) { keys.append(key) }
+        }
+        namedKeys = keys
+    }
 
     /// Lexes, parses and checks every name, filter and style.
     public static func parse(_ source: String, name: String = "template") throws(TemplateError) -> Template {
@@ -28,6 +44,7 @@ public struct Template: Sendable {
 
     /// Renders against a view. `statusLine` supplies the `claude.*` variables when present.
     public func render(_ view: UsageView, statusLine: StatusLineInput? = nil, localTime: LocalTime = .system) -> [Span] {
-        Renderer.render(nodes, context: RenderContext(view: view, statusLine: statusLine, localTime: localTime))
+        Renderer.render(nodes, context: RenderContext(
+            view: view, statusLine: statusLine, localTime: localTime, namedKeys: namedKeys))
     }
 }

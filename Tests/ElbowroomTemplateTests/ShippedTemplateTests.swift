@@ -46,9 +46,9 @@ struct ShippedTemplateTests {
     }
 
     static let goldens: [Golden] = [
-        Golden(name: "compact", fixture: .fresh, expected: "5h 37% · 7d 59%"),
-        Golden(name: "compact", fixture: .stale, expected: "5h 37% · 7d 59% stale"),
-        Golden(name: "compact", fixture: .offline, expected: "5h 37% · 7d 59% offline"),
+        Golden(name: "compact", fixture: .fresh, expected: "5h 37% · 7d 59% · Opus 8%"),
+        Golden(name: "compact", fixture: .stale, expected: "5h 37% · 7d 59% · Opus 8% stale"),
+        Golden(name: "compact", fixture: .offline, expected: "5h 37% · 7d 59% · Opus 8% offline"),
         Golden(name: "compact", fixture: .resetWindow, expected: "5h 100% · 7d 59%"),
         Golden(name: "compact", fixture: .missingWindows, expected: "7d 59%"),
         Golden(name: "compact", fixture: .limitsOnly, expected: "opus 70%"),
@@ -70,7 +70,7 @@ struct ShippedTemplateTests {
             """),
         Golden(name: "tooltip", fixture: .loading, expected: "Claude usage\nloading…"),
         Golden(name: "tooltip", fixture: .signedOut, expected: "Claude usage · sign in to Claude Code"),
-        Golden(name: "claude", fixture: .fresh, expected: "5h 37% · 7d 59%"),
+        Golden(name: "claude", fixture: .fresh, expected: "5h 37% · 7d 59% · Opus 8%"),
     ]
 
     @Test(arguments: goldens)
@@ -82,13 +82,14 @@ struct ShippedTemplateTests {
     @Test func claudeTemplateShowsTheStatusLineInput() throws {
         let input = StatusLineInput(modelName: "Opus 4", costUSD: 1.5, contextUsedPercent: 23)
         let spans = try Self.shipped("claude").render(Fixture.fresh.view, statusLine: input, localTime: Fixture.localTime)
-        #expect(spans.plainText == "Opus 4 · ctx 23% · 5h 37% · 7d 59%")
+        #expect(spans.plainText == "Opus 4 · ctx 23% · 5h 37% · 7d 59% · Opus 8%")
         #expect(spans.first == Span("Opus 4", style: Style(bold: true)))
     }
 
     @Test func compactColoursEachWindowByItsLevel() throws {
         let spans = try Self.shipped("compact").render(Fixture.fresh.view, localTime: Fixture.localTime)
-        #expect(spans == [Span("5h 37%", style: Style(semantic: .ok)), Span(" · "), Span("7d 59%", style: Style(semantic: .ok))])
+        #expect(spans == [Span("5h 37%", style: Style(semantic: .ok)), Span(" · "), Span("7d 59%", style: Style(semantic: .ok)),
+                          Span(" · "), Span("Opus 8%", style: Style(semantic: .critical))])
     }
 }
 

@@ -15,8 +15,8 @@ import ElbowroomCore
 /// | `plan` | `pro`, `max`, … or `null` |
 /// | `source` | `api`, `status_line`, `demo` or `null` |
 /// | `cooldown_until` | ISO-8601 when a 429/backoff cooldown ends, or `null` |
-/// | `windows` | array, display order: `key` (API name), `name` (`5h`…), `label`, `used`, `left` (percent, 2 decimals), `resets_at` (ISO or `null`), `resets_in` (seconds or `null`), `level`, `pace` (projected percent at reset, 1 decimal, or `null`), `eta` (seconds to 100 % or `null`), `has_reset` |
-/// | `extra` | `null` or `enabled`, `monthly_limit_minor`, `used_minor` (cents), `utilization`, `currency` |
+/// | `windows` | array, display order: `key` (API name), `name` (`5h`…), `label`, `used`, `left` (percent, 2 decimals), `resets_at` (ISO or `null`), `resets_in` (seconds or `null`), `level`, `pace` (projected percent at reset, 1 decimal, or `null`), `eta` (seconds to 100 % or `null`), `has_reset`, `binding` (the API says this limit binds now) |
+/// | `extra` | `null` or `enabled`, `monthly_limit_minor`, `used_minor` (cents), `utilization`, `currency` (`null` when the API did not say) |
 public enum ViewJSON {
     public static let version = 1
 
@@ -25,6 +25,7 @@ public enum ViewJSON {
         func percent(_ p: Double?) -> JSONValue { .number(p.map { JSONNumber.rounded($0, places: 2) }) }
         let windows: [JSONValue] = view.windows.map { w in
             .object([
+                ("binding", .bool(w.binding)),
                 ("eta", seconds(w.eta)),
                 ("has_reset", .bool(w.hasReset)),
                 ("key", .string(w.key)),
@@ -40,7 +41,7 @@ public enum ViewJSON {
         }
         let extra: JSONValue = view.extra.map { e in
             .object([
-                ("currency", .string(e.currency ?? "USD")),
+                ("currency", .string(e.currency)),
                 ("enabled", e.isEnabled.map { .bool($0) } ?? .null),
                 ("monthly_limit_minor", .number(e.monthlyLimitMinor)),
                 ("used_minor", .number(e.usedMinor)),

@@ -36,6 +36,7 @@ enum DoctorCommand {
         }
         lines.append(credentials(paths: paths, environment: context.environment, now: now))
         lines.append(cache(paths: paths, now: now, config: config))
+        lines.append(contentsOf: dataNotes(paths: paths))
         lines.append(api(context: context))
         return lines
     }
@@ -97,6 +98,12 @@ enum DoctorCommand {
         }
         let ok = [DisplayStatus.ok, .stale, .loading].contains(view.status)
         return Line(ok: ok, text: text)
+    }
+
+    /// What the last reading left out as not data (a percentage far outside 0…100): the
+    /// window shows as unknown, and this says why.
+    static func dataNotes(paths: Paths) -> [Line] {
+        (CacheStore(paths: paths).load()?.reading?.notes ?? []).map { Line(ok: true, text: "data: " + $0) }
     }
 
     static func api(context: CLIContext) -> Line {

@@ -23,7 +23,8 @@ enum RenderCommand {
             let store = CacheStore(paths: context.paths)
             cache = store.load()
             if setup.adapter.name == "claude" {
-                (statusLine, cache) = ingestStatusLine(context: context, store: store, cache: cache)
+                (statusLine, cache) = ingestStatusLine(
+                    context: context, store: store, cache: cache, verbose: invocation.verbose)
             }
             if !invocation.offline {
                 let trigger = FetchTrigger(context: context, store: store, config: setup.config)
@@ -41,21 +42,25 @@ enum RenderCommand {
     }
 
     /// Claude Code hands its status line `rate_limits` on stdin: free fresh data. Take it into the
-    /// shared cache when newer, so tmux and the panel get it too.
-    static func ingestStatusLine(context: CLIContext, store: CacheStore, cache: CacheFile?)
+    /// shared cache when it moves the cache forward, so tmux and the panel get it too. The same
+    /// numbers again (every status-line render) take no lock and write nothing.
+    static func ingestStatusLine(context: CLIContext, store: CacheStore, cache: CacheFile?, verbose: Bool)
         -> (StatusLineInput?, CacheFile?) {
         guard let data = context.readStdin(), !data.isEmpty,
               let input = StatusLineInput.decode(data, observedAt: context.now()) else {
             return (nil, cache)
         }
+        if verbose {
+            for note in input.notes { context.stderr.write("elbowroom: status line: \(note)\n") }
+        }
         guard let reading = input.reading(at: context.now()) else { return (input, cache) }
+        var copy = cache ?? CacheFile(account: store.account)
+        guard copy.ingest(reading) else { return (input, cache) }
         do {
             let updated = try store.update { $0.ingest(reading) }
             return (input, updated)
         } catch {
             context.stderr.write("elbowroom: cannot update the cache: \(error)\n")
-            var copy = cache ?? CacheFile(account: store.account)
-            _ = copy.ingest(reading)
             return (input, copy)
         }
     }

@@ -38,7 +38,8 @@ enum Help {
       --interval SECONDS    watch: seconds between frames (fractions allowed, default 1)
       --force               fetch: ignore max_age and every cooldown
       --json                fetch: print the reading as JSON
-      -v, --verbose         fetch: log each step to stderr (tokens redacted)
+      -v, --verbose         fetch: log each step to stderr (tokens redacted); claude: say which
+                            status-line values were not data
 
     RENDERING NEVER WAITS ON THE NETWORK. When the cache is older than max_age, elbowroom starts
     elbowroom-fetch in the background and prints what it has; the next prompt shows the new data.

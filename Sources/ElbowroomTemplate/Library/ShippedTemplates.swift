@@ -13,9 +13,11 @@ extension TemplateLibrary {
     public static let shipped: [ShippedTemplate] = [
         ShippedTemplate(
             name: "compact",
-            summary: "5h and 7d headroom left, level-coloured, with stale/offline markers: 5h 37% · 7d 59%",
+            summary: "5h and 7d headroom left, level-coloured, plus any other window that needs attention: 5h 37% · 7d 59% · Opus 8%",
             source: #"""
 ([5h {5h.left}%](level))({5h.left|exists}{7d.left|exists} · )([7d {7d.left}%](level))\
+({5h.left|exists}{other.alert} · [{other.label} {other.left}%](level))\
+({5h.left|not}{7d.left|exists}{other.alert} · [{other.label} {other.left}%](level))\
 ({5h.left|not}{7d.left|not}[{worst.name} {worst.left}%](level))\
 [( {stale}stale)( {age|exists}{offline}offline)](stale)\
 ({age|not}[{error}](warn))({age|not}{error|not}[loading…](dim))
@@ -29,7 +31,7 @@ extension TemplateLibrary {
 ({7d.left|exists}{sonnet.left|exists} · )([sonnet {sonnet.left}%](level)( ↻{sonnet.resets_in}))\
 ({opus.left|exists}{7d.left|exists} · )({opus.left|exists}{7d.left|not}{sonnet.left|exists} · )([opus {opus.left}%](level)( ↻{opus.resets_in}))\
 ( · [oauth apps {seven_day_oauth_apps.left}%](level)( ↻{seven_day_oauth_apps.resets_in}))\
-({5h.left|not}{7d.left|not}{opus.left|not}{sonnet.left|not}[{worst.name} {worst.left}%](level)( ↻{worst.resets_in}))\
+( · [{each.label} {each.left}%](level)( ↻{each.resets_in}))\
 ({extra.enabled} · extra {extra.used}/{extra.limit})\
 [( · {stale}stale {age})( · {age|exists}{offline}offline)](stale)({age|exists} · [{error}](warn))\
 ({age|not}[{error}](warn))({age|not}{error|not}[loading…](dim))
@@ -43,15 +45,16 @@ extension TemplateLibrary {
 """#),
         ShippedTemplate(
             name: "tooltip",
-            summary: "one line per window: label, left, bar, reset time, pace (multi-line, for tooltips)",
+            summary: "one line per window the account has: label, left, bar, reset time, pace (multi-line, for tooltips)",
             source: #"""
 Claude usage( \({plan}\))[( · updated {age} ago)](dim)[( · {stale}stale)( · {age|exists}{offline}offline)](stale)( · [{error}](warn))\
 ({age|not}{error|not}\nloading…)\
-(\n[{5h.label|pad(-8)}](level) {5h.left|pad(3)}% left  {5h.used|bar(10, "░")}( · resets {5h.resets_at})( · pace {5h.pace}%)( · runs out in {5h.eta}))\
-(\n[{7d.label|pad(-8)}](level) {7d.left|pad(3)}% left  {7d.used|bar(10, "░")}( · resets {7d.resets_at})( · pace {7d.pace}%)( · runs out in {7d.eta}))\
-(\n[{sonnet.label|pad(-8)}](level) {sonnet.left|pad(3)}% left  {sonnet.used|bar(10, "░")}( · resets {sonnet.resets_at})( · pace {sonnet.pace}%)( · runs out in {sonnet.eta}))\
-(\n[{opus.label|pad(-8)}](level) {opus.left|pad(3)}% left  {opus.used|bar(10, "░")}( · resets {opus.resets_at})( · pace {opus.pace}%)( · runs out in {opus.eta}))\
-(\n[{seven_day_oauth_apps.label|pad(-8)}](level) {seven_day_oauth_apps.left|pad(3)}% left  {seven_day_oauth_apps.used|bar(10, "░")}( · resets {seven_day_oauth_apps.resets_at}))\
+(\n[{5h.label|pad(-8)}](level) {5h.left|pad(3)}% left  {5h.used|bar(10, "░")}( · resets {5h.resets_at})( · pace {5h.pace}%)( · runs out in {5h.eta})( · {5h.binding}binds now))\
+(\n[{7d.label|pad(-8)}](level) {7d.left|pad(3)}% left  {7d.used|bar(10, "░")}( · resets {7d.resets_at})( · pace {7d.pace}%)( · runs out in {7d.eta})( · {7d.binding}binds now))\
+(\n[{sonnet.label|pad(-8)}](level) {sonnet.left|pad(3)}% left  {sonnet.used|bar(10, "░")}( · resets {sonnet.resets_at})( · pace {sonnet.pace}%)( · runs out in {sonnet.eta})( · {sonnet.binding}binds now))\
+(\n[{opus.label|pad(-8)}](level) {opus.left|pad(3)}% left  {opus.used|bar(10, "░")}( · resets {opus.resets_at})( · pace {opus.pace}%)( · runs out in {opus.eta})( · {opus.binding}binds now))\
+(\n[{seven_day_oauth_apps.label|pad(-8)}](level) {seven_day_oauth_apps.left|pad(3)}% left  {seven_day_oauth_apps.used|bar(10, "░")}( · resets {seven_day_oauth_apps.resets_at})( · {seven_day_oauth_apps.binding}binds now))\
+(\n[{each.label|pad(-8)}](level) {each.left|pad(3)}% left  {each.used|bar(10, "░")}( · resets {each.resets_at})( · pace {each.pace}%)( · runs out in {each.eta})( · {each.binding}binds now))\
 ({extra.enabled}\nExtra    {extra.used} of {extra.limit}( \({extra.percent}%\)))
 """#),
         ShippedTemplate(
@@ -60,6 +63,8 @@ Claude usage( \({plan}\))[( · updated {age} ago)](dim)[( · {stale}stale)( · {
             source: #"""
 ([{claude.model}](bold) · )(ctx {claude.context}% · )\
 ([5h {5h.left}%](level))({5h.left|exists}{7d.left|exists} · )([7d {7d.left}%](level))\
+({5h.left|exists}{other.alert} · [{other.label} {other.left}%](level))\
+({5h.left|not}{7d.left|exists}{other.alert} · [{other.label} {other.left}%](level))\
 ({5h.left|not}{7d.left|not}[{worst.name} {worst.left}%](level))\
 [( {stale}stale)( {age|exists}{offline}offline)](stale)\
 ({age|not}[{error}](warn))({age|not}{error|not}[loading…](dim))

@@ -86,6 +86,7 @@ enum NumberText {
         case "EUR": return sign + "€" + digits
         case "GBP": return sign + "£" + digits
         case "JPY": return sign + "¥" + digits
+        case "": return sign + digits
         default: return sign + digits + " " + currency.uppercased()
         }
     }

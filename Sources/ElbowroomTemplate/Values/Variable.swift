@@ -4,8 +4,14 @@ import ElbowroomCore
 /// carries the same one).
 ///
 /// Windows: `5h` (session), `7d` (weekly), `sonnet`, `opus`, any other window by its API key
-/// (`seven_day_oauth_apps`, …), and `worst` (the window with the least headroom left). A window
-/// the account does not have has no value, so `({opus.left}%)` disappears for it.
+/// (`seven_day_oauth_apps`, `seven_day_fable`, …), and three that stand for others:
+/// - `worst`: the window with the least headroom left — or the limit the API says binds, when no
+///   other window is at a worse level;
+/// - `other`: the `worst` of the windows this template does not name (so `compact` can add a
+///   per-model limit it has never heard of: `( · [{other.label} {other.left}%](level){other.alert})`);
+/// - `each`: a conditional group that uses `each.*` is repeated once per window this template
+///   does not name, in display order (`full` and `tooltip` list every window the account has).
+/// A window the account does not have has no value, so `({opus.left}%)` disappears for it.
 ///
 /// | variable | type | value |
 /// |---|---|---|
@@ -18,6 +24,8 @@ import ElbowroomCore
 /// | `W.eta` | duration | time until 100 % at the current rate; no value when it lasts until the reset |
 /// | `W.label` | text | `Session`, `Weekly`, `Sonnet`, `Opus`, or the API's name |
 /// | `W.name` | text | the name templates use: `5h`, `7d`, `opus`, or the API key |
+/// | `W.binding` | flag | the API marks this limit as the one that binds now (`is_active`) |
+/// | `W.alert` | flag | the window needs attention: its level is not ok, or it binds |
 /// | `age` | duration | time since the data was fetched: `42s` |
 /// | `stale` | flag | the data is older than `stale_after` |
 /// | `offline` | flag | the last fetch failed (or is rate limited): showing the last good data |
@@ -40,7 +48,7 @@ import ElbowroomCore
 /// window all count as no value.
 enum Variable: Sendable, Equatable {
     enum WindowField: String, Sendable, CaseIterable {
-        case used, left, resets_at, resets_in, level, pace, eta, label, name
+        case used, left, resets_at, resets_in, level, pace, eta, label, name, binding, alert
     }
     enum TopField: String, Sendable, CaseIterable {
         case age, stale, offline, status, error, plan, level
@@ -66,6 +74,7 @@ enum Variable: Sendable, Equatable {
             case .resets_in, .eta: .duration
             case .level: .level
             case .label, .name: .text
+            case .binding, .alert: .flag
             }
         case .top(let f):
             switch f {
@@ -97,15 +106,18 @@ enum Variable: Sendable, Equatable {
 
     // MARK: Names
 
-    /// Names a typo is measured against: the aliases, `worst` and the API keys elbowroom knows.
-    static let knownWindows: [String] = WindowCatalog.aliases.map(\.alias) + ["worst"]
+    /// Window names that stand for other windows rather than naming one.
+    static let standIns: [String] = ["worst", "other", "each"]
+
+    /// Names a typo is measured against: the aliases, the stand-ins and the API keys elbowroom knows.
+    static let knownWindows: [String] = WindowCatalog.aliases.map(\.alias) + standIns
         + WindowCatalog.aliases.map(\.key) + ["seven_day_oauth_apps"]
 
     /// Every full name, for did-you-mean.
     static let allNames: [String] = TopField.allCases.map(\.rawValue)
         + ExtraField.allCases.map { "extra." + $0.rawValue }
         + ClaudeField.allCases.map { "claude." + $0.rawValue }
-        + (WindowCatalog.aliases.map(\.alias) + ["worst"]).flatMap { w in
+        + (WindowCatalog.aliases.map(\.alias) + standIns).flatMap { w in
             WindowField.allCases.map { "\(w).\($0.rawValue)" }
         }
 
@@ -167,7 +179,7 @@ enum Variable: Sendable, Equatable {
         let view = context.view
         switch self {
         case .window(let name, let field):
-            guard let w = view.window(named: name) else { return nil }
+            guard let w = context.window(named: name) else { return nil }
             switch field {
             case .used: return .percent(w.used)
             case .left: return .percent(w.left)
@@ -178,6 +190,8 @@ enum Variable: Sendable, Equatable {
             case .eta: return w.eta.map(Value.duration)
             case .label: return .text(w.label)
             case .name: return .text(w.name)
+            case .binding: return .flag(w.binding)
+            case .alert: return .flag(w.needsAttention)
             }
         case .top(let field):
             switch field {
@@ -191,7 +205,8 @@ enum Variable: Sendable, Equatable {
             }
         case .extra(let field):
             guard let extra = view.extra else { return nil }
-            let currency = extra.currency ?? "USD"
+            // Unknown is unknown: without a currency from the API, amounts show without a symbol.
+            let currency = extra.currency ?? ""
             switch field {
             case .used: return extra.usedMinor.map { .money(minor: $0, currency: currency) }
             case .limit: return extra.monthlyLimitMinor.map { .money(minor: $0, currency: currency) }
