@@ -78,11 +78,19 @@ enum DoctorCommand {
 
     static func cache(paths: Paths, now: Date, config: Config) -> Line {
         let store = CacheStore(paths: paths)
-        guard FileSystem.exists(store.file) else {
-            return Line(ok: true, text: "cache: \(store.file) (none yet; the first render fetches)")
-        }
-        guard let cache = store.load() else {
-            return Line(ok: false, text: "cache: \(store.file) is unreadable or of another version (treated as empty; `elbowroom cache clear` removes it)")
+        // The directory (repaired here when others may write to it) and planted lock files.
+        let (problems, repairs) = CacheStore.inspect(paths: paths)
+        let notes = (repairs + problems).map { "; " + $0 }.joined()
+        let cache: CacheFile
+        switch store.read() {
+        case .refused(let why):
+            return Line(ok: false, text: "cache: \(why)")
+        case .missing:
+            return Line(ok: problems.isEmpty, text: "cache: \(store.file) (none yet; the first render fetches)" + notes)
+        case .unusable(let why):
+            return Line(ok: false, text: "cache: \(why) (treated as empty; the next fetch replaces it, `elbowroom cache clear` removes it)" + notes)
+        case .loaded(let found):
+            cache = found
         }
         let view = UsageView(cache: cache, now: now, config: config)
         var text = "cache: \(store.file), status \(view.status.rawValue)"
@@ -95,8 +103,8 @@ enum DoctorCommand {
         if let until = f.cooldownUntil, until > now {
             text += ", next fetch not before \(DurationText.short(until.timeIntervalSince(now))) from now"
         }
-        let ok = [DisplayStatus.ok, .stale, .loading].contains(view.status)
-        return Line(ok: ok, text: text)
+        let ok = [DisplayStatus.ok, .stale, .loading].contains(view.status) && problems.isEmpty
+        return Line(ok: ok, text: text + notes)
     }
 
     static func api(context: CLIContext) -> Line {
