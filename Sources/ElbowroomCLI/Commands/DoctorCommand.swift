@@ -36,6 +36,10 @@ enum DoctorCommand {
         }
         lines.append(credentials(paths: paths, environment: context.environment, now: now))
         lines.append(cache(paths: paths, now: now, config: config))
+        let ignored = context.environment.ignoredRelativePaths
+        if !ignored.isEmpty {
+            lines.append(Line(ok: false, text: "environment: ignoring \(ignored.joined(separator: ", ")): a path there must be absolute (a relative one would depend on the current directory)"))
+        }
         lines.append(api(context: context))
         return lines
     }
