@@ -67,7 +67,11 @@ enum DoctorCommand {
             case .oauth(let c):
                 var text = "credentials: \(file) (mode \(mode)), plan \(c.subscriptionType ?? "unknown")"
                 if let tier = c.rateLimitTier { text += " (\(tier))" }
-                if let expires = c.expiresAt {
+                // A hand-edited or corrupt expiresAt can be any number: beyond a century it is
+                // no date at all (and would not fit the duration's integer arithmetic).
+                if let expires = c.expiresAt, abs(expires.timeIntervalSince(now)) > 100 * 365 * 86400 {
+                    text += ", token expiry (expiresAt) out of range"
+                } else if let expires = c.expiresAt {
                     let delta = expires.timeIntervalSince(now)
                     text += delta > 0 ? ", token expires in \(DurationText.short(delta))" : ", token expired \(DurationText.short(-delta)) ago"
                 }
