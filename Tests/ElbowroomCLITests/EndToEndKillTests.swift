@@ -77,7 +77,7 @@ import Testing
         let finalStart = Date()
         let final = try BuiltExecutable.run(e.fetcher, arguments: ["--urgency", "now"], environment: e.sandbox.environment)
         #expect(final.status == 0, "\(final.stderr)")
-        #expect(Date().timeIntervalSince(finalStart) < 3)
+        #expect(Date().timeIntervalSince(finalStart) < 5, "a lock left by the dead would make this wait")
         #expect(e.usageRequests == requests + 1)
         let cache = try #require(CacheStore(paths: paths).load())
         #expect(cache.fetch.lastOutcome == .ok)
