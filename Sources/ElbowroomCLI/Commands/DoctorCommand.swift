@@ -37,6 +37,10 @@ enum DoctorCommand {
         lines.append(credentials(paths: paths, environment: context.environment, now: now))
         lines.append(cache(paths: paths, now: now, config: config))
         lines.append(contentsOf: dataNotes(paths: paths))
+        let ignored = context.environment.ignoredRelativePaths
+        if !ignored.isEmpty {
+            lines.append(Line(ok: false, text: "environment: ignoring \(ignored.joined(separator: ", ")): a path there must be absolute (a relative one would depend on the current directory)"))
+        }
         lines.append(api(context: context))
         return lines
     }
@@ -64,7 +68,11 @@ enum DoctorCommand {
             case .oauth(let c):
                 var text = "credentials: \(file) (mode \(mode)), plan \(c.subscriptionType ?? "unknown")"
                 if let tier = c.rateLimitTier { text += " (\(tier))" }
-                if let expires = c.expiresAt {
+                // A hand-edited or corrupt expiresAt can be any number: beyond a century it is
+                // no date at all (and would not fit the duration's integer arithmetic).
+                if let expires = c.expiresAt, abs(expires.timeIntervalSince(now)) > 100 * 365 * 86400 {
+                    text += ", token expiry (expiresAt) out of range"
+                } else if let expires = c.expiresAt {
                     let delta = expires.timeIntervalSince(now)
                     text += delta > 0 ? ", token expires in \(DurationText.short(delta))" : ", token expired \(DurationText.short(-delta)) ago"
                 }
@@ -79,11 +87,19 @@ enum DoctorCommand {
 
     static func cache(paths: Paths, now: Date, config: Config) -> Line {
         let store = CacheStore(paths: paths)
-        guard FileSystem.exists(store.file) else {
-            return Line(ok: true, text: "cache: \(store.file) (none yet; the first render fetches)")
-        }
-        guard let cache = store.load() else {
-            return Line(ok: false, text: "cache: \(store.file) is unreadable or of another version (treated as empty; `elbowroom cache clear` removes it)")
+        // The directory (repaired here when others may write to it) and planted lock files.
+        let (problems, repairs) = CacheStore.inspect(paths: paths)
+        let notes = (repairs + problems).map { "; " + $0 }.joined()
+        let cache: CacheFile
+        switch store.read() {
+        case .refused(let why):
+            return Line(ok: false, text: "cache: \(why)")
+        case .missing:
+            return Line(ok: problems.isEmpty, text: "cache: \(store.file) (none yet; the first render fetches)" + notes)
+        case .unusable(let why):
+            return Line(ok: false, text: "cache: \(why) (treated as empty; the next fetch replaces it, `elbowroom cache clear` removes it)" + notes)
+        case .loaded(let found):
+            cache = found
         }
         let view = UsageView(cache: cache, now: now, config: config)
         var text = "cache: \(store.file), status \(view.status.rawValue)"
@@ -96,8 +112,8 @@ enum DoctorCommand {
         if let until = f.cooldownUntil, until > now {
             text += ", next fetch not before \(DurationText.short(until.timeIntervalSince(now))) from now"
         }
-        let ok = [DisplayStatus.ok, .stale, .loading].contains(view.status)
-        return Line(ok: ok, text: text)
+        let ok = [DisplayStatus.ok, .stale, .loading].contains(view.status) && problems.isEmpty
+        return Line(ok: ok, text: text + notes)
     }
 
     /// What the last reading left out as not data (a percentage far outside 0…100): the

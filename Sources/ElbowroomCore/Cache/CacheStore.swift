@@ -7,10 +7,16 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 /// Reads and writes one account's cache file. Writes are atomic (temp file, fsync, rename in the
 /// same directory); the directory is 0700 and the file 0600. A missing, corrupt or
 /// other-version file reads as `nil`.
+///
+/// Every file here is opened as a private file (`FileSystem.readPrivate`, `FileLock`): a symlink,
+/// FIFO, huge or foreign file planted in the cache directory is a miss (and replaced by the next
+/// write), never followed or waited on. A cache directory owned by another user is refused.
 public struct CacheStore: Sendable {
     public let file: String
     public let lockFile: String
     public let account: String
+    /// The largest cache file read (a real one is a few KiB).
+    public static let sizeLimit = 1 << 20
 
     public init(paths: Paths) {
         self.file = paths.cacheFile
@@ -18,9 +24,61 @@ public struct CacheStore: Sendable {
         self.account = paths.accountSource
     }
 
+    public var directory: String { FileSystem.directory(of: file) }
+
+    /// What reading the cache found.
+    public enum Contents: Sendable {
+        case missing
+        case loaded(CacheFile)
+        /// A file that is not a usable cache (corrupt, another version, a planted FIFO or
+        /// symlink, too large): a miss, replaced by the next write. The reason, for `doctor`.
+        case unusable(String)
+        /// The cache directory is not ours (or not a directory): nothing in it is used, and
+        /// renders say so. The reason, whole.
+        case refused(String)
+    }
+
+    /// Reads the cache; read-only (a render never repairs or replaces anything).
+    public func read() -> Contents {
+        if let problem = FileSystem.privateDirectoryProblem(directory) {
+            return .refused("cannot use the cache directory: " + problem)
+        }
+        do {
+            guard let data = try FileSystem.readPrivate(file, limit: Self.sizeLimit) else { return .missing }
+            guard let cache = CacheFile.decode(data) else {
+                return .unusable("\(file) is \(data.isEmpty ? "empty" : "corrupt, truncated or of another version")")
+            }
+            return .loaded(cache)
+        } catch {
+            return .unusable(error.description)
+        }
+    }
+
     public func load() -> CacheFile? {
-        guard let data = FileSystem.read(file, limit: 1 << 20) else { return nil }
-        return CacheFile.decode(data)
+        if case .loaded(let cache) = read() { return cache }
+        return nil
+    }
+
+    /// For `doctor`: what is wrong with the cache directory and the lock files beside the cache
+    /// (the cache file itself is judged by `read()`). A directory of ours that others may write
+    /// to is repaired here, and said so in `repairs`.
+    public static func inspect(paths: Paths) -> (problems: [String], repairs: [String]) {
+        let dir = paths.cacheDir
+        if let problem = FileSystem.privateDirectoryProblem(dir) { return (["cannot use the cache directory: " + problem], []) }
+        guard FileSystem.exists(dir) else { return ([], []) }
+        var problems: [String] = []
+        var repairs: [String] = []
+        do {
+            if let repaired = try FileSystem.makeDirectory(dir, mode: 0o700) { repairs.append(repaired) }
+        } catch {
+            problems.append("\(error)")
+        }
+        for lock in [paths.cacheLockFile, paths.fetchLockFile] {
+            if let problem = FileSystem.privateFileProblem(lock) {
+                problems.append(problem + " (the next fetch replaces it)")
+            }
+        }
+        return (problems, repairs)
     }
 
     /// `load()`, or an empty cache for this account.
@@ -29,7 +87,7 @@ public struct CacheStore: Sendable {
     }
 
     public func save(_ cache: CacheFile) throws {
-        try FileSystem.makeDirectory(FileSystem.directory(of: file), mode: 0o700)
+        try FileSystem.makeDirectory(directory, mode: 0o700)
         try FileSystem.writeAtomically(cache.encoded(), to: file, mode: 0o600)
     }
 
@@ -37,7 +95,7 @@ public struct CacheStore: Sendable {
     /// ingester never lose each other's updates.
     @discardableResult
     public func update(_ change: (inout CacheFile) -> Bool) throws -> CacheFile {
-        try FileSystem.makeDirectory(FileSystem.directory(of: file), mode: 0o700)
+        try FileSystem.makeDirectory(directory, mode: 0o700)
         let lock = try FileLock(path: lockFile)
         try lock.lock()
         defer { lock.unlock() }
