@@ -51,12 +51,12 @@ public struct ExternalAdapter: OutputAdapter {
 
     public func streamFrame(_ frame: RenderedFrame) -> String {
         switch run(frame, mode: "stream") {
-        case .success(let text): return text.isEmpty || text.hasSuffix("\n") ? text : text + "\n"
+        case .success(let text): return text.isEmpty || text.utf8.last == 0x0A ? text : text + "\n"
         case .failure(let failure): return streamError(failure.message)
         }
     }
 
     public func renderError(_ message: String) -> AdapterOutput {
-        AdapterOutput("⚠ elbowroom: " + ControlCharacters.strip(message, keepNewlines: false) + "\n", exitCode: 2)
+        AdapterOutput("⚠ elbowroom: " + SafeText.clean(message, lines: .join) + "\n", exitCode: 2)
     }
 }

@@ -3,6 +3,8 @@ import ElbowroomTemplate
 
 /// `elbowroom doctor`: one line per part — programs, config, credentials, cache, API — each saying
 /// what it found and what to do. Never prints a token. Exit 0 when every part is usable, 1 if not.
+/// Each line is printed through `SafeText` (one line, no controls): the cache's message, the
+/// credentials' plan and tier and the probe's answer are text from outside.
 enum DoctorCommand {
     struct Line {
         var ok: Bool
@@ -12,7 +14,7 @@ enum DoctorCommand {
     static func run(context: CLIContext) -> Int32 {
         let lines = check(context: context)
         for line in lines {
-            context.stdout.write("\(line.ok ? "ok  " : "FAIL") \(line.text)\n")
+            context.stdout.write("\(line.ok ? "ok  " : "FAIL") \(SafeText.clean(line.text, lines: .join))\n")
         }
         return lines.allSatisfy(\.ok) ? 0 : 1
     }

@@ -40,7 +40,9 @@ enum Value: Sendable, Equatable {
         }
     }
 
-    /// The default formatter for each type.
+    /// The default formatter for each type. Text (labels, keys, error, plan, model, currency: data
+    /// from the API or Claude Code) comes out one line without controls (`SafeText`): a line
+    /// break in the data must not add a line to a one-line template.
     func formatted(now: Date, localTime: LocalTime) -> String {
         switch self {
         case .percent(let p): return NumberText.fixed(p, decimals: 0, rule: PercentText.rule)
@@ -49,7 +51,7 @@ enum Value: Sendable, Equatable {
             let format = abs(date.timeIntervalSince(now)) > 86400 ? "%a %H:%M" : "%H:%M"
             return localTime.format(date, format)
         case .flag: return ""
-        case .text(let s): return s
+        case .text(let s): return SafeText.clean(s, lines: .join)
         case .level(let l): return l.rawValue
         case .money(let minor, let currency): return NumberText.money(minor: minor, currency: currency, decimals: 2)
         }
@@ -87,7 +89,7 @@ enum NumberText {
         case "GBP": return sign + "£" + digits
         case "JPY": return sign + "¥" + digits
         case "": return sign + digits
-        default: return sign + digits + " " + currency.uppercased()
+        default: return sign + digits + " " + SafeText.clean(currency.uppercased(), lines: .join)
         }
     }
 }
