@@ -93,3 +93,13 @@ extension FetchReport.Result {
         return nil
     }
 }
+
+extension Sandbox {
+    /// Every file and directory under the sandbox, relative to its root.
+    func allPaths() -> Set<String> {
+        var paths = Set<String>()
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let path = enumerator?.nextObject() as? String { paths.insert(path) }
+        return paths
+    }
+}
