@@ -103,3 +103,41 @@ extension Sandbox {
         return paths
     }
 }
+
+/// Makes a directory refuse new entries — for root too, which ignores permission bits: `chattr +i`
+/// as root, `chmod 0500` otherwise. Checks that it worked (a test that believes a directory is
+/// read-only when it is not would prove nothing) and returns the undo.
+enum UnwritableDirectory {
+    static func make(_ dir: String) throws -> @Sendable () -> Void {
+        let undo: @Sendable () -> Void
+        if geteuid() == 0 {
+            try chattr("+i", dir)
+            undo = { try? chattr("-i", dir) }
+        } else {
+            chmod(dir, 0o500)
+            undo = { chmod(dir, 0o700) }
+        }
+        let probe = dir + "/.unwritable-check"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        if fd >= 0 {
+            close(fd)
+            unlink(probe)
+            undo()
+            throw Failure(description: "cannot make \(dir) unwritable here (no chattr +i on this file system?)")
+        }
+        return undo
+    }
+
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    static func chattr(_ flag: String, _ path: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [flag, path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Failure(description: "chattr \(flag) \(path) failed") }
+    }
+}

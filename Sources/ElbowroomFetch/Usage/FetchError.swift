@@ -26,6 +26,8 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     case config(String)
     /// A failure another process just recorded in the cache (we waited for its fetch).
     case recorded(FetchOutcome, String)
+    /// A reading arrived but neither it nor the fetch state could be written to the cache.
+    case unstorable(String)
 
     public var outcome: FetchOutcome {
         switch self {
@@ -38,7 +40,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .undecodable, .redirect: return .undecodable
         case .signedOut: return .signedOut
         case .expired: return .expired
-        case .config: return .config
+        case .config, .unstorable: return .config
         case .recorded(let outcome, _): return outcome
         }
     }
@@ -62,12 +64,14 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .undecodable(let why): return why
         case .redirect(let status):
             return "the usage api answered with a redirect (\(status)); not followed, so the token stays here"
-        case .signedOut(let why), .expired(let why), .config(let why), .recorded(_, let why): return why
+        case .signedOut(let why), .expired(let why), .config(let why), .recorded(_, let why), .unstorable(let why):
+            return why
         }
     }
 
+    /// Compact, saturating (a number of seconds may come from the network).
     static func duration(_ seconds: TimeInterval) -> String {
-        let s = Int(seconds.rounded(.up))
+        let s = seconds.isNaN ? 0 : Int(min(max(seconds, 0), 1e9).rounded(.up))
         if s < 60 { return "\(s)s" }
         if s < 3600 { return s % 60 == 0 ? "\(s / 60)m" : "\(s / 60)m\(s % 60)s" }
         return "\(s / 3600)h\(s % 3600 / 60)m"
