@@ -95,6 +95,9 @@ extension FetchReport.Result {
 }
 
 extension Sandbox {
+    /// The `claudeAiOauth` object of the credentials file.
+    var oauthObject: [String: Any]? { credentialsObject()?["claudeAiOauth"] as? [String: Any] }
+
     /// Every file and directory under the sandbox, relative to its root.
     func allPaths() -> Set<String> {
         var paths = Set<String>()

@@ -16,12 +16,19 @@ public enum CredentialsDocument {
         }
         oauth["accessToken"] = accessToken
         if let refreshToken { oauth["refreshToken"] = refreshToken }
-        if let expiresAt { oauth["expiresAt"] = Int64((expiresAt.timeIntervalSince1970 * 1000).rounded()) }
+        if let expiresAt { oauth["expiresAt"] = milliseconds(expiresAt) }
         root["claudeAiOauth"] = oauth
         do {
             return try JSONSerialization.data(withJSONObject: root, options: [.withoutEscapingSlashes])
         } catch {
             throw Unwritable(description: "cannot encode the updated credentials")
         }
+    }
+
+    /// Unix milliseconds, saturating: a date is never a reason to trap.
+    static func milliseconds(_ date: Date) -> Int64 {
+        let ms = (date.timeIntervalSince1970 * 1000).rounded()
+        guard !ms.isNaN else { return 0 }
+        return Int64(min(max(ms, -9e15), 9e15))
     }
 }

@@ -6,11 +6,26 @@ public struct TokenGrant: Sendable, Equatable, CustomStringConvertible, CustomDe
     public var accessToken: String
     /// `nil` when the endpoint did not rotate it: keep the old one.
     public var refreshToken: String?
+    /// Seconds the new access token lives, within `lifetimeRange`; `nil` when the answer had no
+    /// number there.
     public var expiresIn: TimeInterval?
+
+    /// What `expires_in` is clamped to: the endpoint's number is written into Claude Code's
+    /// credentials, so it must be a time a date can hold, and a token said to expire at once must
+    /// not cause a refresh per fetch.
+    public static let lifetimeRange: ClosedRange<TimeInterval> = 300...(7 * 86400)
+
+    /// `expires_in` as the endpoint sent it: any JSON value.
+    public static func lifetime(_ value: Any?) -> TimeInterval? {
+        guard let number = value as? NSNumber, !(value is Bool) else { return nil }
+        let seconds = number.doubleValue
+        guard !seconds.isNaN else { return nil }
+        return min(max(seconds, lifetimeRange.lowerBound), lifetimeRange.upperBound)
+    }
 
     // Never the tokens, whoever interpolates this.
     public var description: String {
-        "TokenGrant(expires_in: \(expiresIn.map { "\(Int($0))" } ?? "?"), refresh token \(refreshToken == nil ? "kept" : "rotated"), tokens: redacted)"
+        "TokenGrant(expires_in: \(expiresIn.map { TransportError.seconds($0.rounded()) } ?? "?"), refresh token \(refreshToken == nil ? "kept" : "rotated"), tokens: redacted)"
     }
     public var debugDescription: String { description }
 }
@@ -56,8 +71,7 @@ public struct TokenRefresher: Sendable {
                 throw .undecodable("the token endpoint answered without an access token")
             }
             let refresh = (json?["refresh_token"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-            let expiresIn = (json?["expires_in"] as? NSNumber)?.doubleValue
-            return TokenGrant(accessToken: access, refreshToken: refresh, expiresIn: expiresIn)
+            return TokenGrant(accessToken: access, refreshToken: refresh, expiresIn: TokenGrant.lifetime(json?["expires_in"]))
         case 300..<400:
             throw .redirect(status: response.status)
         case 400, 401:

@@ -86,7 +86,9 @@ public struct TokenRenewal: Sendable {
         renewed.accessToken = grant.accessToken
         renewed.refreshToken = grant.refreshToken ?? base.refreshToken
         // Without expires_in assume an hour, so a missing field cannot cause a refresh per fetch.
-        renewed.expiresAt = now.addingTimeInterval(grant.expiresIn ?? 3600)
+        let lifetime = grant.expiresIn ?? 3600
+        renewed.expiresAt = now.addingTimeInterval(min(max(lifetime, TokenGrant.lifetimeRange.lowerBound),
+                                                       TokenGrant.lifetimeRange.upperBound))
         log("refreshed; new token expires \(renewed.expiresAt.map(ISO8601.format) ?? "?")\(grant.refreshToken == nil ? ", refresh token kept" : ", refresh token rotated")")
 
         let latest: Data
