@@ -43,6 +43,35 @@ import ElbowroomTestSupport
         #expect(CacheStore(paths: h.sandbox.paths).load()?.fetch.lastOutcome == .ok)
     }
 
+    @Test(arguments: [
+        (ServerReply.redirect(to: "/followed"), "the token endpoint answered with a redirect (302)", FetchOutcome.undecodable),
+        (.status(503), "the token endpoint had a server error (503)", .server),
+        (.rateLimited(retryAfter: "120"), "rate limited by the token endpoint", .rateLimited),
+        (.status(401), "the token endpoint rejected the refresh (401)", .unauthorized),
+        (.drop, "cannot reach the token endpoint", .network),
+    ])
+    func tokenEndpointFailuresAreTheTokenEndpointsAndRecorded(reply: ServerReply, message: String, outcome: FetchOutcome) throws {
+        let h = try FetchHarness(validAccess: "will-be-issued")
+        h.fake.tokenReply = reply
+        let before = try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        h.clock.advance(by: 2)
+        let error = try #require(h.run().result.failure)
+        #expect(error.outcome == outcome)
+        #expect(error.description.hasPrefix(message), "\(error.description)")
+        #expect(!error.description.contains("usage api"))
+        #expect(h.tokenRequests.count == 1)
+        #expect(h.usageRequests.isEmpty)
+        // Never followed, so the refresh token went nowhere else.
+        #expect(h.server.requests(path: "/followed").isEmpty)
+        #expect(!h.server.requests.filter { $0.path != FakeAnthropic.tokenPath }.contains { $0.allText.contains(Tokens.refresh) })
+        #expect(h.sandbox.credentialsData() == before)
+        let cache = try #require(CacheStore(paths: h.sandbox.paths).load())
+        #expect(cache.fetch.lastOutcome == outcome)
+        #expect(cache.fetch.message == error.description)
+        #expect(h.run(.now).skipReason != nil)
+        #expect(h.tokenRequests.count == 1)
+    }
+
     @Test func numbersFromFilesAndTheNetworkNeverTrap() {
         #expect(ISO8601.format(Date(timeIntervalSince1970: 1e300)) == "9999-12-31T23:59:59Z")
         #expect(ISO8601.format(Date(timeIntervalSince1970: -1e300)) == "0001-01-01T00:00:00Z")

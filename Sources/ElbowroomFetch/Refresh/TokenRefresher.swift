@@ -44,7 +44,18 @@ public struct TokenRefresher: Sendable {
         self.timeout = timeout
     }
 
+    /// Errors are the token endpoint's (`FetchError.refresh`), except `invalid_grant`, which is
+    /// `signedOut`. A redirect is never followed: the refresh token stays here.
     public func refresh(refreshToken: String, now: Date) throws(FetchError) -> TokenGrant {
+        do {
+            return try exchange(refreshToken: refreshToken, now: now)
+        } catch {
+            if case .signedOut = error { throw error }
+            throw .refresh(error)
+        }
+    }
+
+    func exchange(refreshToken: String, now: Date) throws(FetchError) -> TokenGrant {
         let body: [String: String] = [
             "grant_type": "refresh_token", "refresh_token": refreshToken, "client_id": Self.clientID,
         ]
@@ -60,7 +71,7 @@ public struct TokenRefresher: Sendable {
         } catch {
             switch error {
             case .timeout(let t): throw .timeout(t)
-            case .network(let why): throw .network("token refresh: \(why)")
+            case .network(let why): throw .network(why)
             case .oversized: throw .undecodable("the token endpoint answered with a body over 1 MiB")
             }
         }
