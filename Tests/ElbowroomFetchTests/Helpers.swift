@@ -144,3 +144,14 @@ enum UnwritableDirectory {
         guard process.terminationStatus == 0 else { throw Failure(description: "chattr \(flag) \(path) failed") }
     }
 }
+
+/// A value shared with a `@Sendable` hook.
+final class LockedBox<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T
+    init(_ value: T) { stored = value }
+    var value: T {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); stored = newValue; lock.unlock() }
+    }
+}

@@ -53,10 +53,16 @@ public struct FetchState: Codable, Sendable, Equatable {
 
     /// Records a successful fetch: failures and cooldown are cleared.
     public mutating func recordSuccess(at date: Date) {
+        recordSuccess(at: date, note: nil)
+    }
+
+    /// A successful fetch with `note`: something the user should know although the fetch worked
+    /// (e.g. refreshed tokens that could not be saved), for `doctor` and `cache show`.
+    public mutating func recordSuccess(at date: Date, note: String?) {
         lastAttempt = date
         lastSuccess = date
         lastOutcome = .ok
-        message = nil
+        message = note
         consecutiveFailures = 0
         cooldownUntil = nil
     }

@@ -88,8 +88,9 @@ public struct FetchReport: Sendable {
 /// - After taking the lock the cache is read again and the policy asked again, so fifty prompts
 ///   racing to start a fetch make exactly one request.
 /// - Every attempt and outcome goes through Core's cache, so every process obeys cooldowns —
-///   failures before any request (config, credentials) included. When the cache file cannot be written, the state still
-///   persists (`persist`), so a full disk never turns into a request per render.
+///   failures before any request (config, credentials, a refresh refused because its tokens
+///   could not be saved) included. When the cache file cannot be written the state still
+///   persists (`record`), so a full disk never turns into a request per render.
 public struct FetchCoordinator: Sendable {
     public let context: FetchContext
 
@@ -175,10 +176,11 @@ public struct FetchCoordinator: Sendable {
         }
 
         let client = UsageClient(apiBase: apiURL, transport: context.transport, timeout: timeout)
+        let notes = RunNotes()
         let renewal = TokenRenewal(
             source: source, refresher: TokenRefresher(tokenURL: tokenURL, transport: context.transport, timeout: timeout),
             mode: config.refresh, detector: context.processDetector, log: log,
-            lockDirectory: paths.claudeConfigDir)
+            lockDirectory: paths.claudeConfigDir, notes: notes)
         let fetched: Reading
         do {
             fetched = try fetch(client: client, renewal: renewal, source: source)
@@ -192,13 +194,14 @@ public struct FetchCoordinator: Sendable {
             log("kept \(reading.windows.count) of them in the cache, dropped \(dropped) (more than \(ReadingLimits.maxWindows), or keys over \(ReadingLimits.maxKeyBytes) bytes)")
         }
         let now = context.clock()
+        let note = notes.message.map(log.redact)
         do {
             let saved = try store.update { cache in
                 var fresh = reading
                 if fresh.plan == nil { fresh.plan = cache.reading?.plan }
                 cache.account = store.account
                 cache.reading = fresh
-                cache.fetch.recordSuccess(at: now)
+                cache.fetch.recordSuccess(at: now, note: note)
                 return true
             }
             store.clearMarker()
