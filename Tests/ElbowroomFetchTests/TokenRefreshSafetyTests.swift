@@ -147,6 +147,10 @@ import ElbowroomTestSupport
         #expect(ISO8601.format(Date(timeIntervalSince1970: .nan)) == "1970-01-01T00:00:00Z")
         #expect(ISO8601.format(Date(timeIntervalSince1970: 1_795_000_000)) == "2026-11-18T11:06:40Z")
         #expect(CredentialsDocument.milliseconds(Date(timeIntervalSince1970: 1e300)) == 9_000_000_000_000_000)
+        let absurd = Data(#"{"claudeAiOauth":{"accessToken":"a","expiresAt":1e300}}"#.utf8)
+        guard case .oauth(let read)? = try? CredentialsParser.parse(absurd) else { Issue.record("not parsed"); return }
+        #expect(read.expiresAt.map(ISO8601.format) == "9999-12-31T23:59:59Z")
+        #expect(read.expiresAt.map { Int($0.timeIntervalSinceNow) } != nil)
         #expect(TokenGrant(accessToken: "a", refreshToken: nil, expiresIn: 1e300).description.contains("expires_in"))
         #expect(FetchError.rateLimited(retryAfter: .infinity).description.hasPrefix("rate limited"))
         #expect(TransportError.timeout(.infinity).description == "no answer within infs")
@@ -235,5 +239,9 @@ import ElbowroomTestSupport
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("expires: 9999-12-31T23:59:59Z"))
         #expect(h.usageRequests.count == 1)
+        // doctor reads the same credentials through the same parser.
+        let renderer = try #require(BuiltExecutable.path("elbowroom"), "build elbowroom first")
+        let doctor = try BuiltExecutable.run(renderer, arguments: ["doctor"], environment: h.sandbox.environment)
+        #expect(doctor.stdout.contains("token expires in"), "\(doctor.status) \(doctor.stdout) \(doctor.stderr)")
     }
 }
