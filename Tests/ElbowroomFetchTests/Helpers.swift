@@ -111,6 +111,16 @@ extension Sandbox {
 /// as root, `chmod 0500` otherwise. Checks that it worked (a test that believes a directory is
 /// read-only when it is not would prove nothing) and returns the undo.
 enum UnwritableDirectory {
+    /// Whether this machine can do it: root needs `chattr` and a file system with the immutable
+    /// flag (ext4, xfs, btrfs; not tmpfs or overlayfs). Tests that need it are skipped otherwise.
+    static let isAvailable: Bool = {
+        guard let sandbox = try? Sandbox() else { return false }
+        defer { sandbox.cleanup() }
+        guard let undo = try? make(sandbox.home) else { return false }
+        undo()
+        return true
+    }()
+
     static func make(_ dir: String) throws -> @Sendable () -> Void {
         let undo: @Sendable () -> Void
         if geteuid() == 0 {

@@ -14,15 +14,24 @@ import ElbowroomTestSupport
         }
     }
 
-    enum Breakage: String, CaseIterable {
+    enum Breakage {
         /// The directory takes no new files (the cache file is replaced by a temp file and a rename).
         case readOnlyDirectory
         /// Something else took the cache file's name.
         case cacheFileIsADirectory
     }
 
-    @Test(arguments: Breakage.allCases)
-    func aRateLimitIsObeyedWhenTheCacheCannotBeWritten(breakage: Breakage) throws {
+    @Test func aRateLimitIsObeyedWhenTheCacheFileIsADirectory() throws {
+        try rateLimitIsObeyed(breakage: .cacheFileIsADirectory)
+    }
+
+    @Test(.enabled(if: UnwritableDirectory.isAvailable, "needs a directory that refuses writes (as root: chattr +i)"))
+    func aRateLimitIsObeyedWhenTheCacheDirectoryIsReadOnly() throws {
+        try rateLimitIsObeyed(breakage: .readOnlyDirectory)
+    }
+
+    /// Ten `--urgency now` runs against a 429 make one request.
+    func rateLimitIsObeyed(breakage: Breakage) throws {
         let h = try FetchHarness()
         try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.valid)
         let paths = h.sandbox.paths

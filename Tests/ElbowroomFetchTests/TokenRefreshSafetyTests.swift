@@ -76,7 +76,8 @@ import ElbowroomTestSupport
         #expect(h.sandbox.credentialsData() == before)
     }
 
-    @Test func anUnwritableCredentialsDirectoryIsNeverRefreshed() throws {
+    @Test(.enabled(if: UnwritableDirectory.isAvailable, "needs a directory that refuses writes (as root: chattr +i)"))
+    func anUnwritableCredentialsDirectoryIsNeverRefreshed() throws {
         let h = try FetchHarness(validAccess: "will-be-issued")
         let before = try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
         h.clock.advance(by: 2)
@@ -94,7 +95,8 @@ import ElbowroomTestSupport
         #expect(h.server.requests.isEmpty)
     }
 
-    @Test func refreshedTokensThatCouldNotBeSavedAreRecorded() throws {
+    @Test(.enabled(if: UnwritableDirectory.isAvailable, "needs a directory that refuses writes (as root: chattr +i)"))
+    func refreshedTokensThatCouldNotBeSavedAreRecorded() throws {
         // The directory took writes when checked, and no longer when the new tokens came back.
         let h = try FetchHarness(validAccess: "will-be-issued")
         try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
