@@ -91,7 +91,8 @@ import Testing
         // The cooldown is in the cache, and the next processes obey it.
         let remaining = try #require(cooldownRemaining(e), "no cooldown recorded")
         if let expected = fault.cooldown {
-            #expect(abs(remaining - expected) < 30, "cooldown \(remaining)s, expected \(expected)s")
+            // The HTTP date was fixed when the table was built, maybe a while ago on a busy machine.
+            #expect(remaining <= expected + 5 && remaining > expected - 120, "cooldown \(remaining)s, expected \(expected)s")
         } else {
             #expect(remaining > 0)
         }

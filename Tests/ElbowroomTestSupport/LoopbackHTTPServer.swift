@@ -92,6 +92,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private var recorded: [RecordedRequest] = []
     private var stopped = false
     private var openConnections: Set<Int32> = []
+    private var accepted = 0
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
@@ -147,6 +148,14 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         return recorded
     }
 
+    /// Every connection accepted so far, whether or not an HTTP request followed (a SOCKS
+    /// handshake, a TLS hello): for "nothing ever connected here" checks.
+    public var connectionCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return accepted
+    }
+
     public func requests(path: String) -> [RecordedRequest] {
         requests.filter { $0.path == path || $0.path.hasPrefix(path + "?") }
     }
@@ -179,6 +188,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             lock.lock()
             if stopped { lock.unlock(); close(fd); return }
+            accepted += 1
             openConnections.insert(fd)
             #if canImport(Darwin)
             var one: Int32 = 1

@@ -6,7 +6,8 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 
 /// Reads and writes one account's cache file. Writes are atomic (temp file, fsync, rename in the
 /// same directory); the directory is 0700 and the file 0600. A missing, corrupt or
-/// other-version file reads as `nil`.
+/// other-version file reads as `nil`. A fetch state the fetcher had to keep in the fetch lock
+/// file (`FetchStateMarker`) is laid over what the file holds when it is newer.
 ///
 /// Every file here is opened as a private file (`FileSystem.readPrivate`, `FileLock`): a symlink,
 /// FIFO, huge or foreign file planted in the cache directory is a miss (and replaced by the next
@@ -14,13 +15,22 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 public struct CacheStore: Sendable {
     public let file: String
     public let lockFile: String
+    /// The account's fetch lock, which also holds a `FetchStateMarker` when the cache file could
+    /// not be written.
+    public let fetchLockFile: String
     public let account: String
-    /// The largest cache file read (a real one is a few KiB).
+    /// Readers take at most this many bytes (a real cache is a few KiB); `save` refuses to write
+    /// more, so what it writes can always be read back.
     public static let sizeLimit = 1 << 20
+
+    public struct Unstorable: Error, CustomStringConvertible {
+        public let description: String
+    }
 
     public init(paths: Paths) {
         self.file = paths.cacheFile
         self.lockFile = paths.cacheLockFile
+        self.fetchLockFile = paths.fetchLockFile
         self.account = paths.accountSource
     }
 
@@ -55,8 +65,19 @@ public struct CacheStore: Sendable {
     }
 
     public func load() -> CacheFile? {
-        if case .loaded(let cache) = read() { return cache }
-        return nil
+        var cache: CacheFile?
+        switch read() {
+        case .loaded(let loaded): cache = loaded
+        case .refused: return nil
+        case .missing, .unusable: cache = nil
+        }
+        guard let marker = FetchStateMarker.read(fetchLockFile),
+              let attempt = marker.lastAttempt, attempt > (cache?.fetch.lastAttempt ?? .distantPast) else {
+            return cache
+        }
+        var merged = cache ?? CacheFile(account: account)
+        merged.fetch = marker
+        return merged
     }
 
     /// For `doctor`: what is wrong with the cache directory and the lock files beside the cache
@@ -87,8 +108,13 @@ public struct CacheStore: Sendable {
     }
 
     public func save(_ cache: CacheFile) throws {
+        let data = cache.encoded()
+        guard !data.isEmpty else { throw Unstorable(description: "cannot encode the cache") }
+        guard data.count <= Self.sizeLimit else {
+            throw Unstorable(description: "the cache would take \(data.count) bytes, more than the \(Self.sizeLimit) its readers accept")
+        }
         try FileSystem.makeDirectory(directory, mode: 0o700)
-        try FileSystem.writeAtomically(cache.encoded(), to: file, mode: 0o600)
+        try FileSystem.writeAtomically(data, to: file, mode: 0o600)
     }
 
     /// Read-modify-write under the cache's short lock, so the fetcher and the status-line
@@ -104,7 +130,19 @@ public struct CacheStore: Sendable {
         return cache
     }
 
+    /// Keeps `state` in the fetch lock file: for the fetcher, under the fetch lock, when `update`
+    /// failed.
+    public func saveMarker(_ state: FetchState, now: Date) throws {
+        try FetchStateMarker.write(state, to: fetchLockFile, now: now)
+    }
+
+    /// Drops a marker once the cache file holds the state again.
+    public func clearMarker() {
+        FetchStateMarker.clear(fetchLockFile)
+    }
+
     public func clear() throws {
         try FileSystem.remove(file)
+        clearMarker()
     }
 }

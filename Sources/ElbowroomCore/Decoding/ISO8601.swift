@@ -59,15 +59,23 @@ public enum ISO8601 {
     }
 
     /// Formats a date as `2026-11-22T14:03:07Z` (UTC, whole seconds) for logs and `--json`.
+    /// Saturates: a date from a file or the network can be anything, and a log line must not trap,
+    /// so times before year 1 or after 9999 print as those bounds (NaN as the epoch).
     public static func format(_ date: Date) -> String {
-        let total = Int(date.timeIntervalSince1970.rounded(.down))
+        let seconds = date.timeIntervalSince1970
+        let total = Int((seconds.isNaN ? 0 : min(max(seconds, firstFormattable), lastFormattable)).rounded(.down))
         var days = total / 86400
         var secs = total % 86400
         if secs < 0 { secs += 86400; days -= 1 }
         let (y, m, d) = civilFromDays(days)
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(y)-\(two(m))-\(two(d))T\(two(secs / 3600)):\(two(secs / 60 % 60)):\(two(secs % 60))Z"
+        let year = y < 1000 ? String(String(y + 10000).dropFirst()) : "\(y)"
+        return "\(year)-\(two(m))-\(two(d))T\(two(secs / 3600)):\(two(secs / 60 % 60)):\(two(secs % 60))Z"
     }
+
+    /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
+    static let firstFormattable: Double = -62_135_596_800
+    static let lastFormattable: Double = 253_402_300_799
 
     // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian, days since 1970-01-01).
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
