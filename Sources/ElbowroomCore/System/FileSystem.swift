@@ -162,12 +162,16 @@ public enum FileSystem {
     /// with `O_CREAT | O_EXCL | O_NOFOLLOW` (a name planted in the directory is skipped, never
     /// written through), and the rename replaces whatever entry `path` is (a planted symlink is
     /// replaced, its target untouched). Temp files left by a writer that died are removed.
-    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t) throws {
-        try writeAtomically(data, to: path, mode: mode, nonce: { UInt32.random(in: 0...UInt32.max) })
+    /// With `keepOwner`, the new file gets the owner and group of the file it replaces (a
+    /// refresh run by root must not hand the user's login to root); never for files whose owner
+    /// could have been planted, such as the cache.
+    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t, keepOwner: Bool = false) throws {
+        try writeAtomically(data, to: path, mode: mode, keepOwner: keepOwner, nonce: { UInt32.random(in: 0...UInt32.max) })
     }
 
     /// `writeAtomically` with the temp names' random part supplied (tests plant files there).
-    static func writeAtomically(_ data: Data, to path: String, mode: mode_t, nonce: () -> UInt32) throws {
+    static func writeAtomically(_ data: Data, to path: String, mode: mode_t, keepOwner: Bool = false,
+                                nonce: () -> UInt32) throws {
         let dir = directory(of: path)
         let name = (path.split(separator: "/").last).map(String.init) ?? "file"
         var temp = ""
@@ -192,7 +196,12 @@ public enum FileSystem {
                     offset += n
                 }
             }
-            // open() applies the umask; set the mode we promised explicitly.
+            var old = stat()
+            if keepOwner, lstat(path, &old) == 0, old.st_uid != geteuid() || old.st_gid != getegid() {
+                guard fchown(fd, old.st_uid, old.st_gid) == 0 else { throw Failure("cannot keep the owner of", path) }
+            }
+            // open() applies the umask; set the mode we promised explicitly (after fchown,
+            // which may clear set-id bits).
             guard fchmod(fd, mode) == 0 else { throw Failure("cannot chmod", temp) }
             guard fsync(fd) == 0 else { throw Failure("cannot fsync", temp) }
         }

@@ -28,7 +28,7 @@ public struct FileCredentialSource: CredentialSource {
     public func writeRaw(_ data: Data) throws {
         let target = Self.resolved(path)
         let mode = FileSystem.mode(of: target) ?? 0o600
-        try FileSystem.writeAtomically(data, to: target, mode: mode)
+        try FileSystem.writeAtomically(data, to: target, mode: mode, keepOwner: true)
     }
 
     /// Creates, fills and removes a file beside the real one, as large as the rewritten document

@@ -100,7 +100,8 @@ enum NumberText {
 /// `2 hours 13 minutes`. Command output (`cache show`, `doctor`) uses the same forms.
 public enum DurationText {
     private static func parts(_ seconds: TimeInterval) -> (d: Int, h: Int, m: Int, s: Int) {
-        let total = seconds.isFinite ? max(0, Int(seconds.rounded(.down))) : 0
+        // Saturating: a duration beyond ~30 million years (an absurd date) never traps.
+        let total = seconds.isFinite ? Int(min(max(seconds, 0), 1e15).rounded(.down)) : 0
         return (total / 86400, total % 86400 / 3600, total % 3600 / 60, total % 60)
     }
 
