@@ -92,6 +92,18 @@ public struct FetchState: Codable, Sendable, Equatable {
         cooldownUntil = date.addingTimeInterval(wait)
     }
 
+    /// The end of the cooldown as seen at `now`, or `nil` when none runs. A cooldown recorded
+    /// "in the future" (the wall clock moved back since the attempt) is not trusted: it would
+    /// otherwise last as long as the jump. One more request after a clock jump is the price.
+    public func activeCooldown(now: Date) -> Date? {
+        guard let until = cooldownUntil, until > now else { return nil }
+        if let attempt = lastAttempt, attempt.timeIntervalSince(now) > Self.clockSlack { return nil }
+        return until
+    }
+
+    /// How far in the future a recorded time may be before it means the clock moved back.
+    public static let clockSlack: TimeInterval = 60
+
     public static let defaultRetryAfter: TimeInterval = 300
     public static let maxBackoff: TimeInterval = 3600
     static let maxCountedFailures = 1000
