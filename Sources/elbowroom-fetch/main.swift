@@ -1,5 +1,8 @@
 import Foundation
+import ElbowroomCore
 import ElbowroomFetch
 
 // The network side of elbowroom: started detached by the renderer, or by `elbowroom fetch`.
-exit(FetchCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))
+let environment = ElbowroomEnvironment.current
+FoundationStorage.confine(environment: environment)
+exit(FetchCommand.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment))
