@@ -20,6 +20,7 @@ public enum ElbowroomMain {
         case .adapters: return AdaptersCommand.run(context: context)
         case .initSnippet(let name): return InitCommand.run(name, context: context)
         case .cache(let action): return CacheCommand.run(action, context: context)
+        case .completions(let action): return CompletionsCommand.run(action, context: context)
         case .version:
             context.stdout.write("elbowroom \(Version.current)\n")
             return 0

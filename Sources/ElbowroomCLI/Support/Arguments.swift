@@ -12,6 +12,7 @@ public struct Invocation: Equatable, Sendable {
         case adapters
         case initSnippet(String)
         case cache(CacheAction)
+        case completions(CompletionsAction)
         case version
         case help
     }
@@ -24,6 +25,13 @@ public struct Invocation: Equatable, Sendable {
 
     public enum CacheAction: String, Equatable, Sendable {
         case show, path, clear
+    }
+
+    public enum CompletionsAction: Equatable, Sendable {
+        /// `completions bash|zsh|fish`: the script.
+        case script(String)
+        /// `completions --list adapters|templates|init` (hidden): names the scripts offer, read at completion time.
+        case list(String)
     }
 
     public var command: Command = .render
@@ -47,7 +55,7 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 public enum ArgumentParser {
-    static let commands = ["render", "watch", "fetch", "doctor", "templates", "adapters", "init", "cache", "help"]
+    static let commands = ["render", "watch", "fetch", "doctor", "templates", "adapters", "init", "cache", "completions", "help"]
     static let flags = ["--adapter", "--template", "--tooltip", "--max-age", "--offline", "--wait", "--color",
                         "--demo", "--interval", "--force", "--json", "--verbose", "--version", "--help"]
 
@@ -58,6 +66,7 @@ public enum ArgumentParser {
         var force = false
         var json = false
         var commandName: String?
+        var completionList: String?
 
         func value(for flag: String) throws(UsageError) -> String {
             guard let next = rest.popFirst() else { throw UsageError("\(flag) needs a value") }
@@ -91,6 +100,7 @@ public enum ArgumentParser {
             case "--wait": invocation.wait = true
             case "--demo": invocation.demo = true
             case "--force": force = true
+            case "--list": completionList = try take()
             case "--json": json = true
             case "-v", "--verbose": invocation.verbose = true
             case "--color":
@@ -160,11 +170,26 @@ public enum ArgumentParser {
                 throw UsageError("unknown cache action '\(word)'\(Suggest.hint(for: word, in: ["show", "path", "clear"]))")
             }
             invocation.command = .cache(action)
+        case "completions":
+            if let list = completionList {
+                guard positional.isEmpty, CompletionsCommand.lists.contains(list) else {
+                    throw UsageError("usage: elbowroom completions --list \(CompletionsCommand.lists.joined(separator: "|"))")
+                }
+                invocation.command = .completions(.list(list))
+            } else {
+                guard positional.count == 1, CompletionsCommand.shells.contains(positional[0]) else {
+                    throw UsageError("usage: elbowroom completions \(CompletionsCommand.shells.joined(separator: "|"))")
+                }
+                invocation.command = .completions(.script(positional[0]))
+            }
         default:
             break
         }
         if (force || json), case .fetch = invocation.command {} else if force || json {
             throw UsageError("\(force ? "--force" : "--json") goes with 'elbowroom fetch'")
+        }
+        if completionList != nil, case .completions = invocation.command {} else if completionList != nil {
+            throw UsageError("--list goes with 'elbowroom completions'")
         }
         return invocation
     }

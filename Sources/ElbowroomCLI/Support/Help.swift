@@ -19,6 +19,7 @@ enum Help {
       elbowroom adapters
       elbowroom init INTEGRATION
       elbowroom cache [show | path | clear]
+      elbowroom completions bash|zsh|fish
       elbowroom --version | --help
 
     RENDER OPTIONS
