@@ -26,7 +26,7 @@ struct ShippedTemplateTests {
         let demo = UsageView(cache: DemoReading.cache(now: Fixture.now), now: Fixture.now, config: Config())
         for file in files {
             let name = String(file.dropLast(5))
-            let text = try #require(TemplateLibrary.readTemplateFile(Self.templatesDir + "/" + file))
+            let text = try #require(try TemplateLibrary.readTemplateFile(Self.templatesDir + "/" + file))
             #expect(text == TemplateLibrary.shipped.first { $0.name == name }?.source, "templates/\(file) differs from its embedded copy")
             let spans = try Template.parse(text, name: name).render(demo, localTime: Fixture.localTime)
             #expect(!spans.plainText.isEmpty, "\(name) renders nothing for the demo")

@@ -134,6 +134,14 @@ public enum FileSystem {
         access(path, F_OK) == 0
     }
 
+    /// The size of a file in bytes, or `nil` when it cannot be stat'ed (to say "too large" when
+    /// `read` gave up at its limit).
+    public static func size(of path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+
     /// The permission bits of a file, or `nil` when it cannot be stat'ed.
     public static func mode(of path: String) -> mode_t? {
         var info = stat()
