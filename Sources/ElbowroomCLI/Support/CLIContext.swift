@@ -3,7 +3,11 @@ import ElbowroomCore
 /// Every seam between the renderer and the outside world, so each command is testable in-process
 /// without the real HOME, clock, terminal or child processes.
 public struct CLIContext: Sendable {
-    public var environment: ElbowroomEnvironment
+    public var environment: ElbowroomEnvironment {
+        didSet { paths = Paths(environment: environment) }
+    }
+    /// Derived from `environment` once (it hashes the Claude config dir), not on every use.
+    public private(set) var paths: Paths
     public var now: @Sendable () -> Date
     public var stdout: any OutputSink
     public var stderr: any OutputSink
@@ -11,8 +15,13 @@ public struct CLIContext: Sendable {
     public var readStdin: @Sendable () -> Data?
     public var stdoutIsTTY: Bool
     public var spawner: any ProcessSpawner
-    /// Where `elbowroom-fetch` is; `nil` when it cannot be found.
-    public var fetcherPath: String?
+    /// Where `elbowroom-fetch` is; `nil` when it cannot be found. Looked up when asked: a render
+    /// that starts no fetch (`--offline`, or nothing due) never searches for it.
+    public var fetcherPath: String? {
+        get { locateFetcher() }
+        set { locateFetcher = { newValue } }
+    }
+    private var locateFetcher: @Sendable () -> String?
     /// Sleeps (for the bounded first-run wait); tests pass one that only advances their clock.
     public var sleep: @Sendable (TimeInterval) -> Void
 
@@ -22,27 +31,27 @@ public struct CLIContext: Sendable {
                 spawner: any ProcessSpawner = PosixSpawner(), fetcherPath: String? = nil,
                 sleep: @escaping @Sendable (TimeInterval) -> Void = { usleep(UInt32($0 * 1_000_000)) }) {
         self.environment = environment
+        self.paths = Paths(environment: environment)
         self.now = now
         self.stdout = stdout
         self.stderr = stderr
         self.readStdin = readStdin
         self.stdoutIsTTY = stdoutIsTTY
         self.spawner = spawner
-        self.fetcherPath = fetcherPath
+        self.locateFetcher = { fetcherPath }
         self.sleep = sleep
     }
-
-    public var paths: Paths { Paths(environment: environment) }
 
     /// The real process: environment, clock, file descriptors 0/1/2.
     public static func live() -> CLIContext {
         let environment = ElbowroomEnvironment.current
-        return CLIContext(
+        var context = CLIContext(
             environment: environment, now: { Date() },
             stdout: FileDescriptorSink(fd: 1), stderr: FileDescriptorSink(fd: 2),
             readStdin: { isatty(0) == 1 ? nil : FileDescriptorSink.readAll(fd: 0, limit: 1 << 20) },
-            stdoutIsTTY: isatty(1) == 1, spawner: PosixSpawner(),
-            fetcherPath: FetcherLocator.locate(environment: environment))
+            stdoutIsTTY: isatty(1) == 1, spawner: PosixSpawner())
+        context.locateFetcher = { FetcherLocator.locate(environment: environment) }
+        return context
     }
 }
 

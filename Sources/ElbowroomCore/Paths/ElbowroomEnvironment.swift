@@ -3,21 +3,85 @@ import FoundationEssentials
 #else
 import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The process environment as a value, so tests pass their own and never touch the real HOME.
+///
+/// The live one (`current`) reads each variable with `getenv` when asked: building the whole
+/// environment as a dictionary costs a render more than everything else it does with it (the
+/// renderer reads about six variables). Only `variables` and `forChild` walk all of it.
 public struct ElbowroomEnvironment: Sendable, Equatable {
-    public var variables: [String: String]
-
-    public init(_ variables: [String: String]) {
-        self.variables = variables
+    private enum Storage: Sendable, Equatable {
+        /// This process's environment, read on demand.
+        case process
+        case fixed([String: String])
     }
 
+    private var storage: Storage
+
+    /// Every variable. For the live environment this is a snapshot taken now.
+    public var variables: [String: String] {
+        get {
+            switch storage {
+            case .fixed(let variables): return variables
+            case .process: return Self.processVariables()
+            }
+        }
+        set { storage = .fixed(newValue) }
+    }
+
+    public init(_ variables: [String: String]) {
+        storage = .fixed(variables)
+    }
+
+    /// This process's environment, each variable read when asked (see the type's comment).
     public static var current: ElbowroomEnvironment {
-        ElbowroomEnvironment(ProcessInfo.processInfo.environment)
+        ElbowroomEnvironment(storage: .process)
+    }
+
+    /// This process's environment as it is now, copied: for a process that changes its own
+    /// environment later (the fetcher removes proxy variables) and must not see that here.
+    public static var snapshot: ElbowroomEnvironment {
+        ElbowroomEnvironment(processVariables())
+    }
+
+    private init(storage: Storage) {
+        self.storage = storage
+    }
+
+    /// `environ`, walked once. The first `=` splits name and value; entries without one are skipped.
+    static func processVariables() -> [String: String] {
+        var result: [String: String] = [:]
+        #if canImport(Darwin)
+        guard var entry = _NSGetEnviron()?.pointee else { return result }
+        #else
+        guard var entry = environ as UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? else { return result }
+        #endif
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let eq = text.firstIndex(of: "=") {
+                let name = String(text[..<eq])
+                // Like ProcessInfo: the first definition of a name wins.
+                if result[name] == nil { result[name] = String(text[text.index(after: eq)...]) }
+            }
+            entry += 1
+        }
+        return result
     }
 
     public subscript(_ name: String) -> String? {
-        guard let value = variables[name], !value.isEmpty else { return nil }
+        let found: String?
+        switch storage {
+        case .fixed(let variables): found = variables[name]
+        case .process: found = getenv(name).map { String(cString: $0) }
+        }
+        guard let value = found, !value.isEmpty else { return nil }
         return value
     }
 

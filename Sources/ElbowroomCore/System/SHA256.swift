@@ -2,10 +2,16 @@
 /// the per-account cache file name are both derived from the config directory path.
 public enum SHA256 {
     public static func hex(_ text: String) -> String {
-        digest(Array(text.utf8)).map { byte in
-            let s = String(byte, radix: 16)
-            return byte < 16 ? "0" + s : s
-        }.joined()
+        // Bytes to digits by hand: this runs on every render (the cache file's name), and
+        // `map` + `joined` cost more than the hash itself on first use.
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for byte in digest(Array(text.utf8)) {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     public static func digest(_ message: [UInt8]) -> [UInt8] {

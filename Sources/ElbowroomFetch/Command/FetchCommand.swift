@@ -69,7 +69,7 @@ public enum FetchCommand {
     }
 
     /// The whole program; `main.swift` calls this and exits with its result.
-    public static func main(arguments: [String], environment: ElbowroomEnvironment = .current,
+    public static func main(arguments: [String], environment: ElbowroomEnvironment = .snapshot,
                             stdout: @Sendable (String) -> Void = { print($0) },
                             stderr: @escaping @Sendable (String) -> Void = DebugLog.standardError) -> Int32 {
         let options: Options
