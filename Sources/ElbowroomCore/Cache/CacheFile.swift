@@ -22,7 +22,15 @@ public struct CacheFile: Codable, Sendable, Equatable {
         self.fetch = fetch
     }
 
+    /// The cache in `data`, or `nil` when it is not one of this version. Read by hand
+    /// (`CacheFileReader`): this runs on every render.
     public static func decode(_ data: Data) -> CacheFile? {
+        guard let file = CacheFileReader.read(data), file.version == currentVersion, file.datesAreSane else { return nil }
+        return file
+    }
+
+    /// `decode` through `JSONDecoder` and `Codable`: what the hand-written reader must equal.
+    static func decodeWithCodable(_ data: Data) -> CacheFile? {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         guard let file = try? decoder.decode(CacheFile.self, from: data),
@@ -33,11 +41,15 @@ public struct CacheFile: Codable, Sendable, Equatable {
     /// Every date within a century of 1970…2070: a file with absurd times (hand-edited, or
     /// written by something else) is treated as corrupt, i.e. a miss, rather than trusted.
     var datesAreSane: Bool {
-        let dates: [Date?] = [reading?.fetchedAt, fetch.lastAttempt, fetch.lastSuccess, fetch.cooldownUntil]
-            + (reading?.windows ?? []).flatMap { [$0.observedAt, $0.resetsAt] }
-        return dates.allSatisfy { date in
+        func sane(_ date: Date?) -> Bool {
             date.map { $0.timeIntervalSince1970.isFinite && abs($0.timeIntervalSince1970) < 3.2e9 } ?? true
         }
+        guard sane(reading?.fetchedAt), sane(fetch.lastAttempt), sane(fetch.lastSuccess),
+              sane(fetch.cooldownUntil) else { return false }
+        for window in reading?.windows ?? [] where !sane(window.observedAt) || !sane(window.resetsAt) {
+            return false
+        }
+        return true
     }
 
     public func encoded() -> Data {

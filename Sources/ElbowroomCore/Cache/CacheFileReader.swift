@@ -1,0 +1,169 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
+#endif
+
+/// Reads the cache file's JSON by hand (see `JSONReader` for why). It accepts exactly what
+/// `JSONDecoder` with `CacheFile`'s `Codable` conformance accepts and builds the same value — a
+/// test holds the two equal over every fixture and thousands of mutated and hostile files:
+/// unknown keys are skipped (newer versions add fields), `null` is an absent optional, a
+/// missing required field, a wrong type or an unknown enum word fails the whole file.
+///
+/// A field added to `CacheFile`, `Reading`, `UsageWindow`, `ExtraUsage` or `FetchState` must be
+/// added here too; the equivalence test fails until it is.
+enum CacheFileReader {
+    typealias Failure = JSONReader.Failure
+
+    static func read(_ data: Data) -> CacheFile? {
+        var reader = JSONReader(data)
+        do throws(Failure) {
+            let file = try cacheFile(&reader)
+            try reader.end()
+            return file
+        } catch {
+            return nil
+        }
+    }
+
+    /// A required field that was never seen.
+    private static var missing: Failure { Failure(offset: -1) }
+
+    private static func cacheFile(_ r: inout JSONReader) throws(Failure) -> CacheFile {
+        var version: Int?
+        var account: String?
+        var reading: Reading?
+        var fetch: FetchState?
+        try r.object { r, key throws(Failure) in
+            switch key {
+            case "version": version = try r.int()
+            case "account": account = try r.string()
+            case "reading": reading = try r.null() ? nil : try Self.reading(&r)
+            case "fetch": fetch = try Self.fetchState(&r)
+            default: try r.skipValue()
+            }
+        }
+        guard let version, let account, let fetch else { throw missing }
+        var file = CacheFile(account: account, reading: reading, fetch: fetch)
+        file.version = version
+        return file
+    }
+
+    private static func reading(_ r: inout JSONReader) throws(Failure) -> Reading {
+        var windows: [UsageWindow]?
+        var extra: ExtraUsage?
+        var plan: String?
+        var fetchedAt: Date?
+        var source: ReadingSource?
+        var notes: [String]?
+        var notesSeen = false
+        try r.object { r, key throws(Failure) in
+            switch key {
+            case "windows":
+                var list: [UsageWindow] = []
+                try r.array { r throws(Failure) in list.append(try Self.window(&r)) }
+                windows = list
+            case "extra": extra = try r.null() ? nil : try Self.extra(&r)
+            case "plan": plan = try r.null() ? nil : try r.string()
+            case "fetchedAt": fetchedAt = try Self.date(&r)
+            case "source": source = try Self.source(&r)
+            case "notes":
+                notesSeen = true
+                if try r.null() {
+                    notes = nil
+                } else {
+                    var list: [String] = []
+                    try r.array { r throws(Failure) in list.append(try r.string()) }
+                    notes = list
+                }
+            default: try r.skipValue()
+            }
+        }
+        guard let windows, let fetchedAt, let source else { throw missing }
+        // Set after `init`, which sorts the windows and drops empty notes: decoding keeps both as stored.
+        var reading = Reading(windows: [], extra: extra, plan: plan, fetchedAt: fetchedAt, source: source)
+        reading.windows = windows
+        if notesSeen { reading.notes = notes }
+        return reading
+    }
+
+    private static func window(_ r: inout JSONReader) throws(Failure) -> UsageWindow {
+        var key: String?
+        var label: String?
+        var used: Double?
+        var resetsAt: Date?
+        var severity: String?
+        var binding: Bool?
+        var observedAt: Date?
+        try r.object { r, name throws(Failure) in
+            switch name {
+            case "key": key = try r.string()
+            case "label": label = try r.null() ? nil : try r.string()
+            case "used": used = try r.double()
+            case "resetsAt": resetsAt = try r.null() ? nil : try Self.date(&r)
+            case "severity": severity = try r.null() ? nil : try r.string()
+            case "binding": binding = try r.null() ? nil : try r.bool()
+            case "observedAt": observedAt = try Self.date(&r)
+            default: try r.skipValue()
+            }
+        }
+        guard let key, let used, let observedAt else { throw missing }
+        // Fields set after `init`, which clamps and normalises: decoding keeps what is stored.
+        var window = UsageWindow(key: key, used: 0, resetsAt: nil, observedAt: observedAt)
+        window.label = label
+        window.used = used
+        window.resetsAt = resetsAt
+        window.severity = severity
+        window.binding = binding
+        return window
+    }
+
+    private static func extra(_ r: inout JSONReader) throws(Failure) -> ExtraUsage {
+        var extra = ExtraUsage()
+        try r.object { r, key throws(Failure) in
+            switch key {
+            case "isEnabled": extra.isEnabled = try r.null() ? nil : try r.bool()
+            case "monthlyLimitMinor": extra.monthlyLimitMinor = try r.null() ? nil : try r.double()
+            case "usedMinor": extra.usedMinor = try r.null() ? nil : try r.double()
+            case "utilization": extra.utilization = try r.null() ? nil : try r.double()
+            case "currency": extra.currency = try r.null() ? nil : try r.string()
+            default: try r.skipValue()
+            }
+        }
+        return extra
+    }
+
+    private static func fetchState(_ r: inout JSONReader) throws(Failure) -> FetchState {
+        var state = FetchState()
+        var failures: Int?
+        try r.object { r, key throws(Failure) in
+            switch key {
+            case "lastAttempt": state.lastAttempt = try r.null() ? nil : try Self.date(&r)
+            case "lastSuccess": state.lastSuccess = try r.null() ? nil : try Self.date(&r)
+            case "lastOutcome": state.lastOutcome = try r.null() ? nil : try Self.outcome(&r)
+            case "message": state.message = try r.null() ? nil : try r.string()
+            case "consecutiveFailures": failures = try r.int()
+            case "cooldownUntil": state.cooldownUntil = try r.null() ? nil : try Self.date(&r)
+            default: try r.skipValue()
+            }
+        }
+        guard let failures else { throw missing }
+        state.consecutiveFailures = failures
+        return state
+    }
+
+    /// Seconds since 1970, as the encoder writes them.
+    private static func date(_ r: inout JSONReader) throws(Failure) -> Date {
+        Date(timeIntervalSince1970: try r.double())
+    }
+
+    private static func source(_ r: inout JSONReader) throws(Failure) -> ReadingSource {
+        guard let source = ReadingSource(rawValue: try r.string()) else { throw missing }
+        return source
+    }
+
+    private static func outcome(_ r: inout JSONReader) throws(Failure) -> FetchOutcome {
+        guard let outcome = FetchOutcome(rawValue: try r.string()) else { throw missing }
+        return outcome
+    }
+}
