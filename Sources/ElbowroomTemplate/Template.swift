@@ -28,8 +28,10 @@ public struct Template: Sendable {
         self.name = name
         self.source = source
         self.nodes = nodes
+        var names: [String] = []
+        for node in nodes { node.collectWindowNames(into: &names) }
         var keys: [String] = []
-        for window in nodes.flatMap(\.windowNames) where !Variable.standIns.contains(window) {
+        for window in names where !Variable.standIns.contains(window) {
             let key = WindowCatalog.key(forName: window)
             if !keys.contains(key) { keys.append(key) }
         }

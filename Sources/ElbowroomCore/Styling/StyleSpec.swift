@@ -21,6 +21,12 @@ public enum StyleSpec {
     public struct Parsed: Equatable, Sendable {
         public var style: Style
         public var usesLevel: Bool
+
+        /// (Public for the shipped templates compiled at build time.)
+        public init(style: Style, usesLevel: Bool) {
+            self.style = style
+            self.usesLevel = usesLevel
+        }
     }
 
     public static let attributeWords = ["bold", "italic", "underline"]

@@ -11,6 +11,11 @@ public enum TemplateLibrary {
     public static func resolve(_ nameOrText: String, paths: Paths) throws(TemplateError) -> Template {
         if isName(nameOrText) {
             if let (source, origin) = try lookup(nameOrText, paths: paths) {
+                // A shipped template comes parsed at build time (`CompiledTemplates.swift`), as
+                // long as that was generated from this very text.
+                if let compiled = compiled(nameOrText), compiled.source == source {
+                    return Template(name: origin, source: source, nodes: compiled.nodes)
+                }
                 return try Template.parse(source, name: origin)
             }
             let names = list(paths: paths).map(\.name)

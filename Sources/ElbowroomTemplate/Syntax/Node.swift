@@ -11,10 +11,18 @@ indirect enum Node: Sendable, Equatable {
 
     /// The windows the placeholders inside refer to, for a `level` style.
     var windowNames: [String] {
+        var names: [String] = []
+        collectWindowNames(into: &names)
+        return names
+    }
+
+    /// A plain walk (no key paths or `flatMap`: this runs on every render).
+    func collectWindowNames(into names: inout [String]) {
         switch self {
-        case .text: []
-        case .placeholder(let p): p.variable.windowName.map { [$0] } ?? []
-        case .styled(let nodes, _), .conditional(let nodes): nodes.flatMap(\.windowNames)
+        case .text: break
+        case .placeholder(let p): if let name = p.variable.windowName { names.append(name) }
+        case .styled(let nodes, _), .conditional(let nodes):
+            for node in nodes { node.collectWindowNames(into: &names) }
         }
     }
 }
