@@ -57,7 +57,7 @@ enum Renderer {
                 if !render(inner, style: style.overlaid(by: own), context: context, into: &spans) {
                     complete = false
                 }
-            case .conditional(let inner) where node.windowNames.contains("each") && context.each == nil:
+            case .conditional(let inner) where context.each == nil && node.mentions(window: "each"):
                 // Once per window the template does not name.
                 for window in context.unnamedWindows {
                     var each = context

@@ -30,7 +30,7 @@ public struct I3barAdapter: OutputAdapter {
             pairs.append(("full_text", .string(Pango.encode(runs))))
             pairs.append(("short_text", .string(Pango.escape(frame.shortText))))
         } else {
-            pairs.append(("full_text", .string(runs.map(\.text).joined())))
+            pairs.append(("full_text", .string(runs.map { $0.text }.concatenated())))
             pairs.append(("short_text", .string(frame.shortText)))
         }
         pairs.append(("color", .string(color.hex)))

@@ -31,7 +31,7 @@ public struct TmuxAdapter: OutputAdapter {
             if run.style.italic { attrs.append("italics") }
             if run.style.underline { attrs.append("underscore") }
             let text = TmuxEscaping.escape(run.text)
-            out += attrs.isEmpty ? text : "#[" + attrs.joined(separator: ",") + "]" + text + "#[default]"
+            out += attrs.isEmpty ? text : "#[" + attrs.concatenated(separator: ",") + "]" + text + "#[default]"
         }
         return out
     }

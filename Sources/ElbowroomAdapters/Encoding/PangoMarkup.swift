@@ -14,7 +14,7 @@ extension Pango {
             if run.style.italic { attrs.append("style=\"italic\"") }
             if run.style.underline { attrs.append("underline=\"single\"") }
             let text = escape(run.text)
-            out += attrs.isEmpty ? text : "<span " + attrs.joined(separator: " ") + ">" + text + "</span>"
+            out += attrs.isEmpty ? text : "<span " + attrs.concatenated(separator: " ") + ">" + text + "</span>"
         }
         return out
     }

@@ -10,8 +10,65 @@ import ElbowroomCore
 /// `Character`s (a combining mark glued to `"` must not hide it).
 public enum JSONString {
     public static func quote(_ text: String) -> String {
+        // On UTF-8 bytes: most text has nothing to escape and is copied whole; the rest is
+        // copied run by run. 0xC2, 0xD8 and 0xE2 lead the C1 controls, U+061C, and the bidi
+        // controls and line separators: only scalars with those leads are decoded and looked at.
+        var plain = true
+        for byte in text.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+            || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 {
+            plain = false
+            break
+        }
+        if plain { return "\"" + text + "\"" }
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = [UInt8(ascii: "\"")]
+        out.reserveCapacity(bytes.count + 16)
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b < 0x80 {
+                switch b {
+                case UInt8(ascii: "\""): out += [0x5C, 0x22]
+                case UInt8(ascii: "\\"): out += [0x5C, 0x5C]
+                case 0x0A: out += [0x5C, UInt8(ascii: "n")]
+                case 0x0D: out += [0x5C, UInt8(ascii: "r")]
+                case 0x09: out += [0x5C, UInt8(ascii: "t")]
+                case 0x08: out += [0x5C, UInt8(ascii: "b")]
+                case 0x0C: out += [0x5C, UInt8(ascii: "f")]
+                case 0x00...0x1F, 0x7F: appendUnicodeEscape(UInt32(b), to: &out)
+                default: out.append(b)
+                }
+                i += 1
+                continue
+            }
+            let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+            if b == 0xC2 || b == 0xD8 || b == 0xE2 {
+                var value = UInt32(b) & (length == 2 ? 0x1F : 0x0F)
+                for k in 1..<length { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
+                if let scalar = Unicode.Scalar(value), SafeText.isDropped(scalar) || SafeText.isLineBreak(scalar) {
+                    appendUnicodeEscape(value, to: &out)
+                    i += length
+                    continue
+                }
+            }
+            out.append(contentsOf: bytes[i..<i + length])
+            i += length
+        }
+        out.append(UInt8(ascii: "\""))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `\u` and four lowercase hex digits, as bytes.
+    static func appendUnicodeEscape(_ value: UInt32, to out: inout [UInt8]) {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        out += [0x5C, UInt8(ascii: "u"), digits[Int(value >> 12 & 15)], digits[Int(value >> 8 & 15)],
+                digits[Int(value >> 4 & 15)], digits[Int(value & 15)]]
+    }
+
+    /// `quote` as it was first written, scalar by scalar: what the byte version must equal (a
+    /// test compares them).
+    static func quoteByScalars(_ text: String) -> String {
         var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -63,9 +120,20 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .number(let n): return JSONNumber.format(n)
         case .bool(let b): return b ? "true" : "false"
         case .null: return "null"
-        case .array(let items): return "[" + items.map(\.encoded).joined(separator: ",") + "]"
+        case .array(let items):
+            var out = "["
+            for i in items.indices {
+                if i > 0 { out += "," }
+                out += items[i].encoded
+            }
+            return out + "]"
         case .object(let pairs):
-            return "{" + pairs.map { JSONString.quote($0.0) + ":" + $0.1.encoded }.joined(separator: ",") + "}"
+            var out = "{"
+            for i in pairs.indices {
+                if i > 0 { out += "," }
+                out += JSONString.quote(pairs[i].0) + ":" + pairs[i].1.encoded
+            }
+            return out + "}"
         }
     }
 }

@@ -43,7 +43,7 @@ public enum SGR {
             if p.isEmpty {
                 out += text
             } else {
-                out += wrap(escape + p.joined(separator: ";") + "m") + text + wrap(reset)
+                out += wrap(escape + p.concatenated(separator: ";") + "m") + text + wrap(reset)
             }
         }
         return out

@@ -23,7 +23,11 @@ public enum Color: Sendable, Equatable, Codable {
     /// xterm defaults).
     public var hex: String {
         let (r, g, b) = rgbComponents
-        return "#" + [r, g, b].map { v in (v < 16 ? "0" : "") + String(v, radix: 16) }.joined()
+        // By hand: `map` + `joined` + `String(radix:)` cost a waybar render 0.2 M instructions.
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        let bytes: [UInt8] = [UInt8(ascii: "#"), digits[Int(r >> 4)], digits[Int(r & 15)],
+                              digits[Int(g >> 4)], digits[Int(g & 15)], digits[Int(b >> 4)], digits[Int(b & 15)]]
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public var rgbComponents: (UInt8, UInt8, UInt8) {
@@ -125,5 +129,9 @@ public struct Span: Sendable, Equatable, Codable {
 
 extension Array where Element == Span {
     /// The text with every style dropped.
-    public var plainText: String { map(\.text).joined() }
+    public var plainText: String {
+        var out = ""
+        for span in self { out += span.text }
+        return out
+    }
 }

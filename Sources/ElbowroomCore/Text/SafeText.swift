@@ -61,7 +61,7 @@ public enum SafeText {
     /// the UTF-8 lead bytes of C1 controls (0xC2), U+061C (0xD8) and the other bidi controls and
     /// line separators (0xE2). Most text has none, and is returned as it is (the prompt path).
     @inlinable
-    static func mayNeedCleaning(_ text: String) -> Bool {
+    public static func mayNeedCleaning(_ text: String) -> Bool {
         for byte in text.utf8 where byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 {
             return true
         }

@@ -1,0 +1,50 @@
+import Testing
+import ElbowroomCore
+@testable import ElbowroomAdapters
+
+/// JSON strings and Pango markup are escaped on UTF-8 bytes (on every waybar, i3bar and json
+/// render); these hold the byte versions equal to the scalar-by-scalar versions they replaced,
+/// over every scalar class either one treats specially, in random mixtures.
+@Suite struct ByteEscapingTests {
+    /// Every scalar either escaper looks at, plus neighbours of each (same UTF-8 lead byte,
+    /// neighbouring values), multi-byte text and combining marks.
+    static let alphabet: [String] = [
+        "a", " ", "\"", "\\", "&", "<", ">", "'", "/", "\n", "\r", "\r\n", "\t", "\u{08}", "\u{0C}", "\u{00}", "\u{01}",
+        "\u{1B}", "\u{1F}", "\u{7F}", "\u{80}", "\u{85}", "\u{9B}", "\u{9F}", "\u{A0}", "\u{BF}", "é", "\u{061B}",
+        "\u{061C}", "\u{061D}", "\u{0600}", "\u{200B}", "\u{200D}", "\u{200E}", "\u{200F}", "\u{2028}", "\u{2029}",
+        "\u{202A}", "\u{202E}", "\u{202F}", "\u{2066}", "\u{2069}", "\u{206A}", "—", "…", "↻", "░", "█", "\u{FFFD}",
+        "\u{FFFE}", "\u{FFFF}", "\u{FEFF}", "\u{E000}", "😀", "\u{10FFFF}", "e\u{301}", "#\u{301}", "\"\u{301}",
+    ]
+
+    static func samples() -> [String] {
+        var result = alphabet + ["", "plain text 5h 37% · 7d 59%", "Claude usage\n5h ▉▉ 37% left"]
+        var state: UInt64 = 0xE5CA9E
+        func next() -> Int {
+            state &+= 0x9e37_79b9_7f4a_7c15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+            return Int(truncatingIfNeeded: (z ^ (z >> 31)) >> 1)
+        }
+        for _ in 0..<3000 {
+            var text = ""
+            for _ in 0..<(next() % 12) { text += alphabet[next() % alphabet.count] }
+            result.append(text)
+        }
+        return result
+    }
+
+    @Test func jsonQuotingOnBytesEqualsQuotingOnScalars() {
+        for text in Self.samples() where JSONString.quote(text) != JSONString.quoteByScalars(text) {
+            Issue.record("\(text.debugDescription): \(JSONString.quote(text).debugDescription) != \(JSONString.quoteByScalars(text).debugDescription)")
+            return
+        }
+    }
+
+    @Test func pangoEscapingOnBytesEqualsEscapingOnScalars() {
+        for text in Self.samples() where Pango.escape(text) != Pango.escapeByScalars(text) {
+            Issue.record("\(text.debugDescription): \(Pango.escape(text).debugDescription) != \(Pango.escapeByScalars(text).debugDescription)")
+            return
+        }
+    }
+}
