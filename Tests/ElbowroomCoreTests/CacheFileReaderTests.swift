@@ -138,7 +138,7 @@ import Testing
     /// Thousands of mutations of real cache files: byte flips, cuts, insertions of JSON tokens.
     @Test func mutatedFilesReadTheSame() {
         let corpus = Self.caches.map { Array($0.encoded()) }
-        let tokens = ["null", "{", "}", "[", "]", ",", ":", "\"", "\\u0000", "\\ud800", "1e400", "-0", "1.0", "0.5",
+        let tokens = ["null", "{", "}", "[", "]", ",", ":", "\"", "\\u0000", "\\ud800", "\\u0\"", "\\q", "\\u00zz", "1e400", "-0", "1.0", "0.5",
                       "true", "\"x\":1,", "\"version\":1,", "\"used\":null,", "\u{e9}", "  ", "\"\"", "1e-400", "-", "2.5e3"]
         var rng = Mix(seed: 0x5eed)
         var same = 0

@@ -199,6 +199,55 @@ public struct JSONReader {
         return c == UInt8(ascii: "-") || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
     }
 
+    // MARK: Lenient reads
+
+    /// Reads the value here with `read`; when that fails (a wrong type, a string that is not
+    /// UTF-8, a number out of range — anything but broken JSON), the value is skipped instead
+    /// and `read`'s effects stand as they were when it failed: for `try?`-style lenient decoding
+    /// (`Lenient<T>` in the Codable decoders). Returns whether `read` succeeded.
+    public mutating func leniently(_ read: (inout JSONReader) throws(Failure) -> Void) throws(Failure) -> Bool {
+        let start = index
+        let startDepth = depth
+        do {
+            try read(&self)
+            return true
+        } catch {
+            index = start
+            depth = startDepth
+            try skipValue()
+            return false
+        }
+    }
+
+    /// A string here, or `nil` for any other value (or a string that is not valid UTF-8 or
+    /// holds a raw control), which is skipped.
+    public mutating func lenientString() throws(Failure) -> String? {
+        var value: String?
+        _ = try leniently { r throws(Failure) in value = try r.string() }
+        return value
+    }
+
+    /// A finite number here, or `nil` for any other value (skipped). The number is scanned as a
+    /// skipped one is (`JSONDecoder` scans before it decodes), then must be a JSON number.
+    public mutating func lenientNumber() throws(Failure) -> Double? {
+        guard atNumber() else {
+            try skipValue()
+            return nil
+        }
+        let start = index
+        try skipNumber()
+        let end = index
+        index = start
+        let outer = validating
+        validating = true
+        defer { validating = outer }
+        guard let parsed = try? numberText(), index == end, let value = Self.finiteDouble(parsed.0) else {
+            index = end
+            return nil
+        }
+        return value
+    }
+
     // MARK: Strings
 
     /// A string; invalid UTF-8 in it is a failure.
@@ -211,14 +260,21 @@ public struct JSONReader {
         index += 1
         if !validating {
             // In a skipped value only the end is found, as `JSONDecoder` scans it: a backslash
-            // takes the next byte whatever it is, `\u` the next four.
+            // takes the next byte whatever it is, `\u` the next four unless one is a quote.
             while index < bytes.count {
                 switch bytes[index] {
                 case UInt8(ascii: "\""):
                     index += 1
                     return ""
                 case UInt8(ascii: "\\"):
-                    index += index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "u") ? 6 : 2
+                    if index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "u") {
+                        // Four bytes, not checked as hex, but none of them may be a quote.
+                        guard index + 6 <= bytes.count else { throw failure }
+                        for k in 2..<6 where bytes[index + k] == UInt8(ascii: "\"") { throw failure }
+                        index += 6
+                    } else {
+                        index += 2
+                    }
                 default: index += 1
                 }
             }

@@ -32,6 +32,28 @@ public struct StatusLineInput: Sendable, Equatable {
     /// with no `resets_at` is an idle window (100 % left); a percentage far outside 0…100 is not
     /// data (a Claude Code bug writes the reset epoch there): the window is left out, with a note.
     public static func decode(_ data: Data, observedAt: Date) -> StatusLineInput? {
+        // Read by hand (`StatusLineReader`): this runs on every Claude Code status-line render.
+        guard let fields = StatusLineReader.read(data) else { return nil }
+        var windows: [UsageWindow] = []
+        var notes: [String] = []
+        var seen: [String] = []
+        for limit in fields.limits ?? [] where WindowCatalog.isWindowKey(limit.key) && !seen.contains(limit.key) {
+            seen.append(limit.key)
+            guard let value = limit.used else { continue }
+            guard let used = UsagePercent.accept(value) else {
+                notes.append(UsagePercent.note(key: limit.key, field: "used_percentage", value: value))
+                continue
+            }
+            windows.append(UsageWindow(key: limit.key, used: used, resetsAt: limit.resetsAt, observedAt: observedAt))
+        }
+        return StatusLineInput(
+            modelName: fields.modelName, currentDir: fields.currentDir, costUSD: fields.costUSD,
+            contextUsedPercent: fields.contextUsedPercent,
+            windows: WindowCatalog.sorted(windows), notes: notes.sorted())
+    }
+
+    /// `decode` through `JSONDecoder` and `Codable`: what the hand-written reader must equal.
+    static func decodeWithCodable(_ data: Data, observedAt: Date) -> StatusLineInput? {
         guard let raw = try? JSONDecoder().decode(Raw.self, from: data) else { return nil }
         var windows: [UsageWindow] = []
         var notes: [String] = []
