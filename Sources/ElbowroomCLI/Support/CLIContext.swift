@@ -21,7 +21,8 @@ public struct CLIContext: Sendable {
         get { locateFetcher() }
         set { locateFetcher = { newValue } }
     }
-    private var locateFetcher: @Sendable () -> String?
+    /// (Internal, so tests can count look-ups.)
+    var locateFetcher: @Sendable () -> String?
     /// Sleeps (for the bounded first-run wait); tests pass one that only advances their clock.
     public var sleep: @Sendable (TimeInterval) -> Void
 

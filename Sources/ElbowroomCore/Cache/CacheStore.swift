@@ -4,8 +4,8 @@ import FoundationEssentials
 import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
 #endif
 
-/// Reads and writes one account's cache file. Writes are atomic (temp file, fsync, rename in the
-/// same directory); the directory is 0700 and the file 0600. A missing, corrupt or
+/// Reads and writes one account's cache file. Writes are atomic (temp file, rename in the same
+/// directory; not fsynced: it is a cache); the directory is 0700 and the file 0600. A missing, corrupt or
 /// other-version file reads as `nil`. A fetch state the fetcher had to keep in the fetch lock
 /// file (`FetchStateMarker`) is laid over what the file holds when it is newer.
 ///
@@ -114,7 +114,9 @@ public struct CacheStore: Sendable {
             throw Unstorable(description: "the cache would take \(data.count) bytes, more than the \(Self.sizeLimit) its readers accept")
         }
         try FileSystem.makeDirectory(directory, mode: 0o700)
-        try FileSystem.writeAtomically(data, to: file, mode: 0o600)
+        // No fsync: a render may write this (new status-line data), and a cache needs atomic
+        // replacement, not durability (an empty file after a crash is a miss, refilled).
+        try FileSystem.writeAtomically(data, to: file, mode: 0o600, durable: false)
     }
 
     /// Read-modify-write under the cache's short lock, so the fetcher and the status-line

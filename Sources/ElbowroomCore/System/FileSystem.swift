@@ -172,14 +172,18 @@ public enum FileSystem {
     /// replaced, its target untouched). Temp files left by a writer that died are removed.
     /// With `keepOwner`, the new file gets the owner and group of the file it replaces (a
     /// refresh run by root must not hand the user's login to root); never for files whose owner
-    /// could have been planted, such as the cache.
-    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t, keepOwner: Bool = false) throws {
-        try writeAtomically(data, to: path, mode: mode, keepOwner: keepOwner, nonce: { UInt32.random(in: 0...UInt32.max) })
+    /// could have been planted, such as the cache. Without `durable` the data is not fsynced:
+    /// for the cache, which a status-line render may write and which is only a cache (a crash
+    /// can at worst leave it empty, which reads as a miss); credentials are always durable.
+    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t, keepOwner: Bool = false,
+                                       durable: Bool = true) throws {
+        try writeAtomically(data, to: path, mode: mode, keepOwner: keepOwner, durable: durable,
+                            nonce: { UInt32.random(in: 0...UInt32.max) })
     }
 
     /// `writeAtomically` with the temp names' random part supplied (tests plant files there).
     static func writeAtomically(_ data: Data, to path: String, mode: mode_t, keepOwner: Bool = false,
-                                nonce: () -> UInt32) throws {
+                                durable: Bool = true, nonce: () -> UInt32) throws {
         let dir = directory(of: path)
         let name = (path.split(separator: "/").last).map(String.init) ?? "file"
         var temp = ""
@@ -211,7 +215,9 @@ public enum FileSystem {
             // open() applies the umask; set the mode we promised explicitly (after fchown,
             // which may clear set-id bits).
             guard fchmod(fd, mode) == 0 else { throw Failure("cannot chmod", temp) }
-            guard fsync(fd) == 0 else { throw Failure("cannot fsync", temp) }
+            if durable {
+                guard fsync(fd) == 0 else { throw Failure("cannot fsync", temp) }
+            }
         }
         guard rename(temp, path) == 0 else { throw Failure("cannot replace", path) }
         ok = true
