@@ -52,3 +52,34 @@ import ElbowroomCore
         #expect(s.stdout.text.contains("5h 63%"))
     }
 }
+
+/// The real binary, with the real process environment (read with `getenv`/`environ`, not a
+/// dictionary): the fetcher it starts gets the environment without a secret, and is told a
+/// token was there.
+@Suite struct EndToEndChildEnvironmentTests {
+    @Test func theStartedFetcherGetsNoSecretFromTheLiveEnvironment() throws {
+        let e = try EndToEnd()
+        let dump = e.sandbox.root + "/child-env"
+        let fake = e.sandbox.root + "/fake-fetch"
+        try "#!/bin/sh\nenv > '\(dump).tmp' && mv '\(dump).tmp' '\(dump)'\n".write(toFile: fake, atomically: true, encoding: .utf8)
+        chmod(fake, 0o755)
+        e.sandbox.extra["ELBOWROOM_FETCH"] = fake
+        e.sandbox.extra["CLAUDE_CODE_OAUTH_TOKEN"] = "sk-ant-oat01-LIVE-SECRET"
+        e.sandbox.extra["ANTHROPIC_API_KEY"] = "sk-ant-api-LIVE-SECRET"
+        e.sandbox.extra["ELBOWROOM_ENV_TOKEN_PRESENT"] = "0"
+        e.sandbox.extra["ELBOWROOM_TEST_PLAIN"] = "a=b=c"
+        try e.seedCache(fiveHour: 40, age: 600)
+        let run = try e.run(["-a", "plain"])
+        #expect(run.status == 0)
+        var waited = 0
+        while !FileManager.default.fileExists(atPath: dump) && waited < 200 {
+            usleep(10_000)
+            waited += 1
+        }
+        let lines = try String(contentsOfFile: dump, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(!lines.contains { $0.contains("LIVE-SECRET") })
+        #expect(lines.filter { $0.hasPrefix("ELBOWROOM_ENV_TOKEN_PRESENT=") } == ["ELBOWROOM_ENV_TOKEN_PRESENT=1"])
+        #expect(lines.contains("ELBOWROOM_TEST_PLAIN=a=b=c"))
+        #expect(lines.contains("HOME=" + (e.sandbox.environment["HOME"] ?? "?")))
+    }
+}

@@ -274,3 +274,13 @@ import Testing
         #expect(RefreshPolicy.decide(cache: c, now: back, config: Config(), urgency: .whenDue).shouldFetch)
     }
 }
+
+@Suite struct ChildEntriesTests {
+    /// `childEntries` (what posix_spawn gets) is `forChild` as `NAME=value` lines.
+    @Test func childEntriesAreForChildAsEntries() {
+        let env = ElbowroomEnvironment(["HOME": "/h", "CLAUDE_CODE_OAUTH_TOKEN": "x", "ANTHROPIC_API_KEY": "y",
+                                        "ANTHROPIC_AUTH_TOKEN": "z", "ELBOWROOM_ENV_TOKEN_PRESENT": "0", "A": "b=c", "E": ""])
+        #expect(env.childEntries.sorted() == env.forChild.map { $0.key + "=" + $0.value }.sorted())
+        #expect(env.childEntries.sorted() == ["A=b=c", "E=", "ELBOWROOM_ENV_TOKEN_PRESENT=1", "HOME=/h"])
+    }
+}

@@ -27,7 +27,7 @@ struct FetchTrigger {
         do {
             try context.spawner.spawnDetached(
                 path: fetcher, arguments: ["--urgency", urgency.rawValue, "--max-age", "\(Int(config.maxAge.rounded(.up)))"],
-                environment: context.environment.forChild)
+                environmentEntries: context.environment.childEntries)
             return true
         } catch {
             context.stderr.write("elbowroom: \(error)\n")

@@ -151,6 +151,36 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
         return child
     }
 
+    /// `forChild` as `NAME=value` entries, for `posix_spawn`. For the live environment this
+    /// walks `environ` without building a dictionary (a render with a refresh due runs this).
+    public var childEntries: [String] {
+        var entries: [String] = []
+        switch storage {
+        case .fixed:
+            for (name, value) in forChild { entries.append(name + "=" + value) }
+            return entries
+        case .process:
+            let tokenPresent = self["CLAUDE_CODE_OAUTH_TOKEN"] != nil
+            #if canImport(Darwin)
+            guard var entry = _NSGetEnviron()?.pointee else { return entries }
+            #else
+            guard var entry = environ as UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? else { return entries }
+            #endif
+            while let pointer = entry.pointee {
+                entry += 1
+                let text = String(cString: pointer)
+                // A byte search: `contains("=")` on `String` walks grapheme clusters.
+                guard text.utf8.contains(UInt8(ascii: "=")) else { continue }
+                if text.hasPrefix("CLAUDE_CODE_OAUTH_TOKEN=") || text.hasPrefix("ANTHROPIC_API_KEY=")
+                    || text.hasPrefix("ANTHROPIC_AUTH_TOKEN=") { continue }
+                if tokenPresent && text.hasPrefix("ELBOWROOM_ENV_TOKEN_PRESENT=") { continue }
+                entries.append(text)
+            }
+            if tokenPresent { entries.append("ELBOWROOM_ENV_TOKEN_PRESENT=1") }
+            return entries
+        }
+    }
+
     /// Whether `CLAUDE_CODE_OAUTH_TOKEN` is set here or was set in the parent.
     public var hasInferenceOnlyToken: Bool {
         self["CLAUDE_CODE_OAUTH_TOKEN"] != nil || self["ELBOWROOM_ENV_TOKEN_PRESENT"] == "1"

@@ -15,9 +15,23 @@ import Darwin
 public protocol ProcessSpawner: Sendable {
     /// Starts `path` in its own session with stdio on /dev/null and returns without waiting.
     func spawnDetached(path: String, arguments: [String], environment: [String: String]) throws
+    /// The same, with the environment as `NAME=value` entries (no dictionary on the render path).
+    func spawnDetached(path: String, arguments: [String], environmentEntries: [String]) throws
     /// Runs `path` with the given stdin, waits, and returns its exit status and stdout.
     func run(path: String, arguments: [String], environment: [String: String], stdin: Data,
              timeout: TimeInterval) throws -> (status: Int32, stdout: Data)
+}
+
+extension ProcessSpawner {
+    /// By default, through the dictionary form (a later entry for a name wins, as `forChild`'s).
+    public func spawnDetached(path: String, arguments: [String], environmentEntries: [String]) throws {
+        var environment: [String: String] = [:]
+        for entry in environmentEntries {
+            guard let eq = entry.firstIndex(of: "=") else { continue }
+            environment[String(entry[..<eq])] = String(entry[entry.index(after: eq)...])
+        }
+        try spawnDetached(path: path, arguments: arguments, environment: environment)
+    }
 }
 
 /// `posix_spawn`, with `POSIX_SPAWN_SETSID` for detached children: the fetcher survives the prompt
@@ -38,7 +52,11 @@ public struct PosixSpawner: ProcessSpawner {
     }
 
     public func spawnDetached(path: String, arguments: [String], environment: [String: String]) throws {
-        _ = try spawn(path: path, arguments: arguments, environment: environment, detached: true,
+        try spawnDetached(path: path, arguments: arguments, environmentEntries: environment.map { $0.key + "=" + $0.value })
+    }
+
+    public func spawnDetached(path: String, arguments: [String], environmentEntries: [String]) throws {
+        _ = try spawn(path: path, arguments: arguments, environment: environmentEntries, detached: true,
                       stdinFD: nil, stdoutFD: nil)
     }
 
@@ -55,7 +73,7 @@ public struct PosixSpawner: ProcessSpawner {
         }
         let pid: pid_t
         do {
-            pid = try spawn(path: path, arguments: arguments, environment: environment, detached: false,
+            pid = try spawn(path: path, arguments: arguments, environment: environment.map { $0.key + "=" + $0.value }, detached: false,
                             stdinFD: inPipe[0], stdoutFD: outPipe[1])
         } catch {
             [inPipe[0], inPipe[1], outPipe[0], outPipe[1]].forEach { close($0) }
@@ -156,7 +174,7 @@ public struct PosixSpawner: ProcessSpawner {
         while waitpid(-1, &status, WNOHANG) > 0 {}
     }
 
-    private func spawn(path: String, arguments: [String], environment: [String: String],
+    private func spawn(path: String, arguments: [String], environment: [String],
                        detached: Bool, stdinFD: Int32?, stdoutFD: Int32?) throws -> pid_t {
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
@@ -213,7 +231,7 @@ public struct PosixSpawner: ProcessSpawner {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
 
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
