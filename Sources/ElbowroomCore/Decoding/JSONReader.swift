@@ -36,7 +36,8 @@ public struct JSONReader {
     private var validating = true
 
     public init(_ data: Data) {
-        bytes = [UInt8](data)
+        // Through the buffer, not `Data`'s iterator (whose metadata costs a render to set up).
+        bytes = data.withUnsafeBytes { raw in [UInt8](raw.bindMemory(to: UInt8.self)) }
     }
 
     public init(bytes: [UInt8]) {

@@ -109,9 +109,11 @@ public enum FileSystem {
     /// non-blocking and polled until then.
     private static func readAll(_ fd: Int32, path: String, limit: Int, deadline: Date?) throws(Failure) -> Data {
         var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 16384)
+        // Not zeroed: every render reads a file or two through this, and read() fills it.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16384, alignment: 16)
+        defer { buffer.deallocate() }
         while true {
-            let n = buffer.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
+            let n = posixRead(fd, buffer.baseAddress, buffer.count)
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN, let deadline {
@@ -124,7 +126,7 @@ public enum FileSystem {
                 throw Failure("cannot read", path)
             }
             if n == 0 { break }
-            data.append(contentsOf: buffer[0..<n])
+            data.append(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
             if data.count > limit { throw Failure(description: "\(path) is larger than \(limit) bytes") }
         }
         return data
