@@ -34,10 +34,15 @@ enum DoctorCommand {
                 lines.append(Line(ok: false, text: "config: \(error.description)"))
             }
         }
-        lines.append(credentials(paths: paths, environment: context.environment, now: now))
+        // In statusline mode the fetcher is never started: not having it is fine.
+        if !config.usageSource.mayFetch { lines[0].ok = true }
+        lines.append(contentsOf: source(config: config, paths: paths))
+        if config.usageSource.mayFetch {
+            lines.append(credentials(paths: paths, environment: context.environment, now: now))
+        }
         lines.append(cache(paths: paths, now: now, config: config))
         lines.append(contentsOf: dataNotes(paths: paths))
-        lines.append(api(context: context))
+        if config.usageSource.mayFetch { lines.append(api(context: context)) }
         return lines
     }
 

@@ -35,7 +35,9 @@ enum RenderCommand {
                 }
             }
         }
-        let frame = setup.frame(cache: cache, now: context.now(), statusLine: statusLine)
+        let history = !setup.readsHistory ? nil
+            : invocation.demo ? DemoReading.history(now: now) : HistoryStore(paths: context.paths).load()
+        let frame = setup.frame(cache: cache, now: context.now(), statusLine: statusLine, history: history)
         let output = setup.adapter.render(frame)
         context.stdout.write(output.text)
         return output.exitCode

@@ -43,6 +43,9 @@ enum WatchCommand {
         let cycle = templateCycle(setup, paths: context.paths)
         var cycleIndex = 0
         var cache = invocation.demo ? DemoReading.cache(now: context.now()) : store.load()
+        // watch is long-running: it keeps the history (for rate, spark, pace, eta) whatever the template.
+        var history = invocation.demo ? DemoReading.history(now: context.now()) : HistoryStore(paths: context.paths).load()
+        let notifier = WatchNotifier(invocation, setup: setup, context: context, store: store)
         var cacheStamp = FileSystem.modificationDate(of: store.file)
         var lastSpawn: Date?
         var lastLine: String?
@@ -57,8 +60,10 @@ enum WatchCommand {
                 let stamp = FileSystem.modificationDate(of: store.file)
                 if stamp != cacheStamp {
                     cache = store.load()
+                    history = HistoryStore(paths: context.paths).load()
                     cacheStamp = stamp
                 }
+                notifier?.tick(cache: cache, history: history, now: now)
                 if !invocation.offline {
                     let urgent = refreshRequested != 0
                     refreshRequested = 0
@@ -75,7 +80,7 @@ enum WatchCommand {
             // do not wait for a failed write to notice.
             if readerHasGone() { return 0 }
             if paused == 0 {
-                let line = setup.adapter.streamFrame(setup.frame(cache: cache, now: now, template: cycle[cycleIndex]))
+                let line = setup.adapter.streamFrame(setup.frame(cache: cache, now: now, template: cycle[cycleIndex], history: history))
                 if line != lastLine {
                     guard context.stdout.write(line) else { return 0 }
                     lastLine = line

@@ -11,9 +11,11 @@ public struct CacheStore: Sendable {
     public let file: String
     public let lockFile: String
     public let account: String
+    public let historyFile: String
 
     public init(paths: Paths) {
         self.file = paths.cacheFile
+        self.historyFile = paths.historyFile
         self.lockFile = paths.cacheLockFile
         self.account = paths.accountSource
     }
@@ -34,7 +36,8 @@ public struct CacheStore: Sendable {
     }
 
     /// Read-modify-write under the cache's short lock, so the fetcher and the status-line
-    /// ingester never lose each other's updates.
+    /// ingester never lose each other's updates. A changed reading is also recorded in the usage
+    /// history (`HistoryStore`), before the cache, so whoever sees the new cache sees its history.
     @discardableResult
     public func update(_ change: (inout CacheFile) -> Bool) throws -> CacheFile {
         try FileSystem.makeDirectory(FileSystem.directory(of: file), mode: 0o700)
@@ -42,7 +45,12 @@ public struct CacheStore: Sendable {
         try lock.lock()
         defer { lock.unlock() }
         var cache = loadOrEmpty()
-        if change(&cache) { try save(cache) }
+        let before = cache.reading
+        if change(&cache) {
+            // The history is a convenience: failing to write it never fails the cache write.
+            if let reading = cache.reading, reading != before { _ = try? HistoryStore(file: historyFile).record(reading) }
+            try save(cache)
+        }
         return cache
     }
 

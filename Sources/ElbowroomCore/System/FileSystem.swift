@@ -60,9 +60,10 @@ public enum FileSystem {
         return Date(timeIntervalSince1970: Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9)
     }
 
-    /// Writes `data` to a temp file beside `path`, fsyncs it, sets `mode`, and renames it over
+    /// Writes `data` to a temp file beside `path`, fsyncs it (unless `sync` is false: for files
+    /// that may be lost in a crash, such as the usage history), sets `mode`, and renames it over
     /// `path`: readers see the old file or the new one, never a torn one.
-    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t) throws {
+    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t, sync: Bool = true) throws {
         let dir = directory(of: path)
         let name = (path.split(separator: "/").last).map(String.init) ?? "file"
         let temp = "\(dir)/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
@@ -84,7 +85,7 @@ public enum FileSystem {
             }
             // open() applies the umask; set the mode we promised explicitly.
             guard fchmod(fd, mode) == 0 else { throw Failure("cannot chmod", temp) }
-            guard fsync(fd) == 0 else { throw Failure("cannot fsync", temp) }
+            guard !sync || fsync(fd) == 0 else { throw Failure("cannot fsync", temp) }
         }
         guard rename(temp, path) == 0 else { throw Failure("cannot replace", path) }
         ok = true
