@@ -37,6 +37,8 @@ let package = Package(
         .testTarget(name: "ElbowroomTemplateTests", dependencies: ["ElbowroomTemplate", "ElbowroomTestSupport"]),
         .testTarget(name: "ElbowroomAdaptersTests", dependencies: ["ElbowroomAdapters", "ElbowroomTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "ElbowroomFetchTests", dependencies: ["ElbowroomFetch", "ElbowroomTestSupport"]),
+        // Seeded fuzzing of every parser (scripts/fuzz runs the same checks under libFuzzer).
+        .testTarget(name: "ElbowroomFuzzTests", dependencies: ["ElbowroomAdapters", "ElbowroomTestSupport"]),
         .testTarget(
             name: "ElbowroomCLITests",
             dependencies: ["ElbowroomCLI", "ElbowroomTestSupport", "elbowroom", "elbowroom-fetch"]),

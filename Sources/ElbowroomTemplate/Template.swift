@@ -36,8 +36,20 @@ public struct Template: Sendable {
         namedKeys = keys
     }
 
-    /// Lexes, parses and checks every name, filter and style.
+    /// The largest template source, in UTF-8 bytes (64 KiB): the shipped ones are under 2 KiB, and
+    /// the limit bounds what parsing and rendering can cost.
+    public static let maxSourceBytes = 65_536
+
+    /// Lexes, parses and checks every name, filter and style; a source over `maxSourceBytes` or
+    /// with groups nested deeper than 32 levels is an error.
     public static func parse(_ source: String, name: String = "template") throws(TemplateError) -> Template {
+        let size = source.utf8.count
+        guard size <= maxSourceBytes else {
+            let firstLine = source.prefix(80).prefix { !$0.isNewline }
+            throw TemplateError(name: name, line: 1, column: 1,
+                                message: "template too large: \(size) bytes, at most \(maxSourceBytes) (64 KiB)",
+                                sourceLine: String(firstLine))
+        }
         let nodes = try Parser.parse(source, reporter: ErrorReporter(name: name, source: source))
         return Template(name: name, source: source, nodes: nodes)
     }

@@ -146,6 +146,6 @@ final class FakeSpawner: ProcessSpawner, @unchecked Sendable {
         let output = adapter.render(GoldenCase.freshOK.frame)
         #expect(Date().timeIntervalSince(start) < 5)
         #expect(output.exitCode == 2)
-        #expect(output.text.hasPrefix("⚠ elbowroom: plugin slow exited with status"))
+        #expect(output.text == "⚠ elbowroom: plugin slow did not finish within 0.5s\n")
     }
 }

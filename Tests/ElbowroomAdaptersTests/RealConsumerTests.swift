@@ -14,7 +14,7 @@ import ElbowroomTestSupport
     }
 
     /// What every terminal consumer must end up showing: the text, without control characters.
-    static func visible(_ frame: RenderedFrame) -> String { ControlCharacters.strip(frame.spans.plainText) }
+    static func visible(_ frame: RenderedFrame) -> String { SafeText.clean(frame.spans.plainText, lines: .keep) }
 
     /// bash decodes PS1 first and substitutes `$(…)` after, exactly as `PS1='$(elbowroom -a bash)'`
     /// does: the output must come through byte for byte, every escape inside 0x01…0x02.
@@ -108,7 +108,7 @@ import ElbowroomTestSupport
         }
         let outer = TmuxScreen()
         try outer.start("env -u TMUX tmux -L \(inner.socket) attach -t t", width: 300, height: 5)
-        let expected = ControlCharacters.strip(frame.spans.plainText, keepNewlines: false)
+        let expected = SafeText.clean(frame.spans.plainText, lines: .join)
         #expect(outer.waitFor(expected, seconds: 10), "tmux drew: \(((try? outer.screen()) ?? "").debugDescription)")
         #expect(try outer.screen(escapes: true).contains("\u{1B}[32m50%"), "green 50%")
     }

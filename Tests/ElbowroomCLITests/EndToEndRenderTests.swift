@@ -32,6 +32,27 @@ import Testing
         #expect(!e.sandbox.cacheContents().contains("sk-ant"))
     }
 
+    @Test func fetchLeavesNothingOutsideTheCacheDirectory() throws {
+        // corelibs Foundation would create ~/.local/share/<bin dir> and
+        // $XDG_CACHE_HOME/org.swift.foundation.URLCache for its unused cookie store and URL cache.
+        let e = try EndToEnd()
+        let before = Self.tree(e.sandbox.root)
+        let run = try e.run(["fetch", "--force"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let added = Self.tree(e.sandbox.root).subtracting(before)
+        let cache = e.sandbox.cacheHome + "/elbowroom"
+        #expect(!added.isEmpty)
+        #expect(added.allSatisfy { $0 == cache || $0.hasPrefix(cache + "/") }, "outside the cache: \(added.sorted())")
+    }
+
+    /// Every path under `root`.
+    static func tree(_ root: String) -> Set<String> {
+        var paths: Set<String> = []
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let relative = enumerator?.nextObject() as? String { paths.insert(root + "/" + relative) }
+        return paths
+    }
+
     @Test func fetchJSONPrintsTheReadingAndRateLimitsAreObeyed() throws {
         let e = try EndToEnd()
         let fetched = try e.run(["fetch", "--json"])

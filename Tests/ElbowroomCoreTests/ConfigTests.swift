@@ -77,6 +77,14 @@ import Testing
         ("= 3", 1, 1, "expected a key name, found '='"),
         ("x = \"\"\"multi", 1, 5, "multi-line strings are not supported"),
         ("[thresholds]\n[thresholds]", 2, 1, "table [thresholds] is defined twice"),
+        // A pasted non-breaking space is named, not shown as an ordinary space.
+        ("max_age = 3\u{00A0}# x", 1, 12, "unexpected '\u{00A0}' (U+00A0) after the value"),
+        ("\u{00A0}max_age = 3", 1, 1, "expected a key name, found '\u{00A0}' (U+00A0)"),
+        ("\u{1}max_age = 3", 1, 1, "expected a key name, found '?' (U+0001)"),
+        // \u takes exactly four hex digits; UInt32 would also read a sign.
+        ("[templates]\na = \"\\u+041\"", 2, 8, "invalid unicode escape"),
+        // Lines count "\r\n" as one break.
+        ("max_age = 3\r\n\r\nmax_ag = 4", 3, 1, "unknown key 'max_ag' (did you mean 'max_age'?)"),
     ])
     func errorsNameLineAndColumn(text: String, line: Int, column: Int, message: String) {
         #expect(throws: ConfigError(file: "c.toml", line: line, column: column, message: message)) {
@@ -93,6 +101,42 @@ import Testing
         let config = try Config.parse(#"[templates]"# + "\n" + #"a = "q\"b\\c\n\u00e9""# + "\nb = 'C:\\raw\\{5h}'\n", file: "c")
         #expect(config.templates["a"] == "q\"b\\c\né")
         #expect(config.templates["b"] == "C:\\raw\\{5h}")
+    }
+
+    @Test func crlfLineEndsAreLineEnds() throws {
+        let config = try Config.parse("max_age = 60\r\n[thresholds]\r\nwarn = 30\r\n", file: "c")
+        #expect(config.maxAge == 60)
+        #expect(config.thresholds.warn == 30)
+    }
+
+    /// A config file over 256 KiB is refused with its size, before anything is parsed, and is
+    /// never read further than the limit.
+    @Test func aConfigOver256KiBIsAClearError() throws {
+        let dir = TempDirectory()
+        let paths = Paths(environment: ElbowroomEnvironment(["HOME": dir.path, "XDG_CONFIG_HOME": dir.path + "/cfg"]))
+        try FileManager.default.createDirectory(atPath: dir.path + "/cfg/elbowroom", withIntermediateDirectories: true)
+        let big = String(repeating: "# filler line\n", count: 1 << 16)  // 917 504 bytes
+        try big.write(toFile: paths.configFile, atomically: true, encoding: .utf8)
+        let expected = ConfigError(file: paths.configFile, line: 1, column: 1,
+                                   message: "config file too large: 917504 bytes, at most 262144 (256 KiB)")
+        #expect(throws: expected) { try Config.load(paths: paths) }
+        #expect(throws: ConfigError(file: "c", line: 1, column: 1, message: expected.message)) {
+            try Config.parse(big, file: "c")
+        }
+        // Exactly 256 KiB of comments is a config.
+        let limit = String(repeating: "#", count: Config.maxFileBytes - 1) + "\n"
+        try limit.write(toFile: paths.configFile, atomically: true, encoding: .utf8)
+        #expect(try Config.load(paths: paths).maxAge == 180)
+    }
+
+    @Test func aConfigThatIsNotUTF8SaysSo() throws {
+        let dir = TempDirectory()
+        let paths = Paths(environment: ElbowroomEnvironment(["HOME": dir.path, "XDG_CONFIG_HOME": dir.path + "/cfg"]))
+        try FileManager.default.createDirectory(atPath: dir.path + "/cfg/elbowroom", withIntermediateDirectories: true)
+        try Data([0x6d, 0x61, 0xff, 0xfe, 0x0a]).write(to: URL(fileURLWithPath: paths.configFile))
+        #expect(throws: ConfigError(file: paths.configFile, line: 1, column: 1, message: "the config file is not UTF-8 text")) {
+            try Config.load(paths: paths)
+        }
     }
 
     @Test func loadsFromPathsAndMissingFileIsDefaults() throws {

@@ -228,3 +228,49 @@ import Testing
         #expect(CredentialsParser.unhexIfNeeded(json + "\n") == Data(json.utf8))
     }
 }
+
+/// The wall clock moving back an hour or forward a day between renders never wedges a cooldown
+/// and never shows a negative duration.
+@Suite struct ClockJumpTests {
+    let t0 = Date(timeIntervalSince1970: 1_795_356_000)
+
+    func cache(cooldown: TimeInterval, outcome: FetchOutcome = .rateLimited) -> CacheFile {
+        var fetch = FetchState()
+        fetch.recordSuccess(at: t0.addingTimeInterval(-120))
+        fetch.recordFailure(outcome, message: nil, at: t0, retryAfter: cooldown)
+        return CacheFile(account: "t", reading: Reading(
+            windows: [UsageWindow(key: "five_hour", used: 40, resetsAt: t0.addingTimeInterval(3600), observedAt: t0.addingTimeInterval(-120))],
+            fetchedAt: t0.addingTimeInterval(-120), source: .api), fetch: fetch)
+    }
+
+    @Test func aClockMovedBackAnHourDoesNotStretchACooldown() {
+        let c = cache(cooldown: 300)
+        let back = t0.addingTimeInterval(-3600)
+        #expect(RefreshPolicy.decide(cache: c, now: t0.addingTimeInterval(10), config: Config(), urgency: .whenDue).shouldFetch == false,
+                "without a jump the 429 is obeyed")
+        #expect(RefreshPolicy.decide(cache: c, now: back, config: Config(), urgency: .whenDue).shouldFetch,
+                "an hour back, the five-minute cooldown does not last an hour and five minutes")
+        let view = UsageView(cache: c, now: back, config: Config())
+        #expect(view.cooldownUntil == nil)
+        #expect((view.age ?? -1) >= 0, "no negative age")
+        #expect(view.windows.allSatisfy { ($0.resetsIn ?? 0) >= 0 && ($0.eta ?? 0) >= 0 })
+    }
+
+    @Test func aClockMovedForwardADayEndsTheCooldownAndShowsTheWindowAsReset() {
+        let c = cache(cooldown: 1800)
+        let later = t0.addingTimeInterval(86400)
+        #expect(RefreshPolicy.decide(cache: c, now: later, config: Config(), urgency: .whenDue).shouldFetch)
+        let view = UsageView(cache: c, now: later, config: Config())
+        #expect(view.status == .offline || view.status == .stale)
+        let w = view.window(named: "5h")
+        #expect(w?.hasReset == true && w?.resetsIn == nil)
+        #expect((view.age ?? -1) >= 0)
+    }
+
+    @Test func aReadingFromTheFutureIsDueNotFreshForAnHour() {
+        var c = cache(cooldown: 1)
+        c.fetch.recordSuccess(at: t0)
+        let back = t0.addingTimeInterval(-3600)
+        #expect(RefreshPolicy.decide(cache: c, now: back, config: Config(), urgency: .whenDue).shouldFetch)
+    }
+}

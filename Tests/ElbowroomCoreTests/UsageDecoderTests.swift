@@ -75,7 +75,8 @@ import Testing
         #expect(reading.windows.count == 1)
     }
 
-    @Test(arguments: ["", "not json", "[1,2]", "<html>502</html>", "null"])
+    @Test(arguments: ["", "not json", "[1,2]", "<html>502</html>", "null", "{}",
+                      #"{"error":{"type":"api_error","message":"x"}}"#, #"{"type":"error"}"#])
     func nonObjectsThrow(body: String) {
         #expect(throws: UsageDecoder.UndecodableBody.self) { try decode(body) }
     }

@@ -93,3 +93,75 @@ extension FetchReport.Result {
         return nil
     }
 }
+
+extension Sandbox {
+    /// The `claudeAiOauth` object of the credentials file.
+    var oauthObject: [String: Any]? { credentialsObject()?["claudeAiOauth"] as? [String: Any] }
+
+    /// Every file and directory under the sandbox, relative to its root.
+    func allPaths() -> Set<String> {
+        var paths = Set<String>()
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let path = enumerator?.nextObject() as? String { paths.insert(path) }
+        return paths
+    }
+}
+
+/// Makes a directory refuse new entries — for root too, which ignores permission bits: `chattr +i`
+/// as root, `chmod 0500` otherwise. Checks that it worked (a test that believes a directory is
+/// read-only when it is not would prove nothing) and returns the undo.
+enum UnwritableDirectory {
+    /// Whether this machine can do it: root needs `chattr` and a file system with the immutable
+    /// flag (ext4, xfs, btrfs; not tmpfs or overlayfs). Tests that need it are skipped otherwise.
+    static let isAvailable: Bool = {
+        guard let sandbox = try? Sandbox() else { return false }
+        defer { sandbox.cleanup() }
+        guard let undo = try? make(sandbox.home) else { return false }
+        undo()
+        return true
+    }()
+
+    static func make(_ dir: String) throws -> @Sendable () -> Void {
+        let undo: @Sendable () -> Void
+        if geteuid() == 0 {
+            try chattr("+i", dir)
+            undo = { try? chattr("-i", dir) }
+        } else {
+            chmod(dir, 0o500)
+            undo = { chmod(dir, 0o700) }
+        }
+        let probe = dir + "/.unwritable-check"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        if fd >= 0 {
+            close(fd)
+            unlink(probe)
+            undo()
+            throw Failure(description: "cannot make \(dir) unwritable here (no chattr +i on this file system?)")
+        }
+        return undo
+    }
+
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    static func chattr(_ flag: String, _ path: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [flag, path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Failure(description: "chattr \(flag) \(path) failed") }
+    }
+}
+
+/// A value shared with a `@Sendable` hook.
+final class LockedBox<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T
+    init(_ value: T) { stored = value }
+    var value: T {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); stored = newValue; lock.unlock() }
+    }
+}

@@ -52,6 +52,20 @@ struct ErrorTests {
         Case(source: #"50\%"#, caret: "  ^~", message: #"unknown escape '\%'; escapes are \{ \} \[ \] \( \) \\ \n"#),
         // Positions count characters, and lines.
         Case(source: "ok\n··· {7d.lft}", caret: "     ^~~~~~", message: "unknown variable '7d.lft'", suggestion: "7d.left"),
+        // "\r\n" is one line break, for the position and for the line shown.
+        Case(source: "ok\r\n{7d.lft}", caret: " ^~~~~~", message: "unknown variable '7d.lft'", suggestion: "7d.left"),
+        // Numeric arguments are bounded and the error names the range.
+        Case(source: "{5h.left|bar(1000000)}", caret: "             ^~~~~~~", message: "filter 'bar' needs a width from 1 to 100, got '1000000'"),
+        Case(source: "{5h.left|pad(1e9)}", caret: "             ^~~", message: "filter 'pad' needs a width from -100 to 100, got '1e9'"),
+        Case(source: "{5h.left|pad(-101)}", caret: "             ^~~~", message: "filter 'pad' needs a width from -100 to 100, got '-101'"),
+        Case(source: "{5h.left|fixed(-1)}", caret: "               ^~", message: "filter 'fixed' needs a number of decimals from 0 to 6, got '-1'"),
+        // Nesting is bounded: the 33rd group is the error.
+        Case(source: String(repeating: "(", count: 40) + "x" + String(repeating: ")", count: 40),
+             caret: String(repeating: " ", count: 32) + "^",
+             message: "groups nested too deeply: '[' and '(' may nest at most 32 levels"),
+        Case(source: String(repeating: "[", count: 33) + "x" + String(repeating: "](bold)", count: 33),
+             caret: String(repeating: " ", count: 32) + "^",
+             message: "groups nested too deeply: '[' and '(' may nest at most 32 levels"),
     ]
 
     @Test(arguments: cases)
@@ -60,7 +74,7 @@ struct ErrorTests {
             _ = try Template.parse(c.source)
         } throws: { error in
             guard let e = error as? TemplateError else { return false }
-            let lines = c.source.split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = c.source.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             #expect(e.line == lines.count)
             #expect(e.column == c.caret.count - c.caret.drop { $0 == " " }.count + 1)
             #expect(e.length == c.caret.drop { $0 == " " }.count)

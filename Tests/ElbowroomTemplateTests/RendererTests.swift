@@ -124,6 +124,7 @@ struct FormattingTests {
         (0.0, "0s", "0 seconds"), (45, "45s", "45 seconds"), (60, "1m", "1 minute"), (61, "1m", "1 minute"),
         (3600, "1h", "1 hour"), (7980, "2h13m", "2 hours 13 minutes"), (86400, "1d", "1 day"),
         (273_600, "3d4h", "3 days 4 hours"), (-5, "0s", "0 seconds"),
+        (1e300, "11574074074d1h", "11574074074 days 1 hour"), (.infinity, "0s", "0 seconds"), (9.3e18, "11574074074d1h", "11574074074 days 1 hour"),
     ])
     func durations(seconds: Double, short: String, long: String) {
         #expect(DurationText.short(seconds) == short)

@@ -26,7 +26,7 @@ struct ShippedTemplateTests {
         let demo = UsageView(cache: DemoReading.cache(now: Fixture.now), now: Fixture.now, config: Config())
         for file in files {
             let name = String(file.dropLast(5))
-            let text = try #require(TemplateLibrary.readTemplateFile(Self.templatesDir + "/" + file))
+            let text = try #require(try TemplateLibrary.readTemplateFile(Self.templatesDir + "/" + file))
             #expect(text == TemplateLibrary.shipped.first { $0.name == name }?.source, "templates/\(file) differs from its embedded copy")
             let spans = try Template.parse(text, name: name).render(demo, localTime: Fixture.localTime)
             #expect(!spans.plainText.isEmpty, "\(name) renders nothing for the demo")
@@ -94,13 +94,15 @@ struct ShippedTemplateTests {
 }
 
 struct DocumentationTests {
-    /// Every inline `-t '…'` example in README.md parses.
-    @Test func readmeExamplesParse() throws {
-        let path = ShippedTemplateTests.templatesDir.dropLast("templates".count) + "README.md"
-        let text = String(decoding: try #require(FileManager.default.contents(atPath: String(path))), as: UTF8.self)
+    /// Every inline `-t '…'` example in README.md and docs/templates.md parses.
+    @Test func documentedExamplesParse() throws {
+        let root = String(ShippedTemplateTests.templatesDir.dropLast("templates".count))
         var examples: [String] = []
-        for line in text.split(separator: "\n") where line.hasPrefix("elbowroom -t '") {
-            examples.append(String(line.dropFirst("elbowroom -t '".count).prefix { $0 != "'" }))
+        for page in ["README.md", "docs/templates.md"] {
+            let text = String(decoding: try #require(FileManager.default.contents(atPath: root + page), "\(page)"), as: UTF8.self)
+            for line in text.split(separator: "\n") where line.hasPrefix("elbowroom -t '") {
+                examples.append(String(line.dropFirst("elbowroom -t '".count).prefix { $0 != "'" }))
+            }
         }
         #expect(examples.count >= 4)
         for example in examples {

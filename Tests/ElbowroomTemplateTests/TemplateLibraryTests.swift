@@ -32,7 +32,7 @@ struct TemplateLibraryTests {
         let template = try TemplateLibrary.resolve("compact", paths: paths)
         #expect(template.name == path)
         #expect(template.text(.fresh) == "mine 37")
-        #expect(TemplateLibrary.source(named: "compact", paths: paths) == "mine {5h.left}")
+        #expect(try TemplateLibrary.source(named: "compact", paths: paths) == "mine {5h.left}")
         let entry = try #require(TemplateLibrary.list(paths: paths).first { $0.name == "compact" })
         #expect(entry.origin == path)
     }

@@ -36,8 +36,11 @@ public enum ServerReply: Sendable {
     case hang
     /// Close the connection without a byte.
     case drop
-    /// Raw bytes, then close (for not-HTTP answers).
+    /// Raw bytes, then close (for not-HTTP answers, or a response cut off mid-body).
     case raw(Data)
+    /// A 200 whose body arrives one byte every `interval` seconds and never ends (until the
+    /// server stops or the client goes away): an idle timeout never fires on it.
+    case drip(interval: TimeInterval)
 
     public static func json(_ status: Int = 200, _ text: String, headers: [(String, String)] = []) -> ServerReply {
         .respond(status: status, headers: [("Content-Type", "application/json")] + headers, body: Data(text.utf8))
@@ -66,6 +69,10 @@ public enum ServerReply: Sendable {
         return .respond(status: 200, headers: [("Content-Type", "application/json")], body: Data(text.utf8))
     }
 
+    /// A 200 that promises a usage body and closes after half of it.
+    public static let cutOffMidBody = ServerReply.raw(Data(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\nConnection: close\r\n\r\n{\"five_hour\":{\"utilization\":12,".utf8))
+
     /// 302 to `location` (a path on this server, so a followed redirect would be recorded).
     public static func redirect(to location: String) -> ServerReply {
         .status(302, headers: [("Location", location)])
@@ -85,6 +92,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private var recorded: [RecordedRequest] = []
     private var stopped = false
     private var openConnections: Set<Int32> = []
+    private var accepted = 0
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
@@ -140,6 +148,14 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         return recorded
     }
 
+    /// Every connection accepted so far, whether or not an HTTP request followed (a SOCKS
+    /// handshake, a TLS hello): for "nothing ever connected here" checks.
+    public var connectionCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return accepted
+    }
+
     public func requests(path: String) -> [RecordedRequest] {
         requests.filter { $0.path == path || $0.path.hasPrefix(path + "?") }
     }
@@ -172,6 +188,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             lock.lock()
             if stopped { lock.unlock(); close(fd); return }
+            accepted += 1
             openConnections.insert(fd)
             #if canImport(Darwin)
             var one: Int32 = 1
@@ -204,6 +221,16 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             return
         case .raw(let data):
             writeAll(fd, data)
+        case .drip(let interval):
+            writeAll(fd, Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\nConnection: close\r\n\r\n{".utf8))
+            while true {
+                lock.lock()
+                let done = stopped
+                lock.unlock()
+                if done { return }
+                usleep(useconds_t(interval * 1_000_000))
+                guard writeAll(fd, Data(" ".utf8)) else { return }
+            }
         case .respond(let status, let headers, let body):
             var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
             var names = Set<String>()
@@ -248,7 +275,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         return RecordedRequest(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers, body: body)
     }
 
-    private func writeAll(_ fd: Int32, _ data: Data) {
+    /// Writes every byte; `false` once the peer is gone.
+    @discardableResult
+    private func writeAll(_ fd: Int32, _ data: Data) -> Bool {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -257,9 +286,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
                 #else
                 let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
                 #endif
-                if n <= 0 { if errno == EINTR { continue }; return }
+                if n <= 0 { if errno == EINTR { continue }; return false }
                 offset += n
             }
+            return true
         }
     }
 

@@ -15,8 +15,7 @@ public struct ClaudeAdapter: OutputAdapter {
 
     /// Claude Code hides stderr, so the reason goes on the status line itself (one line).
     public func renderError(_ message: String) -> AdapterOutput {
-        let first = message.split(separator: "\n").first.map(String.init) ?? ""
-        return AdapterOutput(
-            SGR.escape + "31m⚠ elbowroom: " + ControlCharacters.strip(first) + SGR.reset + "\n", exitCode: 0)
+        AdapterOutput(
+            SGR.escape + "31m⚠ elbowroom: " + SafeText.firstLine(message) + SGR.reset + "\n", exitCode: 0)
     }
 }

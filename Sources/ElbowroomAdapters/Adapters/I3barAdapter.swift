@@ -42,9 +42,8 @@ public struct I3barAdapter: OutputAdapter {
     static func errorBlock(_ message: String, includeName: Bool = true) -> JSONValue {
         var pairs: [(String, JSONValue)] = []
         if includeName { pairs.append(("name", .string("elbowroom"))) }
-        let first = message.split(separator: "\n").first.map(String.init) ?? ""
         pairs += [
-            ("full_text", .string(ControlCharacters.strip("⚠ elbowroom: " + first, keepNewlines: false))),
+            ("full_text", .string("⚠ elbowroom: " + SafeText.firstLine(message))),
             ("short_text", .string("⚠ elbowroom")),
             ("color", .string(Color.named(.red).hex)),
             ("urgent", .bool(false)),

@@ -10,11 +10,11 @@ public struct I3blocksAdapter: OutputAdapter {
     public let summary = "i3blocks raw lines (full_text, short_text, color); exit 33 when critical"
 
     func fullText(_ frame: RenderedFrame) -> String {
-        ControlCharacters.strip(frame.spans.plainText, keepNewlines: false)
+        SafeText.clean(frame.spans.plainText, lines: .join)
     }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        let text = fullText(frame) + "\n" + ControlCharacters.strip(frame.shortText, keepNewlines: false)
+        let text = fullText(frame) + "\n" + frame.shortText
             + "\n" + frame.blockColor.hex + "\n"
         return AdapterOutput(text, exitCode: frame.level == .critical ? 33 : 0)
     }

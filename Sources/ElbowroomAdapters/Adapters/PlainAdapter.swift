@@ -8,7 +8,7 @@ public struct PlainAdapter: OutputAdapter {
     public let summary = "plain text, no colour, no escapes"
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        AdapterOutput(ControlCharacters.strip(frame.spans.plainText) + "\n")
+        AdapterOutput(SafeText.clean(frame.spans.plainText, lines: .keep) + "\n")
     }
 
     /// Nothing on stdout: the CLI prints the detail on stderr.

@@ -11,15 +11,15 @@ public struct SwiftBarAdapter: OutputAdapter {
     public let summary = "SwiftBar/xbar plugin: title, ---, dropdown; ~~~ frames in watch"
     public var defaultTooltipTemplate: String? { "tooltip" }
 
+    /// The runs cut into lines at every line break (CRLF, U+2028 … included: `SafeText`), each
+    /// with the colour of its first non-empty run.
     static func lines(_ runs: [StyledRun]) -> [(text: String, color: Color?)] {
         var lines: [(text: String, color: Color?)] = [("", nil)]
         for run in runs {
-            for (i, part) in run.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                if i > 0 { lines.append(("", nil)) }
-                lines[lines.count - 1].text += part
-                if !part.isEmpty && lines[lines.count - 1].color == nil {
-                    lines[lines.count - 1].color = run.style.foreground
-                }
+            for scalar in SafeText.clean(run.text, lines: .keep).unicodeScalars {
+                if scalar == "\n" { lines.append(("", nil)); continue }
+                lines[lines.count - 1].text.unicodeScalars.append(scalar)
+                if lines[lines.count - 1].color == nil { lines[lines.count - 1].color = run.style.foreground }
             }
         }
         return lines

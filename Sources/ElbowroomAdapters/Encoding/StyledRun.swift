@@ -43,15 +43,12 @@ extension RenderedFrame {
     }
 
     /// The short form bars show when space is tight: the worst window only (`5h 37%`, elbowroom
-    /// left), or the status when there are no numbers.
+    /// left), or the status when there are no numbers. One line, without controls: the name of
+    /// a window the API added is its key, data.
     public var shortText: String {
         if let worst = view.worst {
-            return "\(worst.name) \(PercentText.whole(worst.left))%"
+            return SafeText.clean(worst.name, lines: .join) + " \(PercentText.whole(worst.left))%"
         }
-        return view.status.rawValue.replacingUnderscores
+        return SafeText.map(view.status.rawValue, lines: .join) { $0 == "_" ? " " : nil }
     }
-}
-
-extension String {
-    var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
 }

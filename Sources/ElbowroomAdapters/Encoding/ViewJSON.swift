@@ -2,6 +2,8 @@ import ElbowroomCore
 
 /// The view as JSON: the `json` adapter's output and the `view` inside a plugin's stdin.
 /// Keys are sorted; every key is always present (`null` when unknown), so the shape is stable.
+/// Text from the data (keys, labels, error, plan, currency) comes without controls or bidi
+/// controls (`SafeText`), so `jq -r` cannot print an escape sequence to a terminal.
 ///
 /// | key | value |
 /// |---|---|
@@ -23,16 +25,17 @@ public enum ViewJSON {
     public static func value(_ view: UsageView) -> JSONValue {
         func seconds(_ t: TimeInterval?) -> JSONValue { .number(t.map { $0.rounded() }) }
         func percent(_ p: Double?) -> JSONValue { .number(p.map { JSONNumber.rounded($0, places: 2) }) }
+        func text(_ s: String?) -> JSONValue { .string(s.map { SafeText.clean($0, lines: .keep) }) }
         let windows: [JSONValue] = view.windows.map { w in
             .object([
                 ("binding", .bool(w.binding)),
                 ("eta", seconds(w.eta)),
                 ("has_reset", .bool(w.hasReset)),
-                ("key", .string(w.key)),
-                ("label", .string(w.label)),
+                ("key", text(w.key)),
+                ("label", text(w.label)),
                 ("left", percent(w.left)),
                 ("level", .string(w.level.rawValue)),
-                ("name", .string(w.name)),
+                ("name", text(w.name)),
                 ("pace", .number(w.pace.map { JSONNumber.rounded($0, places: 1) })),
                 ("rate", percent(w.rate)),
                 ("resets_at", .string(w.resetsAt.map(ISO8601.format))),
@@ -42,7 +45,7 @@ public enum ViewJSON {
         }
         let extra: JSONValue = view.extra.map { e in
             .object([
-                ("currency", .string(e.currency)),
+                ("currency", text(e.currency)),
                 ("enabled", e.isEnabled.map { .bool($0) } ?? .null),
                 ("monthly_limit_minor", .number(e.monthlyLimitMinor)),
                 ("used_minor", .number(e.usedMinor)),
@@ -52,12 +55,12 @@ public enum ViewJSON {
         return .object([
             ("age", seconds(view.age)),
             ("cooldown_until", .string(view.cooldownUntil.map(ISO8601.format))),
-            ("error", .string(view.error)),
+            ("error", text(view.error)),
             ("extra", extra),
             ("level", .string(view.level.rawValue)),
             ("now", .string(ISO8601.format(view.now))),
             ("offline", .bool(view.isOffline)),
-            ("plan", .string(view.plan)),
+            ("plan", text(view.plan)),
             ("source", .string(view.source?.rawValue)),
             ("stale", .bool(view.isStale)),
             ("status", .string(view.status.rawValue)),

@@ -1,9 +1,13 @@
+import ElbowroomCore
+
 /// JSON string and value encoding for the line protocols (waybar, i3bar, i3blocks, json, plugins).
 ///
 /// Written by hand rather than with `JSONEncoder` so that key order is fixed (golden files and
-/// diffs stay stable) and `/` is not escaped. Escapes exactly what RFC 8259 requires: `"`, `\`
-/// and U+0000…U+001F (as `\n`, `\t`, … or `\u00XX`); DEL is escaped too, so a bar never
-/// receives a raw control byte.
+/// diffs stay stable) and `/` is not escaped. Escapes what RFC 8259 requires: `"`, `\` and
+/// U+0000…U+001F (as `\n`, `\t`, … or `\u00XX`); and, as `\uXXXX`, every other scalar `SafeText`
+/// drops or breaks lines on (DEL, C1 controls, bidi controls, U+2028, U+2029), so the output never
+/// carries a raw control and a JavaScript reader sees one line. Works on Unicode scalars, never on
+/// `Character`s (a combining mark glued to `"` must not hide it).
 public enum JSONString {
     public static func quote(_ text: String) -> String {
         var out = "\""
@@ -17,13 +21,23 @@ public enum JSONString {
             case "\t": out += "\\t"
             case "\u{08}": out += "\\b"
             case "\u{0C}": out += "\\f"
-            case "\u{00}"..."\u{1F}", "\u{7F}":
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+            case "\u{00}"..."\u{1F}":
+                out += unicodeEscape(scalar)
+            default:
+                if scalar.value >= 0x7F && (SafeText.isDropped(scalar) || SafeText.isLineBreak(scalar)) {
+                    out += unicodeEscape(scalar)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out + "\""
+    }
+
+    /// `\u` and four lowercase hex digits (every scalar escaped this way is below U+10000).
+    static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16)
+        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 }
 

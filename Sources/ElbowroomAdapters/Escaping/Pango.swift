@@ -1,25 +1,24 @@
+import ElbowroomCore
+
 /// Pango markup (waybar `text`/`tooltip`, i3bar with `"markup":"pango"`).
 ///
 /// The five XML specials become entities (`&amp; &lt; &gt; &quot; &#39;`), as
 /// `g_markup_escape_text` writes them; a single bare `&` would otherwise make Pango reject the
-/// whole string and the bar show nothing. Control characters other than newline and tab are
-/// dropped: GMarkup refuses them even as character references.
+/// whole string and the bar show nothing. Controls are dropped (`SafeText`; GMarkup refuses them
+/// even as character references), and so are U+FFFE and U+FFFF, which XML does not allow; line
+/// breaks are `\n`.
 public enum Pango {
     public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
+        SafeText.map(text, lines: .keep) { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\n", "\t": out.unicodeScalars.append(scalar)
-            case "\u{00}"..."\u{1F}", "\u{7F}": continue
-            default: out.unicodeScalars.append(scalar)
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&#39;"
+            case "\u{FFFE}", "\u{FFFF}": ""
+            default: nil
             }
         }
-        return out
     }
 }

@@ -1,17 +1,18 @@
+import ElbowroomCore
+
 /// polybar has no escape for its `%{…}` tags, so a `%` directly followed by `{` in data gets a
-/// ZERO WIDTH SPACE (U+200B) between them: `%{F#f00}` in data prints as text, one invisible
-/// character longer. polybar shows the first line only, so newlines become spaces.
+/// ZERO WIDTH SPACE (U+200B) between them: `%{F#f00}` or `%{A1:cmd:}` in data prints as text, one
+/// invisible character longer. "Directly" is by scalar, after controls are dropped: polybar reads
+/// bytes, so a control between them must not hide the pair. polybar shows the first line only, so
+/// line breaks become spaces.
 public enum PolybarEscaping {
-    public static let breaker: Character = "\u{200B}"
+    public static let breaker = "\u{200B}"
 
     public static func escape(_ text: String) -> String {
-        var out = ""
-        var previous: Character?
-        for ch in ControlCharacters.strip(text, keepNewlines: false) {
-            if ch == "{" && previous == "%" { out.append(breaker) }
-            out.append(ch)
-            previous = ch
+        var previous: Unicode.Scalar = " "
+        return SafeText.map(text, lines: .join) { scalar in
+            defer { previous = scalar }
+            return scalar == "{" && previous == "%" ? breaker + "{" : nil
         }
-        return out
     }
 }

@@ -1,28 +1,27 @@
+import ElbowroomCore
+
 /// The Prometheus text exposition format: label values escape `\` `"` and newline
-/// (`\\` `\"` `\n`); `# HELP` text escapes `\` and newline only.
+/// (`\\` `\"` `\n`); `# HELP` text escapes `\` and newline only. Every line break (CR, CRLF,
+/// U+2028 …) is a newline here, and controls are dropped (`SafeText`), so a sample stays one line.
 public enum PrometheusEscaping {
     public static func labelValue(_ text: String) -> String {
-        var out = ""
-        for ch in text {
-            switch ch {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.append(ch)
+        SafeText.map(text, lines: .keep) { scalar in
+            switch scalar {
+            case "\\": "\\\\"
+            case "\"": "\\\""
+            case "\n": "\\n"
+            default: nil
             }
         }
-        return out
     }
 
     public static func help(_ text: String) -> String {
-        var out = ""
-        for ch in text {
-            switch ch {
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out.append(ch)
+        SafeText.map(text, lines: .keep) { scalar in
+            switch scalar {
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            default: nil
             }
         }
-        return out
     }
 }

@@ -38,7 +38,7 @@ public enum SGR {
     public static func encode(_ runs: [StyledRun], wrap: (String) -> String = { $0 }) -> String {
         var out = ""
         for run in runs {
-            let text = ControlCharacters.strip(run.text)
+            let text = SafeText.clean(run.text, lines: .keep)
             let p = parameters(run.style)
             if p.isEmpty {
                 out += text

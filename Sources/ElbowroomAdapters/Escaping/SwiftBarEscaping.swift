@@ -1,14 +1,20 @@
-/// SwiftBar / xbar read `text | key=value …` per line: a `|` in data would start the parameters,
-/// so it becomes `│` (U+2502, BOX DRAWINGS LIGHT VERTICAL). A line that begins with `-` or `~`
-/// (`---` separator, `--` submenu, `~~~` frame separator) gets a leading ZERO WIDTH SPACE so it
-/// stays text.
+import ElbowroomCore
+
+/// SwiftBar / xbar read `text | key=value …` per line: a `|` in data would start the parameters
+/// (`bash=…` runs a command on click), so it becomes `│` (U+2502, BOX DRAWINGS LIGHT VERTICAL). A
+/// line whose first scalar after any spaces and tabs is `-` or `~` (`---` separator, `--` submenu,
+/// `~~~` frame separator) gets a ZERO WIDTH SPACE before that scalar, so it stays text even where
+/// the line is trimmed first. Line breaks become spaces; controls are dropped (`SafeText`).
 public enum SwiftBarEscaping {
+    public static let guardMark = "\u{200B}"
+
     public static func line(_ text: String) -> String {
-        var out = ""
-        for ch in ControlCharacters.strip(text, keepNewlines: false) {
-            out.append(ch == "|" ? "│" : ch)
+        var leading = true
+        return SafeText.map(text, lines: .join) { scalar in
+            if scalar == "|" { leading = false; return "│" }
+            guard leading, scalar != " ", scalar != "\t" else { return nil }
+            leading = false
+            return scalar == "-" || scalar == "~" ? guardMark + String(scalar) : nil
         }
-        if out.hasPrefix("-") || out.hasPrefix("~") { out = "\u{200B}" + out }
-        return out
     }
 }

@@ -3,8 +3,9 @@ import ElbowroomCore
 /// A plugin: the executable `elbowroom-adapter-NAME`, run once per render with one argument
 /// (`render`, or `stream` for a `watch` frame) and the frame as JSON on stdin (`FrameJSON`).
 /// Its stdout is printed as it is. It runs with the parent's environment minus every variable
-/// that carries a credential, and is killed after 2 s; a non-zero exit or a timeout prints this
-/// adapter's error output instead.
+/// that carries a credential, and is killed (with anything it started) when 2 s have passed
+/// since it started, whether or not it closed its stdout; a non-zero exit or a timeout prints
+/// this adapter's error output instead.
 public struct ExternalAdapter: OutputAdapter {
     public let name: String
     public let path: String
@@ -33,6 +34,8 @@ public struct ExternalAdapter: OutputAdapter {
                 return .failure(PluginFailure(message: "plugin \(name) exited with status \(result.status)"))
             }
             return .success(String(decoding: result.stdout, as: UTF8.self))
+        } catch let error as PosixSpawner.TimedOut {
+            return .failure(PluginFailure(message: "plugin \(name) did not finish within \(error.limit)"))
         } catch {
             return .failure(PluginFailure(message: "plugin \(name) could not start: \(error)"))
         }
@@ -49,12 +52,12 @@ public struct ExternalAdapter: OutputAdapter {
 
     public func streamFrame(_ frame: RenderedFrame) -> String {
         switch run(frame, mode: "stream") {
-        case .success(let text): return text.isEmpty || text.hasSuffix("\n") ? text : text + "\n"
+        case .success(let text): return text.isEmpty || text.utf8.last == 0x0A ? text : text + "\n"
         case .failure(let failure): return streamError(failure.message)
         }
     }
 
     public func renderError(_ message: String) -> AdapterOutput {
-        AdapterOutput("⚠ elbowroom: " + ControlCharacters.strip(message, keepNewlines: false) + "\n", exitCode: 2)
+        AdapterOutput("⚠ elbowroom: " + SafeText.clean(message, lines: .join) + "\n", exitCode: 2)
     }
 }

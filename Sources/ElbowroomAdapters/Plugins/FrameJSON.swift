@@ -14,7 +14,9 @@ import ElbowroomCore
 /// | `percentage` | percent used of the worst window, or `null` |
 /// | `view` | exactly the `json` adapter's object |
 ///
-/// Nothing in a frame carries a credential, and none is added here.
+/// Nothing in a frame carries a credential, and none is added here. Texts come without controls
+/// or bidi controls (`SafeText`), newlines kept: a plugin that prints them as they are cannot
+/// send an escape sequence from the data to its consumer.
 public enum FrameJSON {
     public static let protocolVersion = 1
 
@@ -25,7 +27,7 @@ public enum FrameJSON {
                 ("bold", .bool(run.style.bold)),
                 ("fg", .string(run.style.foreground?.hex)),
                 ("italic", .bool(run.style.italic)),
-                ("text", .string(run.text)),
+                ("text", .string(SafeText.clean(run.text, lines: .keep))),
                 ("underline", .bool(run.style.underline)),
             ])
         })
@@ -40,9 +42,9 @@ public enum FrameJSON {
             ("protocol", .number(Double(protocolVersion))),
             ("spans", spans(frame.runs(frame.spans))),
             ("status", .string(frame.status.rawValue)),
-            ("text", .string(frame.spans.plainText)),
+            ("text", .string(SafeText.clean(frame.spans.plainText, lines: .keep))),
             ("tooltip", spans(frame.runs(frame.tooltip))),
-            ("tooltip_text", .string(frame.tooltip.plainText)),
+            ("tooltip_text", .string(SafeText.clean(frame.tooltip.plainText, lines: .keep))),
             ("view", ViewJSON.value(frame.view)),
         ])
     }

@@ -41,7 +41,7 @@ extension OutputAdapter {
     public func streamHeader() -> String? { nil }
     public func streamFrame(_ frame: RenderedFrame) -> String {
         var text = render(frame).text
-        if !text.hasSuffix("\n") { text += "\n" }
+        if text.utf8.last != 0x0A { text += "\n" }
         return text
     }
     public func renderError(_ message: String) -> AdapterOutput {
@@ -49,7 +49,7 @@ extension OutputAdapter {
     }
     public func streamError(_ message: String) -> String {
         var text = renderError(message).text
-        if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+        if !text.isEmpty && text.utf8.last != 0x0A { text += "\n" }
         return text
     }
 }

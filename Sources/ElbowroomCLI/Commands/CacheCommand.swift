@@ -3,7 +3,8 @@ import ElbowroomTemplate
 
 /// `elbowroom cache [show|path|clear]`.
 /// - `show`: the status, the fetch state and every cached window, one line each (no token is
-///   ever in the cache).
+///   ever in the cache). Each line goes through `SafeText` (one line, no controls): window keys,
+///   the plan and the last message come from the data.
 /// - `path`: the cache file of this account (`CLAUDE_CONFIG_DIR` picks the account).
 /// - `clear`: removes it; the next render fetches anew.
 enum CacheCommand {
@@ -56,6 +57,6 @@ enum CacheCommand {
         if let until = f.cooldownUntil, until > now {
             lines.append("cooldown: until \(ISO8601.format(until)) (\(DurationText.short(until.timeIntervalSince(now))) left)")
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.map { SafeText.clean($0, lines: .join) }.joined(separator: "\n") + "\n"
     }
 }

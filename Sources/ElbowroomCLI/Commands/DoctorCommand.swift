@@ -3,6 +3,8 @@ import ElbowroomTemplate
 
 /// `elbowroom doctor`: one line per part — programs, config, credentials, cache, API — each saying
 /// what it found and what to do. Never prints a token. Exit 0 when every part is usable, 1 if not.
+/// Each line is printed through `SafeText` (one line, no controls): the cache's message, the
+/// credentials' plan and tier and the probe's answer are text from outside.
 enum DoctorCommand {
     struct Line {
         var ok: Bool
@@ -12,7 +14,7 @@ enum DoctorCommand {
     static func run(context: CLIContext) -> Int32 {
         let lines = check(context: context)
         for line in lines {
-            context.stdout.write("\(line.ok ? "ok  " : "FAIL") \(line.text)\n")
+            context.stdout.write("\(line.ok ? "ok  " : "FAIL") \(SafeText.clean(line.text, lines: .join))\n")
         }
         return lines.allSatisfy(\.ok) ? 0 : 1
     }
@@ -42,6 +44,10 @@ enum DoctorCommand {
         }
         lines.append(cache(paths: paths, now: now, config: config))
         lines.append(contentsOf: dataNotes(paths: paths))
+        let ignored = context.environment.ignoredRelativePaths
+        if !ignored.isEmpty {
+            lines.append(Line(ok: false, text: "environment: ignoring \(ignored.joined(separator: ", ")): a path there must be absolute (a relative one would depend on the current directory)"))
+        }
         if config.usageSource.mayFetch { lines.append(api(context: context)) }
         return lines
     }
@@ -69,7 +75,11 @@ enum DoctorCommand {
             case .oauth(let c):
                 var text = "credentials: \(file) (mode \(mode)), plan \(c.subscriptionType ?? "unknown")"
                 if let tier = c.rateLimitTier { text += " (\(tier))" }
-                if let expires = c.expiresAt {
+                // A hand-edited or corrupt expiresAt can be any number: beyond a century it is
+                // no date at all (and would not fit the duration's integer arithmetic).
+                if let expires = c.expiresAt, abs(expires.timeIntervalSince(now)) > 100 * 365 * 86400 {
+                    text += ", token expiry (expiresAt) out of range"
+                } else if let expires = c.expiresAt {
                     let delta = expires.timeIntervalSince(now)
                     text += delta > 0 ? ", token expires in \(DurationText.short(delta))" : ", token expired \(DurationText.short(-delta)) ago"
                 }
@@ -84,11 +94,19 @@ enum DoctorCommand {
 
     static func cache(paths: Paths, now: Date, config: Config) -> Line {
         let store = CacheStore(paths: paths)
-        guard FileSystem.exists(store.file) else {
-            return Line(ok: true, text: "cache: \(store.file) (none yet; the first render fetches)")
-        }
-        guard let cache = store.load() else {
-            return Line(ok: false, text: "cache: \(store.file) is unreadable or of another version (treated as empty; `elbowroom cache clear` removes it)")
+        // The directory (repaired here when others may write to it) and planted lock files.
+        let (problems, repairs) = CacheStore.inspect(paths: paths)
+        let notes = (repairs + problems).map { "; " + $0 }.joined()
+        let cache: CacheFile
+        switch store.read() {
+        case .refused(let why):
+            return Line(ok: false, text: "cache: \(why)")
+        case .missing:
+            return Line(ok: problems.isEmpty, text: "cache: \(store.file) (none yet; the first render fetches)" + notes)
+        case .unusable(let why):
+            return Line(ok: false, text: "cache: \(why) (treated as empty; the next fetch replaces it, `elbowroom cache clear` removes it)" + notes)
+        case .loaded(let found):
+            cache = found
         }
         let view = UsageView(cache: cache, now: now, config: config)
         var text = "cache: \(store.file), status \(view.status.rawValue)"
@@ -101,8 +119,8 @@ enum DoctorCommand {
         if let until = f.cooldownUntil, until > now {
             text += ", next fetch not before \(DurationText.short(until.timeIntervalSince(now))) from now"
         }
-        let ok = [DisplayStatus.ok, .stale, .loading].contains(view.status)
-        return Line(ok: ok, text: text)
+        let ok = [DisplayStatus.ok, .stale, .loading].contains(view.status) && problems.isEmpty
+        return Line(ok: ok, text: text + notes)
     }
 
     /// What the last reading left out as not data (a percentage far outside 0…100): the

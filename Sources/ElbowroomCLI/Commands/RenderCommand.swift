@@ -4,6 +4,9 @@ import ElbowroomAdapters
 /// `elbowroom [render]`: read the cache, start a fetch in the background if one is due, print.
 /// Never waits on the network, except with `--wait` or on the very first run (≤ 2 s).
 enum RenderCommand {
+    /// The visible error when the cache directory is not ours (the reason goes to stderr).
+    static let cacheRefused = "cannot use the cache directory (see elbowroom doctor)"
+
     static func run(_ invocation: Invocation, context: CLIContext) -> Int32 {
         let setup: RenderSetup
         do {
@@ -21,7 +24,13 @@ enum RenderCommand {
             }
         } else {
             let store = CacheStore(paths: context.paths)
-            cache = store.load()
+            switch store.read() {
+            case .loaded(let found): cache = found
+            case .missing, .unusable: break
+            case .refused(let why):
+                // Another user's cache directory: show why instead of their numbers.
+                return RenderSetup.report(.init(message: why, adapter: setup.adapter, short: cacheRefused), context: context)
+            }
             if setup.adapter.name == "claude" {
                 (statusLine, cache) = ingestStatusLine(
                     context: context, store: store, cache: cache, verbose: invocation.verbose)

@@ -17,7 +17,14 @@ enum TemplatesCommand {
             }
             return 0
         case .show(let name):
-            guard let source = TemplateLibrary.source(named: name, paths: paths) else {
+            let found: String?
+            do {
+                found = try TemplateLibrary.source(named: name, paths: paths)
+            } catch {
+                context.stderr.write(error.description + "\n")
+                return 2
+            }
+            guard let source = found else {
                 let names = TemplateLibrary.list(paths: paths).map(\.name)
                 context.stderr.write("elbowroom: unknown template '\(name)'\(Suggest.hint(for: name, in: names))\n")
                 return 2

@@ -20,14 +20,28 @@ nonisolated(unsafe) private var resumed: sig_atomic_t = 0
 ///   closed stdout end it cleanly with status 0.
 /// - Click events (i3bar, i3blocks persist) arrive on stdin: left click refreshes now, right click
 ///   cycles the template (the chosen one, then `compact`, `full`, `minimal`).
+/// - Refresh requests (SIGUSR1, left clicks) are coalesced: at most one forced fetch every
+///   `forcedRefreshInterval` seconds; requests in between collapse into one that runs when the
+///   interval is up, and the cache's cooldowns (429, backoff) hold as always. A storm of signals
+///   costs a re-render each, never a fetch each.
+/// - A bar that stops reading (a full pipe) is waited for without spinning: a frame is written
+///   only when the pipe takes it, and signals are still handled meanwhile.
 enum WatchCommand {
     static let stopSignal = SIGUSR2
     static let continueSignal = SIGCONT
     /// Never start another fetch sooner than this after starting one (a fetcher that died early
     /// must not turn into one spawn per tick).
     static let respawnGuard: TimeInterval = 15
+    /// The least time between two forced refreshes (SIGUSR1, clicks).
+    static let forcedRefreshInterval: TimeInterval = 5
 
     static func run(_ invocation: Invocation, context: CLIContext) -> Int32 {
+        // A bar may start us with stdout closed (nothing can be shown: done) or stdin / stderr
+        // closed: keep those descriptor numbers taken, or the next file opened would get them.
+        if let fd = (context.stdout as? FileDescriptorSink)?.fd, fcntl(fd, F_GETFD) == -1 { return 0 }
+        for fd: Int32 in [0, 2] where fcntl(fd, F_GETFD) == -1 {
+            _ = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
+        }
         var setup: RenderSetup
         do {
             setup = try RenderSetup.make(invocation, context: context)
@@ -38,37 +52,58 @@ enum WatchCommand {
             return status
         }
         installSignalHandlers()
+        let out = StreamWriter(sink: context.stdout)
         let store = CacheStore(paths: context.paths)
         let trigger = FetchTrigger(context: context, store: store, config: setup.config)
         let cycle = templateCycle(setup, paths: context.paths)
         var cycleIndex = 0
-        var cache = invocation.demo ? DemoReading.cache(now: context.now()) : store.load()
+        var cache: CacheFile?
+        var refusal: String?
+        if invocation.demo {
+            cache = DemoReading.cache(now: context.now())
+        } else {
+            (cache, refusal) = readCache(store)
+            if let refusal { context.stderr.write("elbowroom: \(refusal)\n") }
+        }
         // watch is long-running: it keeps the history (for rate, spark, pace, eta) whatever the template.
         var history = invocation.demo ? DemoReading.history(now: context.now()) : HistoryStore(paths: context.paths).load()
         let notifier = WatchNotifier(invocation, setup: setup, context: context, store: store)
         var cacheStamp = FileSystem.modificationDate(of: store.file)
         var lastSpawn: Date?
+        var lastForced: Date?
+        var refreshPending = false
         var lastLine: String?
         var stdinOpen = true
         var pending = ""
 
-        if let header = setup.adapter.streamHeader(), !context.stdout.write(header) { return 0 }
+        // The header must come first, whole: wait for the bar to take it.
+        if let header = setup.adapter.streamHeader(),
+           out.write(header, waiting: true, stop: { stopRequested != 0 }) != .written { return 0 }
         while stopRequested == 0 {
             PosixSpawner.reapFinishedChildren()
             let now = context.now()
+            if refreshRequested != 0 {
+                refreshRequested = 0
+                refreshPending = true
+            }
+            if invocation.demo || invocation.offline { refreshPending = false }
             if !invocation.demo {
                 let stamp = FileSystem.modificationDate(of: store.file)
-                if stamp != cacheStamp {
-                    cache = store.load()
+                if stamp != cacheStamp || refusal != nil {
+                    let before = refusal
+                    (cache, refusal) = readCache(store)
                     history = HistoryStore(paths: context.paths).load()
                     cacheStamp = stamp
+                    if let refusal, refusal != before { context.stderr.write("elbowroom: \(refusal)\n") }
                 }
                 notifier?.tick(cache: cache, history: history, now: now)
-                if !invocation.offline {
-                    let urgent = refreshRequested != 0
-                    refreshRequested = 0
-                    if urgent || lastSpawn.map({ now.timeIntervalSince($0) >= respawnGuard }) ?? true {
-                        if trigger.startIfDue(cache: cache, urgency: urgent ? .now : .whenDue) { lastSpawn = now }
+                if !invocation.offline && refusal == nil {
+                    if refreshPending, lastForced.map({ now.timeIntervalSince($0) >= forcedRefreshInterval }) ?? true {
+                        refreshPending = false
+                        lastForced = now
+                        if trigger.startIfDue(cache: cache, urgency: .now) { lastSpawn = now }
+                    } else if lastSpawn.map({ now.timeIntervalSince($0) >= respawnGuard }) ?? true {
+                        if trigger.startIfDue(cache: cache, urgency: .whenDue) { lastSpawn = now }
                     }
                 }
             }
@@ -80,16 +115,24 @@ enum WatchCommand {
             // do not wait for a failed write to notice.
             if readerHasGone() { return 0 }
             if paused == 0 {
-                let line = setup.adapter.streamFrame(setup.frame(cache: cache, now: now, template: cycle[cycleIndex], history: history))
+                let line = refusal != nil ? setup.adapter.streamError(RenderCommand.cacheRefused)
+                    : setup.adapter.streamFrame(setup.frame(cache: cache, now: now, template: cycle[cycleIndex], history: history))
                 if line != lastLine {
-                    guard context.stdout.write(line) else { return 0 }
-                    lastLine = line
+                    switch out.write(line, stop: { stopRequested != 0 }) {
+                    case .written: lastLine = line
+                    case .busy: break  // the bar is not reading: try again next tick
+                    case .gone: return 0
+                    }
                 }
             }
-            // Sleep until the next tick, a click, or a signal.
-            for event in waitForInput(timeout: invocation.interval, stdinOpen: &stdinOpen, pending: &pending) {
+            // Sleep until the next tick, a click, or a signal; sooner when a coalesced refresh is due.
+            var timeout = invocation.interval
+            if refreshPending, let last = lastForced {
+                timeout = min(timeout, max(0.01, last.addingTimeInterval(forcedRefreshInterval).timeIntervalSince(now)))
+            }
+            for event in waitForInput(timeout: timeout, stdinOpen: &stdinOpen, pending: &pending) {
                 switch event.button {
-                case 1: refreshRequested = 1
+                case 1: refreshPending = true
                 case 3 where cycle.count > 1:
                     cycleIndex = (cycleIndex + 1) % cycle.count
                     lastLine = nil
@@ -98,6 +141,15 @@ enum WatchCommand {
             }
         }
         return 0
+    }
+
+    /// The cache, or why the cache directory is refused.
+    static func readCache(_ store: CacheStore) -> (CacheFile?, String?) {
+        switch store.read() {
+        case .loaded(let cache): return (cache, nil)
+        case .missing, .unusable: return (nil, nil)
+        case .refused(let why): return (nil, why)
+        }
     }
 
     /// The templates a right click steps through.
@@ -112,17 +164,32 @@ enum WatchCommand {
     static func installSignalHandlers() {
         signal(SIGPIPE, SIG_IGN)
         for sig in [SIGTERM, SIGINT, SIGHUP] {
-            signal(sig) { _ in stopRequested = 1 }
+            handle(sig) { _ in stopRequested = 1 }
         }
-        signal(SIGUSR1) { _ in refreshRequested = 1 }
-        signal(stopSignal) { _ in paused = 1 }
-        signal(continueSignal) { _ in paused = 0; resumed = 1 }
+        handle(SIGUSR1) { _ in refreshRequested = 1 }
+        handle(stopSignal) { _ in paused = 1 }
+        // Only a continue after a stop repaints: a storm of SIGCONTs is not a storm of writes.
+        handle(continueSignal) { _ in if paused != 0 { paused = 0; resumed = 1 } }
         // A parent may start us with these blocked (a process spawned from a thread pool inherits
         // its mask): then SIGTERM would never end us and clicks-by-signal would never arrive.
         var handled = sigset_t()
         sigemptyset(&handled)
         for sig in [SIGTERM, SIGINT, SIGHUP, SIGUSR1, stopSignal, continueSignal] { sigaddset(&handled, sig) }
         sigprocmask(SIG_UNBLOCK, &handled, nil)
+    }
+
+    /// Installs `handler` without `SA_RESTART`: a signal interrupts a blocked write, so SIGTERM
+    /// ends us even while a bar that stopped reading keeps our stdout full.
+    static func handle(_ sig: Int32, _ handler: @convention(c) (Int32) -> Void) {
+        var action = sigaction()
+        #if canImport(Darwin)
+        action.__sigaction_u.__sa_handler = handler
+        #else
+        action.__sigaction_handler.sa_handler = handler
+        #endif
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        sigaction(sig, &action, nil)
     }
 
     /// Waits up to `timeout` for stdin; returns click events from complete lines.
@@ -156,6 +223,52 @@ enum WatchCommand {
     static func readerHasGone() -> Bool {
         var fd = pollfd(fd: 1, events: 0, revents: 0)
         return poll(&fd, 1, 0) > 0 && fd.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
+    }
+
+    /// Writes whole lines to the bar. On a descriptor it waits for room with `poll` (never
+    /// spinning, whether the descriptor blocks or not), gives up on a frame the pipe cannot take
+    /// at all (`busy`: the bar stopped reading), and never leaves half a line: once a line is
+    /// started it is finished, unless we are told to stop or the reader goes.
+    struct StreamWriter {
+        var sink: any OutputSink
+
+        enum Result { case written, busy, gone }
+
+        /// - Parameter waiting: wait for room for the first byte too, rather than answer `busy`.
+        func write(_ text: String, waiting: Bool = false, stop: () -> Bool) -> Result {
+            guard let fd = (sink as? FileDescriptorSink)?.fd else { return sink.write(text) ? .written : .gone }
+            let bytes = Array(text.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                let mayWait = waiting || offset > 0
+                let ready = poll(&p, 1, mayWait ? 1000 : 0)
+                if ready < 0 && errno != EINTR { return .gone }
+                if stop() { return .gone }
+                if p.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return .gone }
+                if ready <= 0 {
+                    if !mayWait { return .busy }
+                    continue
+                }
+                // At most a pipe buffer's worth: after POLLOUT that much never blocks.
+                let n = bytes.withUnsafeBytes { raw in
+                    #if canImport(Glibc)
+                    Glibc.write(fd, raw.baseAddress! + offset, min(raw.count - offset, 4096))
+                    #else
+                    Darwin.write(fd, raw.baseAddress! + offset, min(raw.count - offset, 4096))
+                    #endif
+                }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    guard errno == EAGAIN else { return .gone }
+                    if !mayWait { return .busy }
+                    usleep(10_000)  // poll said there was room and there was not: do not spin
+                    continue
+                }
+                offset += n
+            }
+            return .written
+        }
     }
 
     /// After printing a visible error, stay alive until told to stop, so a bar that restarts

@@ -14,6 +14,7 @@ public struct Invocation: Equatable, Sendable {
         case cache(CacheAction)
         case history(HistoryOptions)
         case notify
+        case completions(CompletionsAction)
         case version
         case help
     }
@@ -34,6 +35,13 @@ public struct Invocation: Equatable, Sendable {
         public var window: String?
         public var since: TimeInterval = 86400
         public var format: Format = .text
+    }
+
+    public enum CompletionsAction: Equatable, Sendable {
+        /// `completions bash|zsh|fish`: the script.
+        case script(String)
+        /// `completions --list adapters|templates|init` (hidden): names the scripts offer, read at completion time.
+        case list(String)
     }
 
     public var command: Command = .render
@@ -60,7 +68,7 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 
 public enum ArgumentParser {
     static let commands = ["render", "watch", "fetch", "doctor", "templates", "adapters", "init", "cache", "history",
-                           "notify", "help"]
+                           "notify", "completions", "help"]
     static let flags = ["--adapter", "--template", "--tooltip", "--max-age", "--offline", "--wait", "--color",
                         "--demo", "--interval", "--force", "--json", "--verbose", "--version", "--help",
                         "--window", "--since", "--csv", "--notify"]
@@ -74,6 +82,7 @@ public enum ArgumentParser {
         var commandName: String?
         var history = Invocation.HistoryOptions()
         var historyFlag: String?
+        var completionList: String?
 
         func value(for flag: String) throws(UsageError) -> String {
             guard let next = rest.popFirst() else { throw UsageError("\(flag) needs a value") }
@@ -107,6 +116,7 @@ public enum ArgumentParser {
             case "--wait": invocation.wait = true
             case "--demo": invocation.demo = true
             case "--force": force = true
+            case "--list": completionList = try take()
             case "--json": json = true
             case "--csv": history.format = .csv; historyFlag = "--csv"
             case "--window": history.window = try take(); historyFlag = "--window"
@@ -194,6 +204,18 @@ public enum ArgumentParser {
                 throw UsageError("unknown cache action '\(word)'\(Suggest.hint(for: word, in: ["show", "path", "clear"]))")
             }
             invocation.command = .cache(action)
+        case "completions":
+            if let list = completionList {
+                guard positional.isEmpty, CompletionsCommand.lists.contains(list) else {
+                    throw UsageError("usage: elbowroom completions --list \(CompletionsCommand.lists.joined(separator: "|"))")
+                }
+                invocation.command = .completions(.list(list))
+            } else {
+                guard positional.count == 1, CompletionsCommand.shells.contains(positional[0]) else {
+                    throw UsageError("usage: elbowroom completions \(CompletionsCommand.shells.joined(separator: "|"))")
+                }
+                invocation.command = .completions(.script(positional[0]))
+            }
         default:
             break
         }
@@ -207,6 +229,9 @@ public enum ArgumentParser {
         }
         if invocation.notify && invocation.command != .watch {
             throw UsageError("--notify goes with 'elbowroom watch' (or run 'elbowroom notify')")
+        }
+        if completionList != nil, case .completions = invocation.command {} else if completionList != nil {
+            throw UsageError("--list goes with 'elbowroom completions'")
         }
         return invocation
     }

@@ -48,12 +48,13 @@ public struct CLIContext: Sendable {
     }
 }
 
-/// Finds `elbowroom-fetch`: `ELBOWROOM_FETCH` if set, else beside this executable, else on PATH.
+/// Finds `elbowroom-fetch`: `ELBOWROOM_FETCH` if set to an absolute path, else beside this
+/// executable, else on PATH.
 public enum FetcherLocator {
     public static let executableName = "elbowroom-fetch"
 
     public static func locate(environment: ElbowroomEnvironment) -> String? {
-        if let explicit = environment["ELBOWROOM_FETCH"] {
+        if let explicit = environment.absolutePath("ELBOWROOM_FETCH") {  // a relative one is ignored
             return FileSystem.isExecutable(explicit) ? explicit : nil
         }
         if let own = ownExecutablePath() {

@@ -22,6 +22,7 @@ enum Help {
       elbowroom cache [show | path | clear]
       elbowroom history  [--window NAME] [--since DURATION] [--json|--csv]
       elbowroom notify
+      elbowroom completions bash|zsh|fish
       elbowroom --version | --help
 
     RENDER OPTIONS

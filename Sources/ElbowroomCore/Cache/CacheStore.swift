@@ -6,23 +6,102 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 
 /// Reads and writes one account's cache file. Writes are atomic (temp file, fsync, rename in the
 /// same directory); the directory is 0700 and the file 0600. A missing, corrupt or
-/// other-version file reads as `nil`.
+/// other-version file reads as `nil`. A fetch state the fetcher had to keep in the fetch lock
+/// file (`FetchStateMarker`) is laid over what the file holds when it is newer.
+///
+/// Every file here is opened as a private file (`FileSystem.readPrivate`, `FileLock`): a symlink,
+/// FIFO, huge or foreign file planted in the cache directory is a miss (and replaced by the next
+/// write), never followed or waited on. A cache directory owned by another user is refused.
 public struct CacheStore: Sendable {
     public let file: String
     public let lockFile: String
+    /// The account's fetch lock, which also holds a `FetchStateMarker` when the cache file could
+    /// not be written.
+    public let fetchLockFile: String
     public let account: String
     public let historyFile: String
+    /// Readers take at most this many bytes (a real cache is a few KiB); `save` refuses to write
+    /// more, so what it writes can always be read back.
+    public static let sizeLimit = 1 << 20
+
+    public struct Unstorable: Error, CustomStringConvertible {
+        public let description: String
+    }
 
     public init(paths: Paths) {
         self.file = paths.cacheFile
         self.historyFile = paths.historyFile
         self.lockFile = paths.cacheLockFile
+        self.fetchLockFile = paths.fetchLockFile
         self.account = paths.accountSource
     }
 
+    public var directory: String { FileSystem.directory(of: file) }
+
+    /// What reading the cache found.
+    public enum Contents: Sendable {
+        case missing
+        case loaded(CacheFile)
+        /// A file that is not a usable cache (corrupt, another version, a planted FIFO or
+        /// symlink, too large): a miss, replaced by the next write. The reason, for `doctor`.
+        case unusable(String)
+        /// The cache directory is not ours (or not a directory): nothing in it is used, and
+        /// renders say so. The reason, whole.
+        case refused(String)
+    }
+
+    /// Reads the cache; read-only (a render never repairs or replaces anything).
+    public func read() -> Contents {
+        if let problem = FileSystem.privateDirectoryProblem(directory) {
+            return .refused("cannot use the cache directory: " + problem)
+        }
+        do {
+            guard let data = try FileSystem.readPrivate(file, limit: Self.sizeLimit) else { return .missing }
+            guard let cache = CacheFile.decode(data) else {
+                return .unusable("\(file) is \(data.isEmpty ? "empty" : "corrupt, truncated or of another version")")
+            }
+            return .loaded(cache)
+        } catch {
+            return .unusable(error.description)
+        }
+    }
+
     public func load() -> CacheFile? {
-        guard let data = FileSystem.read(file, limit: 1 << 20) else { return nil }
-        return CacheFile.decode(data)
+        var cache: CacheFile?
+        switch read() {
+        case .loaded(let loaded): cache = loaded
+        case .refused: return nil
+        case .missing, .unusable: cache = nil
+        }
+        guard let marker = FetchStateMarker.read(fetchLockFile),
+              let attempt = marker.lastAttempt, attempt > (cache?.fetch.lastAttempt ?? .distantPast) else {
+            return cache
+        }
+        var merged = cache ?? CacheFile(account: account)
+        merged.fetch = marker
+        return merged
+    }
+
+    /// For `doctor`: what is wrong with the cache directory and the lock files beside the cache
+    /// (the cache file itself is judged by `read()`). A directory of ours that others may write
+    /// to is repaired here, and said so in `repairs`.
+    public static func inspect(paths: Paths) -> (problems: [String], repairs: [String]) {
+        let dir = paths.cacheDir
+        if let problem = FileSystem.privateDirectoryProblem(dir) { return (["cannot use the cache directory: " + problem], []) }
+        guard FileSystem.exists(dir) else { return ([], []) }
+        var problems: [String] = []
+        var repairs: [String] = []
+        do {
+            if let repaired = try FileSystem.makeDirectory(dir, mode: 0o700) { repairs.append(repaired) }
+        } catch {
+            problems.append("\(error)")
+        }
+        for lock in [paths.cacheLockFile, paths.fetchLockFile] {
+            if let problem = FileSystem.privateFileProblem(lock) {
+                problems.append(problem + " (the next fetch replaces it)")
+            }
+        }
+        return (problems, repairs)
     }
 
     /// `load()`, or an empty cache for this account.
@@ -31,8 +110,13 @@ public struct CacheStore: Sendable {
     }
 
     public func save(_ cache: CacheFile) throws {
-        try FileSystem.makeDirectory(FileSystem.directory(of: file), mode: 0o700)
-        try FileSystem.writeAtomically(cache.encoded(), to: file, mode: 0o600)
+        let data = cache.encoded()
+        guard !data.isEmpty else { throw Unstorable(description: "cannot encode the cache") }
+        guard data.count <= Self.sizeLimit else {
+            throw Unstorable(description: "the cache would take \(data.count) bytes, more than the \(Self.sizeLimit) its readers accept")
+        }
+        try FileSystem.makeDirectory(directory, mode: 0o700)
+        try FileSystem.writeAtomically(data, to: file, mode: 0o600)
     }
 
     /// Read-modify-write under the cache's short lock, so the fetcher and the status-line
@@ -40,7 +124,7 @@ public struct CacheStore: Sendable {
     /// history (`HistoryStore`), before the cache, so whoever sees the new cache sees its history.
     @discardableResult
     public func update(_ change: (inout CacheFile) -> Bool) throws -> CacheFile {
-        try FileSystem.makeDirectory(FileSystem.directory(of: file), mode: 0o700)
+        try FileSystem.makeDirectory(directory, mode: 0o700)
         let lock = try FileLock(path: lockFile)
         try lock.lock()
         defer { lock.unlock() }
@@ -54,7 +138,19 @@ public struct CacheStore: Sendable {
         return cache
     }
 
+    /// Keeps `state` in the fetch lock file: for the fetcher, under the fetch lock, when `update`
+    /// failed.
+    public func saveMarker(_ state: FetchState, now: Date) throws {
+        try FetchStateMarker.write(state, to: fetchLockFile, now: now)
+    }
+
+    /// Drops a marker once the cache file holds the state again.
+    public func clearMarker() {
+        FetchStateMarker.clear(fetchLockFile)
+    }
+
     public func clear() throws {
         try FileSystem.remove(file)
+        clearMarker()
     }
 }

@@ -53,10 +53,16 @@ public struct FetchState: Codable, Sendable, Equatable {
 
     /// Records a successful fetch: failures and cooldown are cleared.
     public mutating func recordSuccess(at date: Date) {
+        recordSuccess(at: date, note: nil)
+    }
+
+    /// A successful fetch with `note`: something the user should know although the fetch worked
+    /// (e.g. refreshed tokens that could not be saved), for `doctor` and `cache show`.
+    public mutating func recordSuccess(at date: Date, note: String?) {
         lastAttempt = date
         lastSuccess = date
         lastOutcome = .ok
-        message = nil
+        message = note
         consecutiveFailures = 0
         cooldownUntil = nil
     }
@@ -69,7 +75,8 @@ public struct FetchState: Codable, Sendable, Equatable {
         lastAttempt = date
         lastOutcome = outcome
         self.message = message
-        consecutiveFailures += 1
+        // Saturating: the count comes from a file anyone can edit, and past 20 it changes nothing.
+        consecutiveFailures = min(max(consecutiveFailures, 0), Self.maxCountedFailures - 1) + 1
         let wait: TimeInterval
         switch outcome {
         case .rateLimited:
@@ -85,12 +92,25 @@ public struct FetchState: Codable, Sendable, Equatable {
         cooldownUntil = date.addingTimeInterval(wait)
     }
 
+    /// The end of the cooldown as seen at `now`, or `nil` when none runs. A cooldown recorded
+    /// "in the future" (the wall clock moved back since the attempt) is not trusted: it would
+    /// otherwise last as long as the jump. One more request after a clock jump is the price.
+    public func activeCooldown(now: Date) -> Date? {
+        guard let until = cooldownUntil, until > now else { return nil }
+        if let attempt = lastAttempt, attempt.timeIntervalSince(now) > Self.clockSlack { return nil }
+        return until
+    }
+
+    /// How far in the future a recorded time may be before it means the clock moved back.
+    public static let clockSlack: TimeInterval = 60
+
     public static let defaultRetryAfter: TimeInterval = 300
     public static let maxBackoff: TimeInterval = 3600
+    static let maxCountedFailures = 1000
 
     /// 30 s, 60 s, 120 s, … capped at `cap` (1 h).
     public static func backoff(failures: Int, cap: TimeInterval = maxBackoff) -> TimeInterval {
-        let exponent = min(max(failures - 1, 0), 20)
+        let exponent = failures <= 1 ? 0 : min(failures - 1, 20)
         return min(30 * Double(1 << exponent), cap)
     }
 }

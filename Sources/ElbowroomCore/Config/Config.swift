@@ -51,18 +51,32 @@ public struct Config: Sendable, Equatable {
 
     public static let semanticColorKeys = ["ok", "warn", "critical", "stale", "dim"]
 
+    /// The largest config file, in bytes (256 KiB): a real one is under 2 KiB.
+    public static let maxFileBytes = 262_144
+
     /// Loads the config file; a missing file is the defaults, a broken one an error.
     public static func load(paths: Paths) throws(ConfigError) -> Config {
-        guard FileSystem.exists(paths.configFile) else { return Config() }
-        guard let data = FileSystem.read(paths.configFile, limit: 1 << 20),
-              let text = String(data: data, encoding: .utf8) else {
-            throw ConfigError(file: paths.configFile, line: 1, column: 1,
-                              message: "cannot read the config file (is it UTF-8 text under 1 MiB?)")
+        let file = paths.configFile
+        guard FileSystem.exists(file) else { return Config() }
+        guard let data = FileSystem.read(file, limit: maxFileBytes) else {
+            if let size = FileSystem.size(of: file), size > maxFileBytes { throw tooLarge(size, file: file) }
+            throw ConfigError(file: file, line: 1, column: 1, message: "cannot read the config file")
         }
-        return try parse(text, file: paths.configFile)
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(file: file, line: 1, column: 1, message: "the config file is not UTF-8 text")
+        }
+        return try parse(text, file: file)
     }
 
+    static func tooLarge(_ size: Int, file: String) -> ConfigError {
+        ConfigError(file: file, line: 1, column: 1,
+                    message: "config file too large: \(size) bytes, at most \(maxFileBytes) (256 KiB)")
+    }
+
+    /// Parses config text; more than `maxFileBytes` of it is an error.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> Config {
+        let size = text.utf8.count
+        guard size <= maxFileBytes else { throw tooLarge(size, file: file) }
         let entries: [TOMLSubset.Entry]
         do {
             entries = try TOMLSubset.parse(text)

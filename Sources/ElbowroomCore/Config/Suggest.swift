@@ -3,10 +3,15 @@ public enum Suggest {
     /// The candidate closest to `word` (Levenshtein distance at most 2, or a third of its
     /// length for long words), or `nil`.
     public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
-        let limit = max(2, word.count / 3)
+        let length = word.count
+        let limit = max(2, length / 3)
+        let lowered = word.lowercased()
         var best: (String, Int)?
         for candidate in candidates {
-            let d = distance(word.lowercased(), candidate.lowercased())
+            // The distance is at least the difference in length: skip the quadratic work for a
+            // word that cannot be close (a 60 000-character name must not cost seconds).
+            guard abs(candidate.count - length) <= limit else { continue }
+            let d = distance(lowered, candidate.lowercased())
             if d <= limit, d < (best?.1 ?? Int.max) { best = (candidate, d) }
         }
         return best?.0

@@ -49,9 +49,10 @@ public enum TOMLSubset {
         var table = ""
         var seenTables: Set<String> = [""]
         var seenKeys: Set<String> = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var scanner = LineScanner(line: Array(rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine),
-                                      lineNumber: index + 1)
+        // "\r\n" is one Character, so it is a line break of its own, not a "\n" after a "\r".
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (index, rawLine) in lines.enumerated() {
+            var scanner = LineScanner(line: Array(rawLine), lineNumber: index + 1)
             scanner.skipSpace()
             if scanner.atEndOrComment { continue }
             if scanner.peek == "[" {
@@ -117,7 +118,8 @@ public enum TOMLSubset {
 
         mutating func expectEndOfLine() throws(ParseError) {
             skipSpace()
-            guard atEndOrComment else { throw error("unexpected '\(peek!)' after the value") }
+            guard let c = peek, c != "#" else { return }
+            throw error("unexpected \(c.quotedForError) after the value")
         }
 
         mutating func bareKey() throws(ParseError) -> String {
@@ -127,7 +129,7 @@ public enum TOMLSubset {
                 advance()
             }
             guard !key.isEmpty else {
-                throw error(peek.map { "expected a key name, found '\($0)'" } ?? "expected a key name")
+                throw error(peek.map { "expected a key name, found \($0.quotedForError)" } ?? "expected a key name")
             }
             return key
         }
@@ -149,7 +151,8 @@ public enum TOMLSubset {
                 throw error("expected a value")
             default:
                 var word = ""
-                while let c = peek, c != " ", c != "\t", c != "#" {
+                // Any space ends the word, so a pasted non-breaking space is reported as itself.
+                while let c = peek, !c.isWhitespace, c != "#" {
                     word.append(c)
                     advance()
                 }
@@ -185,7 +188,7 @@ public enum TOMLSubset {
                     case "r": out.append("\r")
                     case "u", "U":
                         let count = e == "u" ? 4 : 8
-                        guard index + count <= line.count,
+                        guard index + count <= line.count, line[index..<index + count].allSatisfy(\.isHexDigit),
                               let code = UInt32(String(line[index..<index + count]), radix: 16),
                               let scalar = Unicode.Scalar(code) else {
                             throw error("invalid unicode escape")

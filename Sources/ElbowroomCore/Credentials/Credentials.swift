@@ -62,7 +62,11 @@ public enum CredentialsParser {
             return document.hasMCP ? .mcpOnly : .loggedOut
         }
         guard let access = oauth.accessToken?.value, !access.isEmpty else { return .loggedOut }
-        let expires = oauth.expiresAt?.value.flatMap { $0 > 0 ? Date(timeIntervalSince1970: $0 / 1000) : nil }
+        // Saturated at the last second of year 9999: an absurd expiresAt means "far away", and
+        // every later use (formatting, durations in doctor) stays within integer range.
+        let expires = oauth.expiresAt?.value.flatMap {
+            $0 > 0 ? Date(timeIntervalSince1970: min($0 / 1000, ISO8601.lastFormattable)) : nil
+        }
         let refresh = oauth.refreshToken?.value.flatMap { $0.isEmpty ? nil : $0 }
         return .oauth(OAuthCredentials(
             accessToken: access, refreshToken: refresh, expiresAt: expires,

@@ -23,7 +23,9 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 /// - `limits[]` keys: `session` → `five_hour`, `weekly_all` → `seven_day`, `weekly_scoped` →
 ///   `seven_day_<model or surface>`, any other kind → `<kind>_<group>`; two limits never share
 ///   a key (a later one gets `_2`, `_3`, …), so neither overwrites the other.
-/// Unknown keys are ignored; a body that is not a JSON object throws.
+/// Unknown keys are ignored. A body that is not a JSON object, or an object with none of the usage
+/// keys (`{"error":…}` with a 200, a captive portal's JSON), throws: it must never replace the last
+/// good numbers with an empty reading.
 public enum UsageDecoder {
     public struct UndecodableBody: Error, CustomStringConvertible {
         public let description: String
@@ -35,6 +37,9 @@ public enum UsageDecoder {
             body = try JSONDecoder().decode(Body.self, from: data)
         } catch {
             throw UndecodableBody(description: "usage response is not the expected JSON object")
+        }
+        guard body.isUsage else {
+            throw UndecodableBody(description: "usage response has none of the usage keys (five_hour, seven_day, limits, extra_usage)")
         }
         let limits = body.limits ?? []
         var notes: [String] = []
@@ -175,11 +180,16 @@ public enum UsageDecoder {
         var flat: [String: FlatWindow] = [:]
         var limits: [Limit]?
         var extra_usage: Extra?
-
+        /// Whether any key that only a usage body has is present (even as `null`).
+        var isUsage = false
 
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: DynamicKey.self)
             for key in container.allKeys {
+                if ["five_hour", "seven_day", "limits", "extra_usage"].contains(key.stringValue)
+                    || key.stringValue.hasPrefix("seven_day_") {
+                    isUsage = true
+                }
                 switch key.stringValue {
                 case "limits":
                     limits = (try? container.decode(Lenient<[Lenient<Limit>]>.self, forKey: key))?

@@ -21,8 +21,40 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
         return value
     }
 
+    /// `HOME`, or `/` when it is unset or relative.
     public var home: String {
-        self["HOME"] ?? "/"
+        self["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/"
+    }
+
+    /// The variables that name a file or directory. A relative value in any of them is ignored,
+    /// as if unset (the XDG base directory spec says so for its variables): the renderer runs in
+    /// whatever directory the prompt is in, and a path resolved there would take config, plugins,
+    /// credentials or the fetcher from a directory the user merely `cd`'d into.
+    public static let pathVariables = [
+        "HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR",
+        "CLAUDE_CONFIG_DIR", "ELBOWROOM_CONFIG", "ELBOWROOM_FETCH",
+    ]
+
+    /// The value of a path variable with a leading `~` or `~/` expanded, when that is an absolute
+    /// path; `nil` when unset, empty or relative.
+    public func absolutePath(_ name: String) -> String? {
+        guard let value = self[name] else { return nil }
+        let expanded: String
+        if name == "HOME" {
+            expanded = value
+        } else if value == "~" {
+            expanded = home
+        } else if value.hasPrefix("~/") {
+            expanded = (home.hasSuffix("/") ? home : home + "/") + value.dropFirst(2)
+        } else {
+            expanded = value
+        }
+        return expanded.hasPrefix("/") ? expanded : nil
+    }
+
+    /// The path variables set to a relative value, and so ignored (for `doctor`).
+    public var ignoredRelativePaths: [String] {
+        Self.pathVariables.filter { self[$0] != nil && absolutePath($0) == nil }
     }
 
     /// The absolute directories of `PATH`, in order. Relative entries (and empty ones, meaning the

@@ -4,8 +4,8 @@ import FoundationEssentials
 import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
 #endif
 
-/// Every path elbowroom reads or writes, derived from the environment alone (no file access), so
-/// the renderer can find its cache without reading credentials.
+/// Every path elbowroom reads or writes, derived from the environment alone (no file access, and
+/// never the working directory), so the renderer can find its cache without reading credentials.
 ///
 /// | what | where |
 /// |---|---|
@@ -38,23 +38,20 @@ public struct Paths: Sendable, Equatable {
     /// Held for the whole of a fetch (and any token refresh): one fetch per account at a time.
     public let fetchLockFile: String
 
+    /// A relative value in any of the variables is ignored, as if unset (see
+    /// `ElbowroomEnvironment.pathVariables`): nothing here depends on the working directory.
     public init(environment env: ElbowroomEnvironment) {
         let home = env.home
         let defaultClaude = Self.join(home, ".claude")
-        let claude = Self.absolute(env["CLAUDE_CONFIG_DIR"].map { Self.expandTilde($0, home: home) } ?? defaultClaude)
+        let claude = Self.trimmed(env.absolutePath("CLAUDE_CONFIG_DIR") ?? defaultClaude)
         claudeConfigDir = claude
         isDefaultClaudeConfigDir = claude == defaultClaude
         credentialsFile = Self.join(claude, ".credentials.json")
-        configHome = Self.join(
-            env["XDG_CONFIG_HOME"].map { Self.expandTilde($0, home: home) } ?? Self.join(home, ".config"),
-            "elbowroom")
-        configFile = env["ELBOWROOM_CONFIG"].map { Self.absolute(Self.expandTilde($0, home: home)) }
-            ?? Self.join(configHome, "config.toml")
+        configHome = Self.join(env.absolutePath("XDG_CONFIG_HOME") ?? Self.join(home, ".config"), "elbowroom")
+        configFile = env.absolutePath("ELBOWROOM_CONFIG").map(Self.trimmed) ?? Self.join(configHome, "config.toml")
         userTemplatesDir = Self.join(configHome, "templates")
         userAdaptersDir = Self.join(configHome, "adapters")
-        cacheDir = Self.join(
-            env["XDG_CACHE_HOME"].map { Self.expandTilde($0, home: home) } ?? Self.join(home, ".cache"),
-            "elbowroom")
+        cacheDir = Self.join(env.absolutePath("XDG_CACHE_HOME") ?? Self.join(home, ".cache"), "elbowroom")
         accountSource = credentialsFile
         accountKey = String(SHA256.hex(claude).prefix(16))
         cacheFile = Self.join(cacheDir, "usage-\(accountKey).json")
@@ -75,18 +72,9 @@ public struct Paths: Sendable, Equatable {
         a.hasSuffix("/") ? a + b : a + "/" + b
     }
 
-    static func expandTilde(_ path: String, home: String) -> String {
-        if path == "~" { return home }
-        if path.hasPrefix("~/") { return join(home, String(path.dropFirst(2))) }
-        return path
-    }
-
-    /// Makes a path absolute against the working directory and drops a trailing slash.
-    static func absolute(_ path: String) -> String {
+    /// Drops trailing slashes (`/a/b/` and `/a/b` are one account).
+    static func trimmed(_ path: String) -> String {
         var p = path
-        if !p.hasPrefix("/") {
-            p = join(FileManager.default.currentDirectoryPath, p)
-        }
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
         return p
     }

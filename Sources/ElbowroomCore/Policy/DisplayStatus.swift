@@ -33,7 +33,7 @@ public enum DisplayStatus: String, Sendable, CaseIterable, Codable {
         // A status-line reading that arrived after the failed attempt is fresh data all the same.
         let dataAfterFailure = reading.map { r in fetch.lastAttempt.map { r.fetchedAt > $0 } ?? true } ?? false
         let failedSinceData = fetch.lastOutcome?.isFailure == true && !dataAfterFailure
-        let coolingDown = fetch.cooldownUntil.map { $0 > now } ?? false
+        let coolingDown = fetch.activeCooldown(now: now) != nil
         if fetch.lastOutcome == .rateLimited && coolingDown && failedSinceData { return .rateLimited }
         if failedSinceData { return .offline }
         guard let reading else { return .loading }

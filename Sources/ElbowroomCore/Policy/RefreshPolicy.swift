@@ -29,7 +29,7 @@ public enum RefreshPolicy {
                               credentialsChanged: Date? = nil) -> Decision {
         if urgency == .force { return Decision(shouldFetch: true, reason: "forced") }
         let fetch = cache?.fetch ?? FetchState()
-        if let until = fetch.cooldownUntil, until > now {
+        if let until = fetch.activeCooldown(now: now) {
             let signedInAgain = fetch.lastOutcome != .rateLimited
                 && credentialsChanged.map { changed in fetch.lastAttempt.map { changed > $0 } ?? true } == true
             if !signedInAgain {
@@ -39,13 +39,17 @@ public enum RefreshPolicy {
         }
         if urgency == .now { return Decision(shouldFetch: true, reason: "requested") }
         guard let reading = cache?.reading else { return Decision(shouldFetch: true, reason: "no data yet") }
-        let sinceSuccess = fetch.lastSuccess.map { now.timeIntervalSince($0) } ?? .infinity
+        // A success or reading "in the future" means the clock moved back: its age is unknown, so due.
+        let sinceSuccess = fetch.lastSuccess.map { now.timeIntervalSince($0) }
+            .flatMap { $0 < -FetchState.clockSlack ? nil : $0 } ?? .infinity
         // While Claude Code's status line keeps the main windows fresh, ask the API (which
         // Claude Code's own limit is shared with) only every `stale_after` for the rest.
-        let dataAge = now.timeIntervalSince(reading.fetchedAt)
+        var dataAge = now.timeIntervalSince(reading.fetchedAt)
+        if dataAge < -FetchState.clockSlack { dataAge = .infinity }
         let dueAfter = dataAge < config.maxAge ? max(config.maxAge, config.staleAfter) : config.maxAge
         if sinceSuccess >= dueAfter {
-            return Decision(shouldFetch: true, reason: "data is \(Int(min(sinceSuccess, dataAge)))s old")
+            let age = min(sinceSuccess, dataAge)
+            return Decision(shouldFetch: true, reason: age.isFinite ? "data is \(Int(min(age, 1e12)))s old" : "data age unknown (clock moved?)")
         }
         return Decision(shouldFetch: false, reason: "fresh for another \(Int(dueAfter - sinceSuccess))s")
     }

@@ -42,6 +42,10 @@ public struct PosixSpawner: ProcessSpawner {
                       stdinFD: nil, stdoutFD: nil)
     }
 
+    /// The deadline covers the child's whole life, not just its stdout: a child that closes
+    /// stdout and lingers, or leaves a descendant holding it open, is killed — with its whole
+    /// process group (it runs in a group of its own) — when `timeout` passes, and `run` throws
+    /// `TimedOut`.
     public func run(path: String, arguments: [String], environment: [String: String], stdin: Data,
                     timeout: TimeInterval) throws -> (status: Int32, stdout: Data) {
         var inPipe: [Int32] = [0, 0]
@@ -68,15 +72,16 @@ public struct PosixSpawner: ProcessSpawner {
         var output = Data()
         var buffer = [UInt8](repeating: 0, count: 8192)
         let deadline = Date().addingTimeInterval(timeout)
+        var timedOut = false
         while true {
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 {
-                kill(pid, SIGKILL)
+                timedOut = true
                 break
             }
             var fds = [pollfd(fd: outPipe[0], events: Int16(POLLIN), revents: 0),
                        pollfd(fd: writeFD, events: Int16(POLLOUT), revents: 0)]
-            let ready = poll(&fds, writeFD >= 0 ? 2 : 1, Int32(min(remaining, 1) * 1000))
+            let ready = poll(&fds, writeFD >= 0 ? 2 : 1, Int32(min(remaining, 1) * 1000) + 1)
             if ready < 0 && errno != EINTR { break }
             if ready <= 0 { continue }
             if writeFD >= 0 && fds[1].revents != 0 {
@@ -98,10 +103,42 @@ public struct PosixSpawner: ProcessSpawner {
         }
         if writeFD >= 0 { close(writeFD) }
         close(outPipe[0])
+        // Stdout is done; the child may not be. Wait for its exit within what is left.
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if timedOut || !Self.waitForExit(pid, status: &status, until: deadline) {
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            throw TimedOut(path: path, seconds: timeout)
+        }
         let exited = (status & 0x7f) == 0
         return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), output)
+    }
+
+    /// A child that was still running when its time was up (it and its group were killed).
+    public struct TimedOut: Error, CustomStringConvertible {
+        public let path: String
+        public let seconds: TimeInterval
+        /// The limit as text: `2s`, `0.5s`.
+        public var limit: String {
+            let whole = seconds.rounded()
+            return (abs(seconds - whole) < 1e-9 && abs(whole) < 1e9 ? "\(Int(whole))" : "\(seconds)") + "s"
+        }
+        public var description: String { "\(path) did not finish within \(limit)" }
+    }
+
+    /// Reaps `pid` if it exits before `deadline`; polls (waitpid has no timeout), quickly at
+    /// first: most children exit right after closing stdout.
+    static func waitForExit(_ pid: pid_t, status: inout Int32, until deadline: Date) -> Bool {
+        var pause: UInt32 = 100
+        while true {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { return true }
+            if result < 0 && errno != EINTR { return true }  // not our child any more: nothing to wait for
+            if deadline.timeIntervalSinceNow <= 0 { return false }
+            usleep(pause)
+            pause = min(pause * 2, 10_000)
+        }
     }
 
     /// A pipe whose ends do not leak into children: the child gets only the dup2'd copies on
@@ -160,7 +197,13 @@ public struct PosixSpawner: ProcessSpawner {
             }
             #endif
         }
-        if detached { flags |= Self.setsid }
+        if detached {
+            flags |= Self.setsid
+        } else {
+            // A group of its own, so a timeout kills what it started too.
+            flags |= Int16(POSIX_SPAWN_SETPGROUP)
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
         posix_spawnattr_setflags(&attributes, flags)
         var none = sigset_t()
         sigemptyset(&none)

@@ -12,10 +12,48 @@ public final class FileLock: @unchecked Sendable {
     public let path: String
     private let fd: Int32
 
+    /// Opens (creating it 0600) the lock file `path` as a private file (see `FileSystem`): a
+    /// symlink, FIFO, another user's file or any other non-regular entry planted there is
+    /// removed and replaced by a fresh lock file — never followed, never waited on. A genuine
+    /// lock file is always a regular file of ours, so one that is not cannot be anyone's lock.
     public init(path: String) throws {
         self.path = path
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystem.Failure("cannot open lock", path) }
+        fd = try Self.openPrivate(path)
+    }
+
+    static func openPrivate(_ path: String) throws -> Int32 {
+        var problem = ""
+        for _ in 0..<4 {
+            let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+            var info = stat()
+            if fd >= 0 {
+                guard fstat(fd, &info) == 0 else { close(fd); throw FileSystem.Failure("cannot stat lock", path) }
+                if let found = FileSystem.problem(with: info, path: path, limit: .max) {
+                    problem = found
+                    close(fd)
+                    removeIfStill(path, device: info.st_dev, inode: info.st_ino)
+                    continue
+                }
+                return fd
+            }
+            let code = errno
+            if code == EINTR { continue }
+            guard lstat(path, &info) == 0, let found = FileSystem.problem(with: info, path: path, limit: .max),
+                  !FileSystem.isType(info, S_IFDIR) else {
+                throw FileSystem.Failure("cannot open lock", path, errno: code)
+            }
+            problem = found
+            removeIfStill(path, device: info.st_dev, inode: info.st_ino)
+        }
+        throw FileSystem.Failure(description: "cannot replace the lock: \(problem)")
+    }
+
+    /// Unlinks `path` only if it is still the entry that was checked (another process may have
+    /// replaced it with a good lock meanwhile).
+    private static func removeIfStill(_ path: String, device: dev_t, inode: ino_t) {
+        var now = stat()
+        guard lstat(path, &now) == 0, now.st_dev == device, now.st_ino == inode else { return }
+        unlink(path)
     }
 
     /// A lock on a directory itself (`flock` on the directory's descriptor): nothing is created
@@ -44,11 +82,14 @@ public final class FileLock: @unchecked Sendable {
         _ = flock(fd, LOCK_UN)
     }
 
-    /// Whether some process holds the lock on `path` right now (without keeping it).
+    /// Whether some process holds the lock on `path` right now (without keeping it). Anything
+    /// but a lock file of ours (a planted FIFO or symlink) is not held: the fetcher replaces it.
     public static func isHeld(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, FileSystem.problem(with: info, path: path, limit: .max) == nil else { return false }
         if flock(fd, LOCK_EX | LOCK_NB) == 0 {
             _ = flock(fd, LOCK_UN)
             return false

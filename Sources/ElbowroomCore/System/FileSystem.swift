@@ -12,33 +12,134 @@ import Darwin
 #endif
 
 /// POSIX file operations with the exact modes and atomicity elbowroom promises.
+///
+/// elbowroom's own files (cache, locks, history) are opened as "private": never through a
+/// symlink (`O_NOFOLLOW`), never waiting on a FIFO (`O_NONBLOCK`), never leaked to a child
+/// (`O_CLOEXEC`), and only used when `fstat` shows a regular file owned by this user with no other
+/// hard link. Anything else planted in the cache directory is a miss or a clear error, never a hang,
+/// and never a way to make elbowroom write somewhere else.
 public enum FileSystem {
-    public struct Failure: Error, CustomStringConvertible {
+    public struct Failure: Error, CustomStringConvertible, Equatable {
         public let description: String
         init(_ what: String, _ path: String, errno code: Int32 = errno) {
             description = "\(what) \(path): \(String(cString: strerror(code)))"
         }
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// The whole file, or `nil` when it is missing, unreadable or larger than `limit` bytes.
+    /// Follows symlinks (a dotfiles-managed config or credentials file is one); never blocks
+    /// opening a FIFO, and reads from anything but a regular file for at most a second.
     public static func read(_ path: String, limit: Int = 1 << 20) -> Data? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, !isType(info, S_IFDIR) else { return nil }
+        if isType(info, S_IFREG) {
+            guard Int(info.st_size) <= limit else { return nil }
+            return try? readAll(fd, path: path, limit: limit, deadline: nil)
+        }
+        // A pipe or device (`/dev/stdin`): wait for its writer, but not for ever.
+        return try? readAll(fd, path: path, limit: limit, deadline: Date().addingTimeInterval(1))
+    }
+
+    /// A file of elbowroom's own (cache, history): `nil` when missing, its bytes when it is a
+    /// regular file owned by this user, at most `limit` bytes, with one link; otherwise a
+    /// `Failure` saying what is wrong. A symlink is refused, not followed; a FIFO is refused
+    /// without waiting for a writer.
+    public static func readPrivate(_ path: String, limit: Int) throws(Failure) -> Data? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 {
+            let code = errno
+            if code == ENOENT { return nil }
+            if let problem = privateFileProblem(path) { throw Failure(description: problem) }
+            throw Failure("cannot open", path, errno: code)
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Failure("cannot stat", path) }
+        if let problem = problem(with: info, path: path, limit: limit) { throw Failure(description: problem) }
+        return try readAll(fd, path: path, limit: limit, deadline: nil)
+    }
+
+    /// What is wrong with `path` as one of elbowroom's private files, or `nil` when it is missing
+    /// or a regular file owned by this user with one link and at most `limit` bytes (`lstat`: a
+    /// symlink is reported, not followed).
+    public static func privateFileProblem(_ path: String, limit: Int = .max) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return problem(with: info, path: path, limit: limit)
+    }
+
+    static func problem(with info: stat, path: String, limit: Int) -> String? {
+        if !isType(info, S_IFREG) {
+            return "\(path) is \(typeName(info)), not a regular file"
+        }
+        if info.st_uid != geteuid() {
+            return "\(path) is owned by uid \(info.st_uid), not by you (uid \(geteuid()))"
+        }
+        if info.st_nlink > 1 {
+            return "\(path) has \(info.st_nlink) hard links; elbowroom's files have one"
+        }
+        if Int(info.st_size) > limit {
+            return "\(path) is \(info.st_size) bytes, more than the \(limit) it may hold"
+        }
+        return nil
+    }
+
+    static func isType(_ info: stat, _ type: mode_t) -> Bool {
+        (info.st_mode & S_IFMT) == type
+    }
+
+    static func typeName(_ info: stat) -> String {
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK: "a symbolic link"
+        case S_IFIFO: "a fifo"
+        case S_IFDIR: "a directory"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        default: "not a regular file"
+        }
+    }
+
+    /// Reads `fd` to its end; past `limit` bytes it fails. With a `deadline` the descriptor is
+    /// non-blocking and polled until then.
+    private static func readAll(_ fd: Int32, path: String, limit: Int, deadline: Date?) throws(Failure) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 16384)
         while true {
             let n = buffer.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN, let deadline {
+                    let left = deadline.timeIntervalSinceNow
+                    guard left > 0 else { throw Failure(description: "\(path) did not finish within a second") }
+                    var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&p, 1, Int32(left * 1000) + 1)
+                    continue
+                }
+                throw Failure("cannot read", path)
+            }
             if n == 0 { break }
             data.append(contentsOf: buffer[0..<n])
-            if data.count > limit { return nil }
+            if data.count > limit { throw Failure(description: "\(path) is larger than \(limit) bytes") }
         }
         return data
     }
 
     public static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
+    }
+
+    /// The size of a file in bytes, or `nil` when it cannot be stat'ed (to say "too large" when
+    /// `read` gave up at its limit).
+    public static func size(of path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
     }
 
     /// The permission bits of a file, or `nil` when it cannot be stat'ed.
@@ -52,6 +153,10 @@ public enum FileSystem {
     public static func modificationDate(of path: String) -> Date? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
+        return modificationDate(info)
+    }
+
+    static func modificationDate(_ info: stat) -> Date {
         #if canImport(Darwin)
         let spec = info.st_mtimespec
         #else
@@ -62,12 +167,30 @@ public enum FileSystem {
 
     /// Writes `data` to a temp file beside `path`, fsyncs it (unless `sync` is false: for files
     /// that may be lost in a crash, such as the usage history), sets `mode`, and renames it over
-    /// `path`: readers see the old file or the new one, never a torn one.
-    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t, sync: Bool = true) throws {
+    /// `path`: readers see the old file or the new one, never a torn one. The temp file is made
+    /// with `O_CREAT | O_EXCL | O_NOFOLLOW` (a name planted in the directory is skipped, never
+    /// written through), and the rename replaces whatever entry `path` is (a planted symlink is
+    /// replaced, its target untouched). Temp files left by a writer that died are removed.
+    /// With `keepOwner`, the new file gets the owner and group of the file it replaces (a
+    /// refresh run by root must not hand the user's login to root); never for files whose owner
+    /// could have been planted, such as the cache.
+    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t, keepOwner: Bool = false,
+                                       sync: Bool = true) throws {
+        try writeAtomically(data, to: path, mode: mode, keepOwner: keepOwner, sync: sync, nonce: { UInt32.random(in: 0...UInt32.max) })
+    }
+
+    /// `writeAtomically` with the temp names' random part supplied (tests plant files there).
+    static func writeAtomically(_ data: Data, to path: String, mode: mode_t, keepOwner: Bool = false,
+                                sync: Bool = true, nonce: () -> UInt32) throws {
         let dir = directory(of: path)
         let name = (path.split(separator: "/").last).map(String.init) ?? "file"
-        let temp = "\(dir)/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        var temp = ""
+        var fd: Int32 = -1
+        for _ in 0..<8 {
+            temp = "\(dir)/.\(name).\(getpid()).\(nonce()).tmp"
+            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+            if fd >= 0 || errno != EEXIST { break }
+        }
         guard fd >= 0 else { throw Failure("cannot create", temp) }
         var ok = false
         defer {
@@ -83,25 +206,94 @@ public enum FileSystem {
                     offset += n
                 }
             }
-            // open() applies the umask; set the mode we promised explicitly.
+            var old = stat()
+            if keepOwner, lstat(path, &old) == 0, old.st_uid != geteuid() || old.st_gid != getegid() {
+                guard fchown(fd, old.st_uid, old.st_gid) == 0 else { throw Failure("cannot keep the owner of", path) }
+            }
+            // open() applies the umask; set the mode we promised explicitly (after fchown,
+            // which may clear set-id bits).
             guard fchmod(fd, mode) == 0 else { throw Failure("cannot chmod", temp) }
             guard !sync || fsync(fd) == 0 else { throw Failure("cannot fsync", temp) }
         }
         guard rename(temp, path) == 0 else { throw Failure("cannot replace", path) }
         ok = true
+        removeAbandonedTemps(of: name, in: dir)
     }
 
-    /// Creates `path` and missing parents with `mode`; an existing directory is left as it is.
-    public static func makeDirectory(_ path: String, mode: mode_t) throws {
-        if path.isEmpty || path == "/" { return }
-        var info = stat()
-        if stat(path, &info) == 0 {
-            if (info.st_mode & S_IFMT) == S_IFDIR { return }
-            throw Failure("not a directory:", path, errno: ENOTDIR)
+    /// Removes `.NAME.PID.N.tmp` files beside NAME whose writer (PID) is gone and that are a
+    /// minute old: what a writer killed between create and rename leaves (it may hold a token).
+    static func removeAbandonedTemps(of name: String, in dir: String) {
+        let prefix = ".\(name)."
+        for entry in entries(of: dir) where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
+            let parts = entry.dropFirst(prefix.count).dropLast(4).split(separator: ".")
+            guard parts.count == 2, let pid = Int32(parts[0]), UInt32(parts[1]) != nil, pid != getpid() else { continue }
+            guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            let full = dir + "/" + entry
+            var info = stat()
+            guard lstat(full, &info) == 0, isType(info, S_IFREG), info.st_uid == geteuid(),
+                  Date().timeIntervalSince(modificationDate(info)) > 60 else { continue }
+            unlink(full)
         }
-        try makeDirectory(directory(of: path), mode: 0o755)
-        if mkdir(path, mode) != 0 && errno != EEXIST { throw Failure("cannot create directory", path) }
-        _ = chmod(path, mode)
+    }
+
+    /// Creates `path` and missing parents (0700, as the XDG spec asks) and gives `path` `mode`.
+    ///
+    /// A private directory (`mode` without group or other bits) that exists already must be
+    /// ours: one owned by another user is refused (a `Failure` saying so), and one that group or
+    /// others may write to is repaired to `mode` — anyone could have planted files there.
+    /// Any other existing directory is left as it is. Returns what was repaired, if anything.
+    @discardableResult
+    public static func makeDirectory(_ path: String, mode: mode_t) throws -> String? {
+        if path.isEmpty || path == "/" { return nil }
+        var info = stat()
+        if stat(path, &info) != 0 {
+            try makeParents(of: path)
+            if mkdir(path, mode) == 0 {
+                _ = chmod(path, mode)  // mkdir applies the umask
+                return nil
+            }
+            if errno != EEXIST { throw Failure("cannot create directory", path) }
+            guard stat(path, &info) == 0 else { throw Failure("cannot create directory", path) }
+        }
+        guard isType(info, S_IFDIR) else { throw Failure("not a directory:", path, errno: ENOTDIR) }
+        guard mode & 0o077 == 0 else { return nil }
+        return try securePrivateDirectory(path, mode: mode)
+    }
+
+    private static func makeParents(of path: String) throws {
+        let parent = directory(of: path)
+        if parent == "/" || parent == "." || exists(parent) { return }
+        try makeParents(of: parent)
+        if mkdir(parent, 0o700) != 0 && errno != EEXIST { throw Failure("cannot create directory", parent) }
+    }
+
+    /// Refuses another user's directory and repairs one writable by group or others to `mode`.
+    static func securePrivateDirectory(_ path: String, mode: mode_t) throws -> String? {
+        // Opened, not checked by name, so the check and the repair are of the same directory.
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure("cannot open directory", path) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Failure("cannot stat", path) }
+        if let problem = directoryOwnerProblem(info, path: path) { throw Failure(description: problem) }
+        let current = info.st_mode & 0o7777
+        guard current & 0o022 != 0 else { return nil }
+        guard fchmod(fd, mode) == 0 else { throw Failure("cannot repair the mode of", path) }
+        return "\(path) was mode \(String(current, radix: 8)), writable by others; repaired to \(String(mode, radix: 8))"
+    }
+
+    /// Why a private directory cannot be used (not a directory, or another user's), or `nil`
+    /// when it is usable or missing. Reads only: a render asks this, writers repair.
+    public static func privateDirectoryProblem(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        guard isType(info, S_IFDIR) else { return "\(path) is \(typeName(info)), not a directory" }
+        return directoryOwnerProblem(info, path: path)
+    }
+
+    private static func directoryOwnerProblem(_ info: stat, path: String) -> String? {
+        guard info.st_uid != geteuid() else { return nil }
+        return "\(path) is owned by uid \(info.st_uid), not by you (uid \(geteuid())): elbowroom will not use it; remove it or change its owner"
     }
 
     public static func remove(_ path: String) throws {

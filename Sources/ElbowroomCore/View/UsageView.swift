@@ -98,7 +98,7 @@ public struct UsageView: Sendable, Equatable {
         plan = reading?.plan
         extra = reading?.extra
         source = reading?.source
-        cooldownUntil = cache?.fetch.cooldownUntil.flatMap { $0 > now ? $0 : nil }
+        cooldownUntil = cache?.fetch.activeCooldown(now: now)
         windows = (reading?.windows ?? []).map {
             Self.project($0, now: now, thresholds: config.thresholds, history: history)
         }

@@ -87,7 +87,10 @@ public struct FetchReport: Sendable {
 ///   skip quietly); `now` and `force` wait for it, bounded.
 /// - After taking the lock the cache is read again and the policy asked again, so fifty prompts
 ///   racing to start a fetch make exactly one request.
-/// - Every attempt and outcome goes through Core's cache, so every process obeys cooldowns.
+/// - Every attempt and outcome goes through Core's cache, so every process obeys cooldowns —
+///   failures before any request (config, credentials, a refresh refused because its tokens
+///   could not be saved) included. When the cache file cannot be written the state still
+///   persists (`record`), so a full disk never turns into a request per render.
 public struct FetchCoordinator: Sendable {
     public let context: FetchContext
 
@@ -107,7 +110,8 @@ public struct FetchCoordinator: Sendable {
         do {
             config = try Config.load(paths: paths)
         } catch {
-            return FetchReport(result: .failed(.config("\(error)")), cache: store.load())
+            let failure = FetchError.config("\(error)")
+            return FetchReport(result: .failed(failure), cache: record(failure, store: store))
         }
         if let maxAge { config.maxAge = maxAge }
         let timeout = config.timeout
@@ -176,26 +180,44 @@ public struct FetchCoordinator: Sendable {
         }
 
         let client = UsageClient(apiBase: apiURL, transport: context.transport, timeout: timeout)
+        let notes = RunNotes()
         let renewal = TokenRenewal(
             source: source, refresher: TokenRefresher(tokenURL: tokenURL, transport: context.transport, timeout: timeout),
             mode: config.refresh, detector: context.processDetector, log: log,
-            lockDirectory: paths.claudeConfigDir)
+            lockDirectory: paths.claudeConfigDir, notes: notes)
+        let fetched: Reading
         do {
-            let reading = try fetch(client: client, renewal: renewal, source: source)
-            let now = context.clock()
-            log("fetched \(reading.windows.count) window(s)")
-            let saved = try? store.update { cache in
+            fetched = try fetch(client: client, renewal: renewal, source: source)
+        } catch {
+            log("failed: \(error.outcome.rawValue)")
+            return FetchReport(result: .failed(error), cache: record(error, store: store))
+        }
+        let (reading, dropped) = fetched.limitedForCache()
+        log("fetched \(fetched.windows.count) window(s)")
+        if dropped > 0 {
+            log("kept \(reading.windows.count) of them in the cache, dropped \(dropped) (more than \(ReadingLimits.maxWindows), or keys over \(ReadingLimits.maxKeyBytes) bytes)")
+        }
+        let now = context.clock()
+        let note = notes.message.map(log.redact)
+        do {
+            let saved = try store.update { cache in
                 var fresh = reading
                 if fresh.plan == nil { fresh.plan = cache.reading?.plan }
                 cache.account = store.account
                 cache.reading = fresh
-                cache.fetch.recordSuccess(at: now)
+                cache.fetch.recordSuccess(at: now, note: note)
                 return true
             }
-            return FetchReport(result: .fetched, cache: saved ?? store.load())
+            store.clearMarker()
+            return FetchReport(result: .fetched, cache: saved)
         } catch {
-            log("failed: \(error.outcome.rawValue)")
-            return FetchReport(result: .failed(error), cache: record(error, store: store))
+            // The reading cannot be kept, so this attempt counts as failed: its backoff is what
+            // stops the next render from asking again.
+            log("cannot write the cache: \(error)")
+            let failure = FetchError.unstorable("fetched, but cannot write the cache \(store.file): \(error)")
+            var cache = record(failure, store: store)
+            cache?.reading = reading
+            return FetchReport(result: .failed(failure), cache: cache)
         }
     }
 
@@ -236,15 +258,32 @@ public struct FetchCoordinator: Sendable {
         }
     }
 
-    /// Records a failure in the cache; returns the cache after.
+    /// Records a failure so every process obeys its backoff; returns the cache after. The cache
+    /// file first (keeping the reading it holds); when that cannot be written, the fetch lock file
+    /// (`FetchStateMarker`), which this run holds or at least can open.
     func record(_ error: FetchError, store: CacheStore) -> CacheFile? {
+        let log = context.log
         let now = context.clock()
-        let message = context.log.redact(error.description)
-        return (try? store.update { cache in
-            cache.account = store.account
+        let message = log.redact(error.description)
+        do {
+            let saved = try store.update { cache in
+                cache.account = store.account
+                cache.fetch.recordFailure(error.outcome, message: message, at: now, retryAfter: error.retryAfter)
+                return true
+            }
+            store.clearMarker()
+            return saved
+        } catch let failure {
+            var cache = store.loadOrEmpty()
             cache.fetch.recordFailure(error.outcome, message: message, at: now, retryAfter: error.retryAfter)
-            return true
-        }) ?? store.load()
+            do {
+                try store.saveMarker(cache.fetch, now: now)
+                log("cannot write the cache (\(failure)); kept the fetch state in \(store.fetchLockFile)")
+            } catch {
+                log("cannot write the cache (\(failure)) nor the fetch state (\(error))")
+            }
+            return cache
+        }
     }
 
     /// Polls the lock until `seconds` pass (flock has no timed wait).

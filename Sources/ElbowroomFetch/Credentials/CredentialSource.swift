@@ -16,10 +16,19 @@ public protocol CredentialSource: Sendable {
     /// Whether a document of this many bytes can be written back whole. A refresh spends the old
     /// refresh token, so it must not start unless the rotated one can be saved.
     func canStore(byteCount: Int) -> Bool
+    /// Proves that a document of about this many bytes can be written right now (a writable
+    /// directory, room on the disk), or throws why not. Runs before every refresh.
+    func checkWritable(byteCount: Int) throws
 }
 
 extension CredentialSource {
     public func canStore(byteCount: Int) -> Bool { true }
+
+    public func checkWritable(byteCount: Int) throws {
+        guard canStore(byteCount: byteCount) else {
+            throw CredentialsDocument.Unwritable(description: "\(label) cannot hold a document of \(byteCount) bytes")
+        }
+    }
 }
 
 /// What reading a source found.

@@ -10,18 +10,62 @@ public enum CredentialsDocument {
 
     public static func replacingTokens(in raw: Data, accessToken: String, refreshToken: String?,
                                        expiresAt: Date?) throws -> Data {
-        guard var root = (try? JSONSerialization.jsonObject(with: raw)) as? [String: Any],
-              var oauth = root["claudeAiOauth"] as? [String: Any] else {
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: raw)
+        } catch {
+            // What Claude Code's reader takes but this writer cannot: a lone surrogate escape
+            // (`"\ud800"`), a number no double holds (`1e400`).
+            // The parser's own message may quote the document: not in a message that is stored.
+            throw Unwritable(description: "the credentials hold json this writer cannot reproduce (a lone surrogate escape, a number no double holds)")
+        }
+        guard var root = parsed as? [String: Any], var oauth = root["claudeAiOauth"] as? [String: Any] else {
             throw Unwritable(description: "credentials have no claudeAiOauth object to update")
         }
         oauth["accessToken"] = accessToken
         if let refreshToken { oauth["refreshToken"] = refreshToken }
-        if let expiresAt { oauth["expiresAt"] = Int64((expiresAt.timeIntervalSince1970 * 1000).rounded()) }
+        if let expiresAt { oauth["expiresAt"] = milliseconds(expiresAt) }
         root["claudeAiOauth"] = oauth
         do {
             return try JSONSerialization.data(withJSONObject: root, options: [.withoutEscapingSlashes])
         } catch {
             throw Unwritable(description: "cannot encode the updated credentials")
         }
+    }
+
+    /// Proves, before a refresh spends the old refresh token, that new tokens can be written into
+    /// `raw`: it is rewritten with placeholder tokens, and the result must read back with those
+    /// tokens and with every other key and value as they were.
+    public static func checkRewritable(_ raw: Data) throws {
+        let access = "elbowroom-write-check-access-token"
+        let refresh = "elbowroom-write-check-refresh-token"
+        let expires = Date(timeIntervalSince1970: 4_102_444_800)
+        let probe = try replacingTokens(in: raw, accessToken: access, refreshToken: refresh, expiresAt: expires)
+        guard case .oauth(let read)? = try? CredentialsParser.parse(probe),
+              read.accessToken == access, read.refreshToken == refresh, read.expiresAt == expires else {
+            throw Unwritable(description: "the rewritten credentials do not read back")
+        }
+        guard let before = try? JSONSerialization.jsonObject(with: raw) as? [String: Any],
+              let after = try? JSONSerialization.jsonObject(with: probe) as? [String: Any],
+              NSDictionary(dictionary: withoutTokens(before)).isEqual(to: withoutTokens(after)) else {
+            throw Unwritable(description: "rewriting the credentials would change keys other than the tokens")
+        }
+    }
+
+    /// The document without the three fields a refresh replaces.
+    static func withoutTokens(_ document: [String: Any]) -> [String: Any] {
+        var copy = document
+        if var oauth = copy["claudeAiOauth"] as? [String: Any] {
+            for key in ["accessToken", "refreshToken", "expiresAt"] { oauth.removeValue(forKey: key) }
+            copy["claudeAiOauth"] = oauth
+        }
+        return copy
+    }
+
+    /// Unix milliseconds, saturating: a date is never a reason to trap.
+    static func milliseconds(_ date: Date) -> Int64 {
+        let ms = (date.timeIntervalSince1970 * 1000).rounded()
+        guard !ms.isNaN else { return 0 }
+        return Int64(min(max(ms, -9e15), 9e15))
     }
 }

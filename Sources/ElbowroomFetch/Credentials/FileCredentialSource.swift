@@ -28,7 +28,38 @@ public struct FileCredentialSource: CredentialSource {
     public func writeRaw(_ data: Data) throws {
         let target = Self.resolved(path)
         let mode = FileSystem.mode(of: target) ?? 0o600
-        try FileSystem.writeAtomically(data, to: target, mode: mode)
+        try FileSystem.writeAtomically(data, to: target, mode: mode, keepOwner: true)
+    }
+
+    /// Creates, fills and removes a file beside the real one, as large as the rewritten document
+    /// will be: a read-only directory or a full disk shows up here, before a refresh, and not
+    /// after the old refresh token is spent.
+    public func checkWritable(byteCount: Int) throws {
+        let target = Self.resolved(path)
+        let dir = FileSystem.directory(of: target)
+        let probe = "\(dir)/.credentials-write-check.\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw CredentialsDocument.Unwritable(description: "cannot create a file in \(dir): \(String(cString: strerror(errno)).lowercased())")
+        }
+        defer {
+            close(fd)
+            unlink(probe)
+        }
+        // The new tokens may be longer than the old: leave a margin.
+        let chunk = [UInt8](repeating: 0x20, count: 4096)
+        var left = byteCount + 1024
+        while left > 0 {
+            let n = chunk.withUnsafeBytes { write(fd, $0.baseAddress, min(left, $0.count)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                throw CredentialsDocument.Unwritable(description: "cannot write in \(dir): \(String(cString: strerror(errno)).lowercased())")
+            }
+            left -= n
+        }
+        guard fsync(fd) == 0 else {
+            throw CredentialsDocument.Unwritable(description: "cannot write in \(dir): \(String(cString: strerror(errno)).lowercased())")
+        }
     }
 
     public func changedAt() -> Date? {

@@ -6,11 +6,26 @@ public struct TokenGrant: Sendable, Equatable, CustomStringConvertible, CustomDe
     public var accessToken: String
     /// `nil` when the endpoint did not rotate it: keep the old one.
     public var refreshToken: String?
+    /// Seconds the new access token lives, within `lifetimeRange`; `nil` when the answer had no
+    /// number there.
     public var expiresIn: TimeInterval?
+
+    /// What `expires_in` is clamped to: the endpoint's number is written into Claude Code's
+    /// credentials, so it must be a time a date can hold, and a token said to expire at once must
+    /// not cause a refresh per fetch.
+    public static let lifetimeRange: ClosedRange<TimeInterval> = 300...(7 * 86400)
+
+    /// `expires_in` as the endpoint sent it: any JSON value.
+    public static func lifetime(_ value: Any?) -> TimeInterval? {
+        guard let number = value as? NSNumber, !(value is Bool) else { return nil }
+        let seconds = number.doubleValue
+        guard !seconds.isNaN else { return nil }
+        return min(max(seconds, lifetimeRange.lowerBound), lifetimeRange.upperBound)
+    }
 
     // Never the tokens, whoever interpolates this.
     public var description: String {
-        "TokenGrant(expires_in: \(expiresIn.map { "\(Int($0))" } ?? "?"), refresh token \(refreshToken == nil ? "kept" : "rotated"), tokens: redacted)"
+        "TokenGrant(expires_in: \(expiresIn.map { TransportError.seconds($0.rounded()) } ?? "?"), refresh token \(refreshToken == nil ? "kept" : "rotated"), tokens: redacted)"
     }
     public var debugDescription: String { description }
 }
@@ -29,7 +44,18 @@ public struct TokenRefresher: Sendable {
         self.timeout = timeout
     }
 
+    /// Errors are the token endpoint's (`FetchError.refresh`), except `invalid_grant`, which is
+    /// `signedOut`. A redirect is never followed: the refresh token stays here.
     public func refresh(refreshToken: String, now: Date) throws(FetchError) -> TokenGrant {
+        do {
+            return try exchange(refreshToken: refreshToken, now: now)
+        } catch {
+            if case .signedOut = error { throw error }
+            throw .refresh(error)
+        }
+    }
+
+    func exchange(refreshToken: String, now: Date) throws(FetchError) -> TokenGrant {
         let body: [String: String] = [
             "grant_type": "refresh_token", "refresh_token": refreshToken, "client_id": Self.clientID,
         ]
@@ -45,7 +71,7 @@ public struct TokenRefresher: Sendable {
         } catch {
             switch error {
             case .timeout(let t): throw .timeout(t)
-            case .network(let why): throw .network("token refresh: \(why)")
+            case .network(let why): throw .network(why)
             case .oversized: throw .undecodable("the token endpoint answered with a body over 1 MiB")
             }
         }
@@ -56,8 +82,7 @@ public struct TokenRefresher: Sendable {
                 throw .undecodable("the token endpoint answered without an access token")
             }
             let refresh = (json?["refresh_token"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-            let expiresIn = (json?["expires_in"] as? NSNumber)?.doubleValue
-            return TokenGrant(accessToken: access, refreshToken: refresh, expiresIn: expiresIn)
+            return TokenGrant(accessToken: access, refreshToken: refresh, expiresIn: TokenGrant.lifetime(json?["expires_in"]))
         case 300..<400:
             throw .redirect(status: response.status)
         case 400, 401:

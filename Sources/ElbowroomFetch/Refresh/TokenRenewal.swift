@@ -8,8 +8,12 @@ import ElbowroomCore
 ///    unexpired token there, use it — no request.
 /// 2. Ask the policy: `never` never refreshes; `auto` only while no Claude Code process runs;
 ///    otherwise the outcome is `expired` ("open Claude Code to refresh").
-/// 3. Refresh with the newest refresh token.
-/// 4. Re-read once more just before writing: if the stored refresh token changed meanwhile
+/// 3. Prove the new tokens can be saved — the document rewrites and reads back with every other
+///    key intact, the source takes a write of that size now — or refresh nothing: a refresh
+///    spends the old refresh token, and a rotated one that cannot be saved logs the user out.
+/// 4. Refresh with the newest refresh token, with SIGTERM/SIGINT/SIGHUP held back until the new
+///    tokens are saved (`TerminationSignals`).
+/// 5. Re-read once more just before writing: if the stored refresh token changed meanwhile
 ///    (someone else refreshed), leave the document alone and use the new token in memory only.
 ///    Otherwise write our tokens into the document as it is now (other keys, e.g. `mcpOAuth`
 ///    that Claude Code rewrote meanwhile, are kept): the old refresh token is spent, so not
@@ -26,10 +30,14 @@ public struct TokenRenewal: Sendable {
     public let log: DebugLog
     /// A directory to `flock` for the whole renewal (the Claude config dir); `nil` for none.
     public let lockDirectory: String?
+    /// What the fetch state should keep although the fetch may succeed (tokens not saved).
+    public let notes: RunNotes
 
     public init(source: any CredentialSource, refresher: TokenRefresher, mode: RefreshMode,
-                detector: any ClaudeProcessDetector, log: DebugLog, lockDirectory: String? = nil) {
+                detector: any ClaudeProcessDetector, log: DebugLog, lockDirectory: String? = nil,
+                notes: RunNotes = RunNotes()) {
         self.lockDirectory = lockDirectory
+        self.notes = notes
         self.source = source
         self.refresher = refresher
         self.mode = mode
@@ -73,11 +81,22 @@ public struct TokenRenewal: Sendable {
         guard let refreshToken = base.refreshToken else {
             throw .expired("\(why) and no refresh token is stored; open claude code to refresh it")
         }
-        guard source.canStore(byteCount: baseRaw.count) else {
-            log("the credentials are too large to write back to \(source.label); leaving the refresh to claude code")
-            throw .expired("\(why); open claude code to refresh it")
+        do {
+            try CredentialsDocument.checkRewritable(baseRaw)
+            try source.checkWritable(byteCount: baseRaw.count)
+        } catch {
+            log("not refreshing: new tokens could not be saved to \(source.label): \(error)")
+            throw .expired("\(why), and new tokens could not be saved to \(source.label) (\(error)), so it was not refreshed; open claude code to refresh it")
         }
+        return try TerminationSignals.held { () throws(FetchError) -> OAuthCredentials in
+            try refreshAndSave(base: base, baseRaw: baseRaw, refreshToken: refreshToken, now: now)
+        }
+    }
 
+    /// The part that must not be interrupted: the old refresh token is spent by the request, and
+    /// the new one exists only here until it is written.
+    func refreshAndSave(base: OAuthCredentials, baseRaw: Data, refreshToken: String,
+                        now: Date) throws(FetchError) -> OAuthCredentials {
         log("refreshing the access token at \(refresher.tokenURL.absoluteString)")
         let grant = try refresher.refresh(refreshToken: refreshToken, now: now)
         log.secret(grant.accessToken)
@@ -86,7 +105,9 @@ public struct TokenRenewal: Sendable {
         renewed.accessToken = grant.accessToken
         renewed.refreshToken = grant.refreshToken ?? base.refreshToken
         // Without expires_in assume an hour, so a missing field cannot cause a refresh per fetch.
-        renewed.expiresAt = now.addingTimeInterval(grant.expiresIn ?? 3600)
+        let lifetime = grant.expiresIn ?? 3600
+        renewed.expiresAt = now.addingTimeInterval(min(max(lifetime, TokenGrant.lifetimeRange.lowerBound),
+                                                       TokenGrant.lifetimeRange.upperBound))
         log("refreshed; new token expires \(renewed.expiresAt.map(ISO8601.format) ?? "?")\(grant.refreshToken == nil ? ", refresh token kept" : ", refresh token rotated")")
 
         let latest: Data
@@ -117,9 +138,12 @@ public struct TokenRenewal: Sendable {
             try source.writeRaw(document)
             log("saved the refreshed tokens to \(source.label)")
         } catch {
-            // The refresh token may have rotated: say so loudly, the user may need to sign in again.
+            // The refresh token may have rotated: say so loudly, the user may need to sign in
+            // again; and keep it in the fetch state, where doctor shows it.
             log("could not save the refreshed tokens to \(source.label): \(error)")
-            FileHandle.standardError.write(Data("elbowroom-fetch: could not save refreshed tokens to \(source.label); if claude code asks you to sign in again, that is why\n".utf8))
+            let note = "could not save refreshed tokens to \(source.label); if claude code asks you to sign in again, that is why"
+            notes.append(note)
+            FileHandle.standardError.write(Data("elbowroom-fetch: \(note)\n".utf8))
         }
         return renewed
     }

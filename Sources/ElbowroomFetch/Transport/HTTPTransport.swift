@@ -61,7 +61,7 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
     }
 
     static func seconds(_ t: TimeInterval) -> String {
-        t == t.rounded() ? "\(Int(t))s" : "\(t)s"
+        t.isFinite && abs(t) < 1e15 && t == t.rounded() ? "\(Int(t))s" : "\(t)s"
     }
 }
 

@@ -4,9 +4,10 @@ import ElbowroomCore
 import FoundationNetworking
 #endif
 
-/// `HTTPTransport` over URLSession: an ephemeral session per request (no cookies, no cache, no
-/// credential store), redirects refused (so a bearer token never travels to a `Location`), the
-/// body capped, and a hard deadline even if the stack's own timers do not fire.
+/// `HTTPTransport` over URLSession: a session per request with no cookies, no cache and no
+/// credential store, in memory or on disk (`FoundationStorage`); redirects refused (so a bearer
+/// token never travels to a `Location`); no proxy for a loopback URL (`LoopbackProxyBypass`);
+/// the body capped; and a hard deadline even if the stack's own timers do not fire.
 public struct URLSessionTransport: HTTPTransport {
     public let bodyLimit: Int
 
@@ -20,11 +21,15 @@ public struct URLSessionTransport: HTTPTransport {
         guard (try? EndpointURL.validated(request.url.absoluteString, variable: "url")) != nil else {
             throw .network("refused: https is required (plain http only to 127.0.0.1, ::1 or localhost)")
         }
-        let configuration = URLSessionConfiguration.ephemeral
+        let configuration = FoundationStorage.configuration()
+        if LoopbackProxyBypass.applies(to: request.url) {
+            LoopbackProxyBypass.apply(to: configuration)
+        }
         configuration.timeoutIntervalForRequest = request.timeout
         configuration.timeoutIntervalForResource = request.timeout
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
+        configuration.httpCookieStorage = nil
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
         configuration.urlCredentialStorage = nil

@@ -26,6 +26,11 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     case config(String)
     /// A failure another process just recorded in the cache (we waited for its fetch).
     case recorded(FetchOutcome, String)
+    /// A failure at the token endpoint while refreshing (network, timeout, 3xx, 401, 429, 5xx, a
+    /// bad answer): described as the token endpoint's, with the outcome of the inner error.
+    indirect case refresh(FetchError)
+    /// A reading arrived but neither it nor the fetch state could be written to the cache.
+    case unstorable(String)
 
     public var outcome: FetchOutcome {
         switch self {
@@ -38,36 +43,60 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .undecodable, .redirect: return .undecodable
         case .signedOut: return .signedOut
         case .expired: return .expired
-        case .config: return .config
+        case .config, .unstorable: return .config
         case .recorded(let outcome, _): return outcome
+        case .refresh(let inner): return inner.outcome
         }
     }
 
     public var retryAfter: TimeInterval? {
-        if case .rateLimited(let seconds) = self { return seconds }
-        return nil
-    }
-
-    public var description: String {
         switch self {
-        case .network(let why): return "cannot reach the usage api: \(why)"
-        case .timeout(let t): return "the usage api did not answer within \(TransportError.seconds(t))"
-        case .unauthorized:
-            return "the usage api rejected the login (401); sign in again with `claude` then /login"
-        case .forbidden:
-            return "this login cannot read usage (403): the token lacks the user:profile scope (tokens from `claude setup-token` do); sign in with `claude` then /login"
-        case .rateLimited(let seconds):
-            return "rate limited by the usage api; next try in \(Self.duration(seconds))"
-        case .server(let status): return "the usage api had a server error (\(status)); will retry"
-        case .undecodable(let why): return why
-        case .redirect(let status):
-            return "the usage api answered with a redirect (\(status)); not followed, so the token stays here"
-        case .signedOut(let why), .expired(let why), .config(let why), .recorded(_, let why): return why
+        case .rateLimited(let seconds): return seconds
+        case .refresh(let inner): return inner.retryAfter
+        default: return nil
         }
     }
 
+    public var description: String {
+        if case .refresh(let inner) = self { return inner.describe(at: .tokenEndpoint) }
+        return describe(at: .usageAPI)
+    }
+
+    enum Endpoint {
+        case usageAPI, tokenEndpoint
+    }
+
+    /// The message, naming the endpoint that failed.
+    func describe(at endpoint: Endpoint) -> String {
+        let name = endpoint == .usageAPI ? "the usage api" : "the token endpoint"
+        switch self {
+        case .network(let why): return "cannot reach \(name): \(why)"
+        case .timeout(let t): return "\(name) did not answer within \(TransportError.seconds(t))"
+        case .unauthorized where endpoint == .tokenEndpoint:
+            return "the token endpoint rejected the refresh (401); sign in again with `claude` then /login"
+        case .unauthorized:
+            return "the usage api rejected the login (401); sign in again with `claude` then /login"
+        case .forbidden where endpoint == .tokenEndpoint:
+            return "the token endpoint refused the refresh (403); sign in again with `claude` then /login"
+        case .forbidden:
+            return "this login cannot read usage (403): the token lacks the user:profile scope (tokens from `claude setup-token` do); sign in with `claude` then /login"
+        case .rateLimited(let seconds):
+            return "rate limited by \(name); next try in \(Self.duration(seconds))"
+        case .server(let status): return "\(name) had a server error (\(status)); will retry"
+        case .undecodable(let why): return why
+        case .redirect(let status) where endpoint == .tokenEndpoint:
+            return "the token endpoint answered with a redirect (\(status)); not followed, so the refresh token stays here"
+        case .redirect(let status):
+            return "the usage api answered with a redirect (\(status)); not followed, so the token stays here"
+        case .signedOut(let why), .expired(let why), .config(let why), .recorded(_, let why), .unstorable(let why):
+            return why
+        case .refresh(let inner): return inner.describe(at: .tokenEndpoint)
+        }
+    }
+
+    /// Compact, saturating (a number of seconds may come from the network).
     static func duration(_ seconds: TimeInterval) -> String {
-        let s = Int(seconds.rounded(.up))
+        let s = seconds.isNaN ? 0 : Int(min(max(seconds, 0), 1e9).rounded(.up))
         if s < 60 { return "\(s)s" }
         if s < 3600 { return s % 60 == 0 ? "\(s / 60)m" : "\(s / 60)m\(s % 60)s" }
         return "\(s / 3600)h\(s % 3600 / 60)m"

@@ -57,9 +57,8 @@ struct ErrorReporter: Sendable {
 
     init(name: String, source: String) {
         self.name = name
-        lines = source.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
-        }
+        // The same line breaks the lexer counts (`\r\n` is one character and one break).
+        lines = source.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
     }
 
     func error(_ message: String, at range: SourceRange, suggestion: String? = nil) -> TemplateError {

@@ -10,7 +10,7 @@ public enum TemplateLibrary {
     /// anything else is inline template text.
     public static func resolve(_ nameOrText: String, paths: Paths) throws(TemplateError) -> Template {
         if isName(nameOrText) {
-            if let (source, origin) = lookup(nameOrText, paths: paths) {
+            if let (source, origin) = try lookup(nameOrText, paths: paths) {
                 return try Template.parse(source, name: origin)
             }
             let names = list(paths: paths).map(\.name)
@@ -19,7 +19,7 @@ public enum TemplateLibrary {
                 message: "unknown template '\(nameOrText)'; templates are \(names.joined(separator: ", "))",
                 suggestion: Suggest.closest(to: nameOrText, in: names), sourceLine: nameOrText)
         }
-        if nameOrText.hasSuffix(".tmpl"), let source = readTemplateFile(nameOrText) {
+        if nameOrText.hasSuffix(".tmpl"), let source = try readTemplateFile(nameOrText) {
             return try Template.parse(source, name: nameOrText)
         }
         return try Template.parse(nameOrText, name: "template")
@@ -41,9 +41,9 @@ public enum TemplateLibrary {
         return entries.sorted { $0.name < $1.name }
     }
 
-    /// The text of the template `name` would resolve to, or `nil`.
-    public static func source(named name: String, paths: Paths) -> String? {
-        lookup(name, paths: paths)?.source
+    /// The text of the template `name` would resolve to, or `nil`; an error when its file is too large.
+    public static func source(named name: String, paths: Paths) throws(TemplateError) -> String? {
+        try lookup(name, paths: paths)?.source
     }
 
     // MARK: -
@@ -53,9 +53,9 @@ public enum TemplateLibrary {
     }
 
     /// The source and the name errors should carry (the file path for user templates).
-    private static func lookup(_ name: String, paths: Paths) -> (source: String, origin: String)? {
+    private static func lookup(_ name: String, paths: Paths) throws(TemplateError) -> (source: String, origin: String)? {
         let path = userPath(name, paths: paths)
-        if let source = readTemplateFile(path) { return (source, path) }
+        if let source = try readTemplateFile(path) { return (source, path) }
         if let template = shipped.first(where: { $0.name == name }) { return (template.source, name) }
         return nil
     }
@@ -69,9 +69,19 @@ public enum TemplateLibrary {
         return files.filter { $0.hasSuffix(".tmpl") }.map { String($0.dropLast(5)) }.filter(isName).sorted()
     }
 
-    /// A template file's text without its final newline, or `nil` when it cannot be read.
-    static func readTemplateFile(_ path: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    /// A template file's text without its final newline, or `nil` when it cannot be read; an error
+    /// when it is larger than a template may be (read no further than that: a huge file in the
+    /// templates directory must not cost a prompt its memory).
+    static func readTemplateFile(_ path: String) throws(TemplateError) -> String? {
+        let limit = Template.maxSourceBytes + 2  // and a final "\r\n"
+        guard let data = FileSystem.read(path, limit: limit) else {
+            if let size = FileSystem.size(of: path), size > limit {
+                throw TemplateError(name: path, line: 1, column: 1,
+                                    message: "template too large: \(size) bytes, at most \(Template.maxSourceBytes) (64 KiB)",
+                                    sourceLine: "")
+            }
+            return nil
+        }
         var text = String(decoding: data, as: UTF8.self)
         if text.last == "\n" || text.last == "\r\n" { text.removeLast() }
         return text

@@ -32,6 +32,9 @@ struct Lexer {
         "{": "{", "}": "}", "[": "[", "]": "]", "(": "(", ")": ")", "\\": "\\", "n": "\n",
     ]
 
+    /// The longest name or bare argument inside a placeholder, in characters.
+    static let maxWordLength = 128
+
     /// Characters that end a word inside a placeholder (a switch: this runs on every prompt).
     static func endsWord(_ c: Character) -> Bool {
         switch c {
@@ -171,7 +174,8 @@ struct Lexer {
             }
             let start = here
             switch c {
-            case " ", "\t":
+            case _ where c.isWhitespace:
+                // Any space, not only ' ' and tab: a pasted non-breaking space is a space too.
                 advance()
             case "}":
                 advance()
@@ -216,8 +220,19 @@ struct Lexer {
                     word.append(w)
                     advance()
                 }
+                // Every pass of the loop must consume something or fail: an empty word here would
+                // spin forever (as a non-breaking space once did).
+                guard !word.isEmpty else {
+                    throw reporter.error("unexpected \(c.quotedForError) in a placeholder", at: start)
+                }
                 var range = start
                 range.length = word.count
+                // Names are short; a bound keeps did-you-mean (quadratic in the length) cheap.
+                guard word.count <= Self.maxWordLength else {
+                    throw reporter.error(
+                        "name too long: \(word.count) characters, at most \(Self.maxWordLength) (quote long arguments)",
+                        at: range)
+                }
                 tokens.append(Token(kind: .word(word), range: range))
             }
         }

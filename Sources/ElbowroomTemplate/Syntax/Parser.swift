@@ -9,9 +9,14 @@ struct Parser {
         case conditional(SourceRange)
     }
 
+    /// How deep `[…]` and `(…)` groups may nest. Real templates use two or three levels; the
+    /// limit keeps the parser's and the renderer's recursion (and their stacks) bounded.
+    static let maxDepth = 32
+
     private let tokens: [Token]
     private let reporter: ErrorReporter
     private var index = 0
+    private var depth = 0
 
     static func parse(_ source: String, reporter: ErrorReporter) throws(TemplateError) -> [Node] {
         var parser = Parser(tokens: try Lexer.tokens(source, reporter: reporter), reporter: reporter)
@@ -39,8 +44,10 @@ struct Parser {
             case .openBrace:
                 nodes.append(.placeholder(try placeholder()))
             case .openBracket:
+                try enterGroup(at: t.range)
                 index += 1
                 let inner = try sequence(in: .styled(t.range))
+                depth -= 1
                 guard case .closeBracket(let spec, let specRange) = token.kind else { preconditionFailure() }
                 guard let spec, let specRange, !spec.allSatisfy({ $0 == " " }) else {
                     throw reporter.error("a styled group needs a style: write '[…](style)', such as '](warn)'",
@@ -49,8 +56,10 @@ struct Parser {
                 index += 1
                 nodes.append(.styled(inner, try style(spec, at: specRange)))
             case .openParen:
+                try enterGroup(at: t.range)
                 index += 1
                 let inner = try sequence(in: .conditional(t.range))
+                depth -= 1
                 index += 1  // the ')'
                 nodes.append(.conditional(inner))
             case .closeBracket:
@@ -80,6 +89,14 @@ struct Parser {
                 preconditionFailure("unexpected token \(t.kind) outside a placeholder")
             }
         }
+    }
+
+    private mutating func enterGroup(at range: SourceRange) throws(TemplateError) {
+        guard depth < Self.maxDepth else {
+            throw reporter.error("groups nested too deeply: '[' and '(' may nest at most \(Self.maxDepth) levels",
+                                 at: range)
+        }
+        depth += 1
     }
 
     private func style(_ spec: String, at range: SourceRange) throws(TemplateError) -> StyleSpec.Parsed {

@@ -7,10 +7,10 @@ import ElbowroomCore
 /// |---|---|---|
 /// | `round` | percent | the percentage rounded to a whole number (the default formatting already does this) |
 /// | `fixed(n)` | percent, money | `n` decimals (0…6): `{5h.left\|fixed(1)}` → `36.6`, `{extra.used\|fixed(0)}` → `$12` |
-/// | `pad(n)` | any | right-aligned to `n` characters; `pad(-n)` left-aligns |
+/// | `pad(n)` | any | right-aligned to `n` characters (-100…100); `pad(-n)` left-aligns |
 /// | `bar(n)` | percent | a bar exactly `n` cells wide (1…100) in eighths `▏▎▍▌▋▊▉█`; `bar(n, "░")` fills the rest |
 /// | `spark(n)` | sparkline | the history in `n` points (1…100): `{5h.spark\|spark(12)}` |
-/// | `icon(a, b, …)` | percent, level | on a percent, one of the icons spread evenly over 0…100; on a level, exactly three: ok, warn, critical |
+/// | `icon(a, b, …)` | percent, level | on a percent, one of the icons (1 to 100) spread evenly over 0…100; on a level, exactly three: ok, warn, critical |
 /// | `time(fmt)` | date | local time through `strftime`: `time("%a %H:%M")` → `Thu 16:40` |
 /// | `duration(short\|long)` | duration | `2h13m` (the default) or `2 hours 13 minutes` |
 /// | `default(text)` | any | `text` when there is no value, which makes the placeholder count as having one |
@@ -40,6 +40,10 @@ enum Filter: Sendable, Equatable {
         var text: String
         var range: SourceRange
     }
+
+    /// Bounds on arguments, so no template can make a render allocate without limit.
+    static let maxIcons = 100
+    static let maxFillScalars = 10
 
     static let names = ["round", "fixed", "pad", "bar", "spark", "icon", "time", "duration", "default", "upper", "lower", "exists", "not"]
 
@@ -109,7 +113,8 @@ enum Filter: Sendable, Equatable {
             let width = try integer(arguments[0], 1...100, "a width")
             var fill = " "
             if arguments.count == 2 {
-                guard arguments[1].text.count == 1 else {
+                // One character, and not a cluster of hundreds of combining marks repeated 100 times.
+                guard arguments[1].text.count == 1, arguments[1].text.unicodeScalars.count <= Self.maxFillScalars else {
                     throw reporter.error("filter 'bar' needs one character to fill with, got '\(arguments[1].text)'",
                                          at: arguments[1].range)
                 }
@@ -127,7 +132,7 @@ enum Filter: Sendable, Equatable {
                         at: arguments.isEmpty ? nameRange : argumentsRange, suggestion: "icon(●, ◐, ○)")
                 }
             } else {
-                try count(1...100, "at least 1 icon")
+                try count(1...Self.maxIcons, "1 to \(Self.maxIcons) icons")
             }
             return (.icon(arguments.map(\.text)), .text)
         case "time":

@@ -43,7 +43,9 @@ enum Value: Sendable, Equatable {
         }
     }
 
-    /// The default formatter for each type.
+    /// The default formatter for each type. Text (labels, keys, error, plan, model, currency: data
+    /// from the API or Claude Code) comes out one line without controls (`SafeText`): a line
+    /// break in the data must not add a line to a one-line template.
     func formatted(now: Date, localTime: LocalTime) -> String {
         switch self {
         case .percent(let p): return NumberText.fixed(p, decimals: 0, rule: PercentText.rule)
@@ -52,7 +54,7 @@ enum Value: Sendable, Equatable {
             let format = abs(date.timeIntervalSince(now)) > 86400 ? "%a %H:%M" : "%H:%M"
             return localTime.format(date, format)
         case .flag: return ""
-        case .text(let s): return s
+        case .text(let s): return SafeText.clean(s, lines: .join)
         case .level(let l): return l.rawValue
         case .money(let minor, let currency): return NumberText.money(minor: minor, currency: currency, decimals: 2)
         case .spark(let line): return line.render(points: Sparkline.defaultPoints)
@@ -91,7 +93,7 @@ enum NumberText {
         case "GBP": return sign + "£" + digits
         case "JPY": return sign + "¥" + digits
         case "": return sign + digits
-        default: return sign + digits + " " + currency.uppercased()
+        default: return sign + digits + " " + SafeText.clean(currency.uppercased(), lines: .join)
         }
     }
 }
@@ -102,7 +104,8 @@ enum NumberText {
 /// `2 hours 13 minutes`. Command output (`cache show`, `doctor`) uses the same forms.
 public enum DurationText {
     private static func parts(_ seconds: TimeInterval) -> (d: Int, h: Int, m: Int, s: Int) {
-        let total = seconds.isFinite ? max(0, Int(seconds.rounded(.down))) : 0
+        // Saturating: a duration beyond ~30 million years (an absurd date) never traps.
+        let total = seconds.isFinite ? Int(min(max(seconds, 0), 1e15).rounded(.down)) : 0
         return (total / 86400, total % 86400 / 3600, total % 3600 / 60, total % 60)
     }
 

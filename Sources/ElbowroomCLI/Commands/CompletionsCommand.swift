@@ -1,0 +1,37 @@
+import ElbowroomCore
+import ElbowroomTemplate
+import ElbowroomAdapters
+
+/// `elbowroom completions bash|zsh|fish`: prints the completion script for that shell (the same
+/// text ships as files under `completions/`; a test keeps them equal).
+///
+/// The scripts hold commands and flags; adapter names (plugins included), template names (the
+/// user's included) and `init` targets are asked for at completion time with the hidden
+/// `elbowroom completions --list adapters|templates|init`, which prints `NAME<TAB>SUMMARY` lines.
+enum CompletionsCommand {
+    static let shells = ["bash", "zsh", "fish"]
+    static let lists = ["adapters", "templates", "init"]
+
+    static func run(_ action: Invocation.CompletionsAction, context: CLIContext) -> Int32 {
+        switch action {
+        case .script(let shell):
+            context.stdout.write(CompletionScripts.script(for: shell))
+        case .list(let kind):
+            for (name, summary) in names(kind, context: context) {
+                context.stdout.write(summary.isEmpty ? "\(name)\n" : "\(name)\t\(summary)\n")
+            }
+        }
+        return 0
+    }
+
+    static func names(_ kind: String, context: CLIContext) -> [(String, String)] {
+        switch kind {
+        case "adapters":
+            return AdapterRegistry.all(paths: context.paths, environment: context.environment).map { ($0.name, $0.summary) }
+        case "templates":
+            return TemplateLibrary.list(paths: context.paths).map { ($0.name, $0.summary) }
+        default:
+            return IntegrationSnippets.all.map { ($0.name, "snippet for " + $0.file) }
+        }
+    }
+}

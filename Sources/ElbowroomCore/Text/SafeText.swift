@@ -1,0 +1,101 @@
+/// Text that comes from the data (API window keys and labels, error messages, plan, currency,
+/// Claude Code's status-line input) on its way to a consumer: a terminal, a shell prompt, a bar.
+///
+/// `map` is the one pass every escaper is built on. It walks Unicode scalars, never `Character`s:
+/// a combining mark (U+0301), a joiner (U+200D), a variation selector (U+FE0F) or a Prepend code
+/// point (U+0600) glued to `#`, `%`, `{`, `|` or `"` makes a `Character` that is not equal to the
+/// special one, so a `Character` comparison lets the raw byte through to a consumer that reads
+/// bytes. On the way:
+///
+/// | in the data | becomes |
+/// |---|---|
+/// | C0 controls (NUL, BEL, ESC, …) except tab, DEL, C1 controls (U+0080–U+009F: CSI U+009B, OSC U+009D, …) | dropped: no escape sequence reaches a terminal |
+/// | bidi controls: U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069 | dropped: no reordered (spoofed) text |
+/// | line breaks: LF, CR, CRLF (one break), NEL U+0085, U+2028, U+2029 | `\n` (`.keep`) or a space (`.join`) |
+/// | tab, everything else | handed to the consumer's `escape` |
+public enum SafeText {
+    /// What a line break in the data becomes.
+    public enum Lines: Sendable {
+        /// `\n`, for consumers that show several lines.
+        case keep
+        /// One space, for one-line consumers.
+        case join
+    }
+
+    /// `text` with controls and bidi controls dropped, line breaks as `lines` says, and every
+    /// other scalar replaced by `escape`'s answer (`nil` keeps it). `escape` sees line breaks
+    /// already turned into `\n` or a space, so it can escape them too. Inlinable, so each
+    /// escaper's closure is inlined into the loop (this runs on every prompt).
+    @inlinable
+    public static func map(_ text: String, lines: Lines, escape: (Unicode.Scalar) -> String?) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var afterCR = false
+        for scalar in text.unicodeScalars {
+            var s = scalar
+            if isLineBreak(scalar) {
+                let isLFAfterCR = afterCR && scalar == "\n"
+                afterCR = scalar == "\r"
+                if isLFAfterCR { continue }
+                s = lines == .keep ? "\n" : " "
+            } else {
+                afterCR = false
+                if isDropped(scalar) { continue }
+            }
+            if let replacement = escape(s) {
+                out += replacement
+            } else {
+                out.unicodeScalars.append(s)
+            }
+        }
+        return out
+    }
+
+    /// `text` safe to print: controls and bidi controls dropped, line breaks as `lines` says.
+    @inlinable
+    public static func clean(_ text: String, lines: Lines) -> String {
+        mayNeedCleaning(text) ? map(text, lines: lines) { _ in nil } : text
+    }
+
+    /// Whether `text` has a byte that may start something `map` changes: a C0 control, DEL, or
+    /// the UTF-8 lead bytes of C1 controls (0xC2), U+061C (0xD8) and the other bidi controls and
+    /// line separators (0xE2). Most text has none, and is returned as it is (the prompt path).
+    @inlinable
+    static func mayNeedCleaning(_ text: String) -> Bool {
+        for byte in text.utf8 where byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 {
+            return true
+        }
+        return false
+    }
+
+    /// The text before the first line break, cleaned: for one-line error output.
+    public static func firstLine(_ text: String) -> String {
+        var first = ""
+        for scalar in text.unicodeScalars {
+            if isLineBreak(scalar) { break }
+            first.unicodeScalars.append(scalar)
+        }
+        return clean(first, lines: .join)
+    }
+
+    /// LF, CR, NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR.
+    @inlinable
+    public static func isLineBreak(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x0A, 0x0D, 0x85, 0x2028, 0x2029: return true
+        default: return false
+        }
+    }
+
+    /// Dropped wherever data is shown: C0 controls other than tab (line breaks are not asked
+    /// about here), DEL, C1 controls and the bidi controls.
+    @inlinable
+    public static func isDropped(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x09: return false
+        case 0x00...0x1F, 0x7F...0x9F: return true
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import ElbowroomTestSupport
+
+/// One run of a built executable that was not allowed to hang.
+struct BoundedRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var seconds: TimeInterval
+    /// Killed at the deadline.
+    var timedOut: Bool
+    /// Ended by a signal it did not ask for (a trap, a crash), not by `exit`.
+    var crashed: Bool
+}
+
+extension EndToEnd {
+    /// Runs the built `elbowroom` (or `executable`) and kills it if it has not exited after
+    /// `seconds`, so a regression that hangs fails the test instead of hanging the suite.
+    func runBounded(_ arguments: [String], seconds: TimeInterval = 5, environment: [String: String]? = nil,
+                    directory: String? = nil, executable: String? = nil) throws -> BoundedRun {
+        let started = Date()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable ?? elbowroom)
+        process.arguments = arguments
+        process.environment = environment ?? sandbox.environment
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let exited = Eventually.within(seconds) { !process.isRunning }
+        if !exited { kill(process.processIdentifier, SIGKILL) }
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return BoundedRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                          stderr: String(decoding: stderr, as: UTF8.self), seconds: Date().timeIntervalSince(started),
+                          timedOut: !exited, crashed: exited && process.terminationReason == .uncaughtSignal)
+    }
+}

@@ -1,0 +1,182 @@
+#!/bin/sh
+# Installs elbowroom into PREFIX (default ~/.local): both programs, man pages, shell completions,
+# the integration snippets, templates and the tmux plugin. Works from the release tarball (the
+# programs are in bin/) and from a clone (builds them first with `swift build -c release`).
+#
+#   ./install.sh                   # into ~/.local
+#   ./install.sh --prefix /usr/local    (or PREFIX=/usr/local ./install.sh)
+#   ./install.sh --uninstall       # removes exactly what the last install into PREFIX put there
+#
+# Running it again is harmless: files are replaced, and files an older install left that this
+# one does not ship are removed. Every file installed is listed in
+# PREFIX/share/elbowroom/install-manifest, which --uninstall reads.
+set -eu
+
+usage() {
+    echo "usage: ./install.sh [--prefix DIR] [--uninstall]   (PREFIX=DIR works too; default ~/.local)"
+}
+
+prefix=${PREFIX:-}
+action=install
+while [ $# -gt 0 ]; do
+    case $1 in
+        --prefix) [ $# -ge 2 ] || { usage >&2; exit 2; }; prefix=$2; shift 2 ;;
+        --prefix=*) prefix=${1#*=}; shift ;;
+        --uninstall) action=uninstall; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "install.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
+    esac
+done
+if [ -z "$prefix" ]; then
+    [ -n "${HOME:-}" ] || { echo "install.sh: HOME is not set; pass --prefix DIR" >&2; exit 2; }
+    prefix=$HOME/.local
+fi
+case $prefix in
+    /*) ;;
+    *) prefix=$(pwd)/$prefix ;;
+esac
+prefix=${prefix%/}
+manifest=$prefix/share/elbowroom/install-manifest
+
+# Removes the directories that hold FILE, from the deepest up, while they are empty (never PREFIX).
+prune() {
+    dir=$(dirname "$1")
+    while [ "$dir" != "$prefix" ] && [ "${dir#"$prefix"/}" != "$dir" ]; do
+        rmdir "$dir" 2>/dev/null || break
+        dir=$(dirname "$dir")
+    done
+}
+
+uninstall() {
+    if [ ! -f "$manifest" ]; then
+        echo "install.sh: nothing to uninstall: $manifest not found"
+        return 0
+    fi
+    while IFS= read -r file; do
+        case $file in
+            "$prefix"/*) ;;
+            *) continue ;;  # never outside PREFIX, whatever the manifest says
+        esac
+        if [ -e "$file" ] || [ -L "$file" ]; then
+            rm -f "$file"
+            echo "removed   $file"
+        fi
+        prune "$file"
+    done < "$manifest"
+    rm -f "$manifest"
+    prune "$manifest"
+    echo "elbowroom is uninstalled from $prefix"
+}
+
+if [ "$action" = uninstall ]; then
+    uninstall
+    exit 0
+fi
+
+# Where the files come from.
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -x "$here/bin/elbowroom" ] && [ -x "$here/bin/elbowroom-fetch" ]; then
+    # The release tarball: laid out as a prefix already; binaries are stripped.
+    bindir=$here/bin
+    share=$here/share
+    completions_bash=$share/bash-completion/completions/elbowroom
+    completions_zsh=$share/zsh/site-functions/_elbowroom
+    completions_fish=$share/fish/vendor_completions.d/elbowroom.fish
+    man1=$share/man/man1
+    man5=$share/man/man5
+    strip=
+elif [ -f "$here/Package.swift" ]; then
+    command -v swift >/dev/null 2>&1 || {
+        echo "install.sh: building from a clone needs Swift 6 (swift.org/install); or install from the release tarball or .deb, which need no Swift" >&2
+        exit 1
+    }
+    echo "building: swift build -c release (in $here)"
+    (cd "$here" && swift build -c release)
+    bindir=$(cd "$here" && swift build -c release --show-bin-path)
+    share=
+    completions_bash=$here/completions/elbowroom.bash
+    completions_zsh=$here/completions/_elbowroom
+    completions_fish=$here/completions/elbowroom.fish
+    man1=$here/man
+    man5=$here/man
+    strip=-s
+else
+    echo "install.sh: run me from the release tarball or from a clone of elbowroom" >&2
+    exit 1
+fi
+
+list=$(mktemp)
+trap 'rm -f "$list"' EXIT
+
+# put SOURCE DEST MODE [strip]
+put() {
+    mkdir -p "$(dirname "$2")"
+    # install unlinks the old file first: a running elbowroom keeps its copy, no 'text file busy'.
+    install -m "$3" ${4:-} "$1" "$2"
+    echo "$2" >> "$list"
+    echo "installed $2"
+}
+
+put "$bindir/elbowroom" "$prefix/bin/elbowroom" 755 "$strip"
+put "$bindir/elbowroom-fetch" "$prefix/bin/elbowroom-fetch" 755 "$strip"
+put "$man1/elbowroom.1" "$prefix/share/man/man1/elbowroom.1" 644
+put "$man1/elbowroom-fetch.1" "$prefix/share/man/man1/elbowroom-fetch.1" 644
+put "$man5/elbowroom.5" "$prefix/share/man/man5/elbowroom.5" 644
+put "$completions_bash" "$prefix/share/bash-completion/completions/elbowroom" 644
+put "$completions_zsh" "$prefix/share/zsh/site-functions/_elbowroom" 644
+put "$completions_fish" "$prefix/share/fish/vendor_completions.d/elbowroom.fish" 644
+if [ -n "$share" ]; then
+    data=$share/elbowroom
+    doc=$share/doc/elbowroom
+else
+    data=
+    doc=$here
+fi
+for file in "${data:-$here}"/integrations/* "${data:-$here}"/templates/*; do
+    put "$file" "$prefix/share/elbowroom/$(basename "$(dirname "$file")")/$(basename "$file")" 644
+done
+put "${data:-$here}/elbowroom.tmux" "$prefix/share/elbowroom/elbowroom.tmux" 755
+# A copy of this script, so --uninstall works once the tarball or clone is gone.
+put "$here/install.sh" "$prefix/share/elbowroom/install.sh" 755
+put "$doc/LICENSE" "$prefix/share/doc/elbowroom/LICENSE" 644
+put "$doc/README.md" "$prefix/share/doc/elbowroom/README.md" 644
+
+echo "$manifest" >> "$list"
+# Files a previous install listed that this one does not ship.
+if [ -f "$manifest" ]; then
+    while IFS= read -r old; do
+        case $old in "$prefix"/*) ;; *) continue ;; esac
+        if ! grep -qxF "$old" "$list" && [ -e "$old" ]; then
+            rm -f "$old"
+            echo "removed   $old (no longer shipped)"
+            prune "$old"
+        fi
+    done < "$manifest"
+fi
+mkdir -p "$(dirname "$manifest")"
+cp "$list" "$manifest"
+chmod 644 "$manifest"
+
+echo
+echo "elbowroom is installed in $prefix ($(wc -l < "$manifest" | tr -d ' ') files, listed in $manifest)"
+echo "  uninstall: sh '$prefix/share/elbowroom/install.sh' --prefix '$prefix' --uninstall"
+
+# Tell what still needs a hand, shell by shell.
+case ":$PATH:" in
+    *":$prefix/bin:"*) ;;
+    *) echo "  PATH: add $prefix/bin to PATH (man finds $prefix/share/man through it), e.g. in ~/.profile:"
+       echo "        export PATH=\"$prefix/bin:\$PATH\"" ;;
+esac
+if command -v zsh >/dev/null 2>&1 && ! zsh -fc 'print -rl -- $fpath' 2>/dev/null | grep -qxF "$prefix/share/zsh/site-functions"; then
+    echo "  zsh: add this to ~/.zshrc before compinit (oh-my-zsh: before sourcing it):"
+    echo "        fpath=($prefix/share/zsh/site-functions \$fpath)"
+fi
+if command -v fish >/dev/null 2>&1 && ! fish -c 'printf "%s\n" $fish_complete_path' 2>/dev/null | grep -qxF "$prefix/share/fish/vendor_completions.d"; then
+    echo "  fish: this fish does not read $prefix/share/fish/vendor_completions.d; link the completions:"
+    echo "        mkdir -p ~/.config/fish/completions && ln -sf $prefix/share/fish/vendor_completions.d/elbowroom.fish ~/.config/fish/completions/"
+fi
+if [ ! -f /usr/share/bash-completion/bash_completion ] && [ ! -f /etc/bash_completion ]; then
+    echo "  bash: without the bash-completion package, add to ~/.bashrc:"
+    echo "        . $prefix/share/bash-completion/completions/elbowroom"
+fi
+echo "  next: elbowroom doctor; then elbowroom init NAME for your bar, prompt or tmux (man elbowroom)"
