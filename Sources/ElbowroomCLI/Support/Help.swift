@@ -64,7 +64,7 @@ enum Help {
       33 i3blocks adapter when critical (i3blocks' urgent code)
 
     ENVIRONMENT
-      CLAUDE_CONFIG_DIR   Claude Code's config dir (default ~/.claude); one cache per dir
+      CLAUDE_CONFIG_DIR    Claude Code's config dir (default ~/.claude); one cache per dir
       ELBOWROOM_CONFIG     config file (default $XDG_CONFIG_HOME/elbowroom/config.toml)
       XDG_CONFIG_HOME, XDG_CACHE_HOME, NO_COLOR, CLICOLOR_FORCE
       ELBOWROOM_API_URL    default https://api.anthropic.com (https, or http to loopback only)

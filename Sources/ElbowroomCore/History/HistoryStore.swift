@@ -21,7 +21,14 @@ public struct HistoryStore: Sendable {
 
     /// The history, or an empty one when the file is missing or unreadable.
     public func load() -> UsageHistory {
-        guard let data = FileSystem.read(file, limit: Self.readLimit) else { return UsageHistory() }
+        (try? read()) ?? UsageHistory()
+    }
+
+    /// The history (empty when the file is missing), or why the file cannot be used: it is read
+    /// like the cache, so a symlink, a FIFO, another user's file or an oversized one is refused
+    /// without being followed or waited on.
+    public func read() throws(FileSystem.Failure) -> UsageHistory {
+        guard let data = try FileSystem.readPrivate(file, limit: Self.readLimit) else { return UsageHistory() }
         return UsageHistory(samples: HistoryFile.parse(data))
     }
 
