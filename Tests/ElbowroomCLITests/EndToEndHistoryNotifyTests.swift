@@ -3,19 +3,30 @@ import ElbowroomCore
 import ElbowroomTestSupport
 import Testing
 
-/// A process run with a deadline: `nil` when it had to be killed (something blocked it).
+/// A process run with a deadline: `nil` when it had to be killed (something blocked it). Output
+/// goes to files, not pipes, so a grandchild left running (a daemon the child started) cannot
+/// keep the test waiting for end-of-file.
 func runBounded(_ path: String, _ arguments: [String], environment: [String: String], stdin: String? = nil,
                 seconds: TimeInterval) throws -> EndToEnd.Run? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     process.environment = environment
-    let out = Pipe(), err = Pipe(), input = Pipe()
+    let base = NSTemporaryDirectory() + "/elbowroom-run-\(UUID().uuidString)"
+    let outPath = base + ".out", errPath = base + ".err"
+    defer { unlink(outPath); unlink(errPath) }
+    FileManager.default.createFile(atPath: outPath, contents: nil)
+    FileManager.default.createFile(atPath: errPath, contents: nil)
+    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    let input = Pipe()
     process.standardOutput = out
     process.standardError = err
     process.standardInput = stdin == nil ? FileHandle.nullDevice : input
     let started = Date()
     try process.run()
+    try out.close()
+    try err.close()
     if let stdin {
         input.fileHandleForWriting.write(Data(stdin.utf8))
         try input.fileHandleForWriting.close()
@@ -28,8 +39,8 @@ func runBounded(_ path: String, _ arguments: [String], environment: [String: Str
     }
     process.waitUntilExit()
     return EndToEnd.Run(status: process.terminationStatus,
-                        stdout: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                        stderr: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                        stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+                        stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
                         seconds: Date().timeIntervalSince(started))
 }
 
@@ -170,6 +181,10 @@ func runBounded(_ path: String, _ arguments: [String], environment: [String: Str
             xvfb=$!
             for i in $(seq 100); do [ -s '\(dir)/display' ] && break; sleep 0.05; done
             export DISPLAY=":$(cat '\(dir)/display')"
+            # Foundation's Process starts us with most signals blocked, and the daemons inherit
+            # that: they are stopped with SIGKILL, the bus too (or dbus-run-session never ends).
+            bus=$(dbus-send --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \\
+                org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.DBus | awk '/uint32/ { print $2 }')
             dunst -config '\(dir)/dunstrc' 2>'\(dir)/dunst.log' &
             dunst=$!
             # Wait for our daemon without asking the bus to start one of its own.
@@ -190,7 +205,7 @@ func runBounded(_ path: String, _ arguments: [String], environment: [String: Str
             sleep 0.3
             echo "history $(dunstctl count history)"
             dunstctl history
-            kill $dunst $xvfb
+            kill -9 $dunst $xvfb $bus
             """
         try script.write(toFile: dir + "/session.sh", atomically: true, encoding: .utf8)
         let run = try #require(try runBounded("/usr/bin/dbus-run-session", ["--", "/bin/sh", dir + "/session.sh"],
