@@ -20,7 +20,9 @@ _elbowroom() {
             COMPREPLY=($(compgen -W "$(_elbowroom_list templates)" -- "$cur")); return ;;
         --color)
             COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-        --max-age|--interval)
+        --window)
+            COMPREPLY=($(compgen -W "5h 7d sonnet opus" -- "$cur")); return ;;
+        --max-age|--interval|--since)
             return ;;
     esac
 
@@ -28,7 +30,7 @@ _elbowroom() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            -a|--adapter|-t|--template|--tooltip|--color|--max-age|--interval)
+            -a|--adapter|-t|--template|--tooltip|--color|--max-age|--interval|--window|--since)
                 ((i++))
                 [[ ${COMP_WORDS[i]} == = ]] && ((i++)) ;;
             -*|=) ;;
@@ -45,15 +47,16 @@ _elbowroom() {
     if [[ $cur == -* ]]; then
         case $command in
             ''|render) COMPREPLY=($(compgen -W "$render --help --version" -- "$cur")) ;;
-            watch) COMPREPLY=($(compgen -W "$render --interval" -- "$cur")) ;;
+            watch) COMPREPLY=($(compgen -W "$render --interval --notify" -- "$cur")) ;;
             fetch) COMPREPLY=($(compgen -W "--force --json -v --verbose" -- "$cur")) ;;
+            history) COMPREPLY=($(compgen -W "--window --since --json --csv" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac
         return
     fi
     case $command in
         '')
-            COMPREPLY=($(compgen -W "render watch fetch doctor templates adapters init cache completions help" -- "$cur")) ;;
+            COMPREPLY=($(compgen -W "render watch fetch doctor templates adapters init cache history notify completions help" -- "$cur")) ;;
         init)
             ((nargs == 0)) && COMPREPLY=($(compgen -W "$(_elbowroom_list init)" -- "$cur")) ;;
         templates)

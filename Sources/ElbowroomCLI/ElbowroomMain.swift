@@ -20,6 +20,8 @@ public enum ElbowroomMain {
         case .adapters: return AdaptersCommand.run(context: context)
         case .initSnippet(let name): return InitCommand.run(name, context: context)
         case .cache(let action): return CacheCommand.run(action, context: context)
+        case .history(let options): return HistoryCommand.run(options, context: context)
+        case .notify: return NotifyCommand.run(invocation, context: context)
         case .completions(let action): return CompletionsCommand.run(action, context: context)
         case .version:
             context.stdout.write("elbowroom \(Version.current)\n")

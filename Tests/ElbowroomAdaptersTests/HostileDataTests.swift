@@ -178,7 +178,7 @@ import Testing
             }
             let windows = object["windows"] as? [[String: Any]] ?? []
             guard windows.count == expected.view.windows.count, windows.allSatisfy({
-                Set($0.keys) == ["binding", "eta", "has_reset", "key", "label", "left", "level", "name", "pace", "resets_at", "resets_in", "used"]
+                Set($0.keys) == ["binding", "eta", "has_reset", "key", "label", "left", "level", "name", "pace", "rate", "resets_at", "resets_in", "used"]
             }) else { throw ConsumerModel.LiveSyntax("json windows \(windows)") }
             // The data itself, cleaned (JSON may keep a line break, escaped).
             let hostile = try #require(windows.first { $0["key"] as? String != "five_hour" })

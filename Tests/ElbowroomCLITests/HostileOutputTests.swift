@@ -55,13 +55,16 @@ import ElbowroomCore
     }
 
     @Test func doctorPrintsNoControlFromTheData() throws {
-        let hostile = CLISandbox()
+        let hostile = CLISandbox(), benign = CLISandbox()
         try Self.saveCache(hostile, data: Self.payload)
         try Self.writeCredentials(hostile, data: Self.payload)
+        try Self.saveCache(benign, data: "x")
+        try Self.writeCredentials(benign, data: "x")
         hostile.run("doctor")
+        benign.run("doctor")
         let out = hostile.stdout.text
         #expect(Self.forbidden(out).isEmpty, "\(out.debugDescription)")
-        #expect(Self.lineCount(out) == 5, "one line per part: \(out.debugDescription)")
+        #expect(Self.lineCount(out) == Self.lineCount(benign.stdout.text), "one line per part: \(out.debugDescription)")
         #expect(out.contains("plan max]52;c;ZXZpbA==[2J31m0;retitledgpj.exea b c (tier]52;c;"))
         #expect(!out.contains("SECRET"))
     }

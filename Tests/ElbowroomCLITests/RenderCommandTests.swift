@@ -190,7 +190,8 @@ import ElbowroomCore
         #expect(out.contains("token expires in 4h"))
         #expect(out.contains("api: reachable (fake)"))
         #expect(!out.contains("SECRET") && !s.stderr.text.contains("SECRET"))
-        #expect(out.split(separator: "\n").count == 5)
+        #expect(out.contains("source: api"))
+        #expect(out.split(separator: "\n").count == 6)
     }
 
     @Test func doctorFailsWhenSignedOut() {

@@ -10,6 +10,7 @@ final class BufferSink: OutputSink, @unchecked Sendable {
     private var storage = ""
     var text: String { lock.withLock { storage } }
     @discardableResult func write(_ text: String) -> Bool { lock.withLock { storage += text }; return true }
+    func clear() { lock.withLock { storage = "" } }
 }
 
 /// Records detached spawns instead of starting anything.
@@ -24,9 +25,14 @@ final class RecordingSpawner: ProcessSpawner, @unchecked Sendable {
         onSpawn?()
     }
 
+    private var _runs: [(path: String, arguments: [String], stdin: Data)] = []
+    /// Every `run` call (the notifier's notify-send / notify_command, doctor's probe).
+    var runs: [(path: String, arguments: [String], stdin: Data)] { lock.withLock { _runs } }
+
     func run(path: String, arguments: [String], environment: [String: String], stdin: Data,
              timeout: TimeInterval) throws -> (status: Int32, stdout: Data) {
-        (0, Data("reachable (fake)\n".utf8))
+        lock.withLock { _runs.append((path, arguments, stdin)) }
+        return (0, Data("reachable (fake)\n".utf8))
     }
 }
 

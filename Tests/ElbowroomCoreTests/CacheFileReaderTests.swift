@@ -9,7 +9,7 @@ import Testing
     static let now = Date(timeIntervalSince1970: 1_795_356_000.25)
 
     /// Caches of every shape the code writes: empty, demo, status line, API with labels,
-    /// severities, binding, extra usage, notes, failures and cooldowns.
+    /// severities, binding, extra usage, notes, failures, cooldowns and notification ledgers.
     static var caches: [CacheFile] {
         var result: [CacheFile] = [CacheFile(account: "/home/u/.claude/.credentials.json")]
         result.append(DemoReading.cache(now: now))
@@ -38,7 +38,10 @@ import Testing
             case 2: fetch.recordSuccess(at: now, note: "tokens not saved")
             default: break
             }
-            result.append(CacheFile(account: "/a/\(i)/\u{e9}.json", reading: reading, fetch: fetch))
+            var file = CacheFile(account: "/a/\(i)/\u{e9}.json", reading: reading, fetch: fetch)
+            if i % 5 == 1 { file.notified = ["five_hour 1795370400 warn,runs_out", "seven_day 1795900000 critical"] }
+            if i % 5 == 2 { file.notified = [] }
+            result.append(file)
         }
         return result
     }

@@ -33,7 +33,7 @@ import ElbowroomTestSupport
         #expect(proxy.requests.isEmpty)
     }
 
-    @Test func fetchesLeaveNothingOnDiskButTheCacheAndKeepNoCookies() throws {
+    @Test func fetchesLeaveNothingOnDiskButTheCacheAndItsHistoryAndKeepNoCookies() throws {
         let h = try FetchHarness(validAccess: "will-be-issued")
         try h.sandbox.writeConfig("refresh = \"always\"\n")
         // Every answer tries to set a cookie and to be cached.
@@ -56,6 +56,6 @@ import ElbowroomTestSupport
         let key = h.sandbox.paths.accountKey
         let created = h.sandbox.allPaths().subtracting(before)
         #expect(created == ["cache/elbowroom", "cache/elbowroom/usage-\(key).json", "cache/elbowroom/usage-\(key).lock",
-                            "cache/elbowroom/usage-\(key).fetch.lock"])
+                            "cache/elbowroom/usage-\(key).fetch.lock", "cache/elbowroom/usage-\(key).history"])
     }
 }

@@ -65,7 +65,7 @@ import ElbowroomCore
     @Test func fullAndTooltipListEveryWindowTheAccountHas() throws {
         let view = try Self.view(Self.fableBody)
         let full = try Self.render("full", view).plainText
-        #expect(full == "5h 88% ↻1h · 7d 60% ↻3d · Fable 9% ↻3d")
+        #expect(full == "5h 88% ↻1h · 7d 60% ↻3d · Fable 9% ↻3d out in 9h29m")
         let tooltip = try Self.render("tooltip", view).plainText
         #expect(tooltip.hasSuffix("\nFable      9% left  █████████▏ · resets Wed 16:06 · pace 159% · runs out in 9h29m · binds now"))
         #expect(tooltip.split(separator: "\n").count == 4)

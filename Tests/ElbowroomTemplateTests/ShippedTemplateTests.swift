@@ -56,8 +56,8 @@ struct ShippedTemplateTests {
         Golden(name: "compact", fixture: .loading, expected: "loading…"),
         Golden(name: "minimal", fixture: .fresh, expected: "opus 8%"),
         Golden(name: "minimal", fixture: .signedOut, expected: "sign in to Claude Code"),
-        Golden(name: "full", fixture: .fresh, expected: "5h 37% ↻2h13m · 7d 59% ↻3d4h · sonnet 82% ↻3d4h · opus 8% ↻3d4h · extra $12.34/$50.00"),
-        Golden(name: "full", fixture: .offline, expected: "5h 37% ↻2h13m · 7d 59% ↻3d4h · sonnet 82% ↻3d4h · opus 8% ↻3d4h · offline · network unreachable"),
+        Golden(name: "full", fixture: .fresh, expected: "5h 37% ↻2h13m out in 1h36m · 7d 59% ↻3d4h · sonnet 82% ↻3d4h · opus 8% ↻3d4h out in 7h59m · extra $12.34/$50.00"),
+        Golden(name: "full", fixture: .offline, expected: "5h 37% ↻2h13m out in 1h22m · 7d 59% ↻3d4h · sonnet 82% ↻3d4h · opus 8% ↻3d4h out in 7h49m · offline · network unreachable"),
         Golden(name: "full", fixture: .resetWindow, expected: "5h 100% · 7d 59% ↻1d"),
         Golden(name: "full", fixture: .limitsOnly, expected: "opus 70% ↻1d"),
         Golden(name: "tooltip", fixture: .fresh, expected: """

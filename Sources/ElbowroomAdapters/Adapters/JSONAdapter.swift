@@ -6,6 +6,7 @@ public struct JSONAdapter: OutputAdapter {
     public init() {}
     public let name = "json"
     public let summary = "the numbers as JSON (status, level, windows…), one object per line"
+    public var printsView: Bool { true }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
         AdapterOutput(ViewJSON.value(frame.view).encoded + "\n")

@@ -12,10 +12,12 @@ import ElbowroomCore
 /// | `elbowroom_window_left_percent{window}` | percent left |
 /// | `elbowroom_window_resets_at_seconds{window}` | reset time, Unix seconds (only when known) |
 /// | `elbowroom_window_level{window}` | 0 ok, 1 warn, 2 critical |
+/// | `elbowroom_window_rate_percent_per_hour{window}` | percent used per hour now (only when the history gives a rate) |
 public struct PrometheusAdapter: OutputAdapter {
     public init() {}
     public let name = "prometheus"
     public let summary = "Prometheus textfile collector (node_exporter *.prom)"
+    public var printsView: Bool { true }
 
     struct Family {
         var name: String
@@ -54,14 +56,16 @@ public struct PrometheusAdapter: OutputAdapter {
         var left = Family(name: "elbowroom_window_left_percent", help: "Percent of the usage window left.")
         var resets = Family(name: "elbowroom_window_resets_at_seconds", help: "When the usage window resets, Unix time.")
         var level = Family(name: "elbowroom_window_level", help: "Severity of the usage window: 0 ok, 1 warn, 2 critical.")
+        var rate = Family(name: "elbowroom_window_rate_percent_per_hour", help: "Percent of the usage window used per hour, now.")
         for w in view.windows {
             let labels = Self.window(w.key)
             used.samples.append((labels, JSONNumber.rounded(w.used, places: 2)))
             left.samples.append((labels, JSONNumber.rounded(w.left, places: 2)))
             if let r = w.resetsAt { resets.samples.append((labels, r.timeIntervalSince1970.rounded(.down))) }
             level.samples.append((labels, Self.levelValue(w.level)))
+            if let r = w.rate { rate.samples.append((labels, JSONNumber.rounded(r, places: 2))) }
         }
-        return AdapterOutput(Self.text([up, status, age, used, left, resets, level]))
+        return AdapterOutput(Self.text([up, status, age, used, left, resets, level, rate]))
     }
 
     /// `elbowroom_up 0`, so an alert fires rather than the series silently vanishing.

@@ -17,7 +17,7 @@ import ElbowroomCore
 /// | `plan` | `pro`, `max`, … or `null` |
 /// | `source` | `api`, `status_line`, `demo` or `null` |
 /// | `cooldown_until` | ISO-8601 when a 429/backoff cooldown ends, or `null` |
-/// | `windows` | array, display order: `key` (API name), `name` (`5h`…), `label`, `used`, `left` (percent, 2 decimals), `resets_at` (ISO or `null`), `resets_in` (seconds or `null`), `level`, `pace` (projected percent at reset, 1 decimal, or `null`), `eta` (seconds to 100 % or `null`), `has_reset`, `binding` (the API says this limit binds now) |
+/// | `windows` | array, display order: `key` (API name), `name` (`5h`…), `label`, `used`, `left` (percent, 2 decimals), `resets_at` (ISO or `null`), `resets_in` (seconds or `null`), `level`, `pace` (projected percent at reset, 1 decimal, or `null`), `eta` (seconds to 100 % or `null`), `rate` (percent per hour now, 2 decimals, or `null`; see the `rate` variable), `has_reset`, `binding` (the API says this limit binds now) |
 /// | `extra` | `null` or `enabled`, `monthly_limit_minor`, `used_minor` (cents), `utilization`, `currency` (`null` when the API did not say) |
 public enum ViewJSON {
     public static let version = 1
@@ -37,6 +37,7 @@ public enum ViewJSON {
                 ("level", .string(w.level.rawValue)),
                 ("name", text(w.name)),
                 ("pace", .number(w.pace.map { JSONNumber.rounded($0, places: 1) })),
+                ("rate", percent(w.rate)),
                 ("resets_at", .string(w.resetsAt.map(ISO8601.format))),
                 ("resets_in", seconds(w.resetsIn)),
                 ("used", percent(w.used)),

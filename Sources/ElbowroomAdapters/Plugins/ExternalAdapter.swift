@@ -22,6 +22,7 @@ public struct ExternalAdapter: OutputAdapter {
     }
 
     public var summary: String { "plugin: \(path)" }
+    public var printsView: Bool { true }
 
     /// The plugin's output, or `nil` with the reason.
     func run(_ frame: RenderedFrame, mode: String) -> Result<String, PluginFailure> {

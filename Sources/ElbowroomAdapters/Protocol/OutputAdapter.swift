@@ -11,6 +11,9 @@ public protocol OutputAdapter: Sendable {
     var defaultTemplate: String { get }
     /// The tooltip template (`--tooltip`), for adapters that show one; `nil` for none.
     var defaultTooltipTemplate: String? { get }
+    /// Whether the output carries the view's numbers itself, not only through templates (`json`,
+    /// `prometheus`, plugins): then a render reads the usage history for `rate`, `pace` and `eta`.
+    var printsView: Bool { get }
 
     /// One render: the whole output for a one-shot run (`elbowroom -a NAME`), trailing newline
     /// included where the consumer wants one.
@@ -34,6 +37,7 @@ public protocol OutputAdapter: Sendable {
 extension OutputAdapter {
     public var defaultTemplate: String { "compact" }
     public var defaultTooltipTemplate: String? { nil }
+    public var printsView: Bool { false }
     public func streamHeader() -> String? { nil }
     public func streamFrame(_ frame: RenderedFrame) -> String {
         var text = render(frame).text

@@ -36,14 +36,19 @@ enum DoctorCommand {
                 lines.append(Line(ok: false, text: "config: \(error.description)"))
             }
         }
-        lines.append(credentials(paths: paths, environment: context.environment, now: now))
+        // In statusline mode the fetcher is never started: not having it is fine.
+        if !config.usageSource.mayFetch { lines[0].ok = true }
+        lines.append(contentsOf: source(config: config, paths: paths))
+        if config.usageSource.mayFetch {
+            lines.append(credentials(paths: paths, environment: context.environment, now: now))
+        }
         lines.append(cache(paths: paths, now: now, config: config))
         lines.append(contentsOf: dataNotes(paths: paths))
         let ignored = context.environment.ignoredRelativePaths
         if !ignored.isEmpty {
             lines.append(Line(ok: false, text: "environment: ignoring \(ignored.joined(separator: ", ")): a path there must be absolute (a relative one would depend on the current directory)"))
         }
-        lines.append(api(context: context))
+        if config.usageSource.mayFetch { lines.append(api(context: context)) }
         return lines
     }
 

@@ -13,6 +13,10 @@ enum FetchCommand {
     }
 
     static func run(force: Bool, json: Bool, verbose: Bool, context: CLIContext) -> Int32 {
+        if (try? Config.load(paths: context.paths))?.usageSource.mayFetch == false {
+            context.stderr.write("elbowroom: not fetching: \(UsageSource.statusLineRefusal); Claude Code's status line brings the data\n")
+            return 1
+        }
         guard let fetcher = context.fetcherPath else {
             context.stderr.write("elbowroom: elbowroom-fetch not found beside elbowroom or on PATH; install both\n")
             return 1

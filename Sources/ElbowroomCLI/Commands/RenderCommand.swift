@@ -44,10 +44,23 @@ enum RenderCommand {
                 }
             }
         }
-        let frame = setup.frame(cache: cache, now: context.now(), statusLine: statusLine)
+        let history = !setup.readsHistory ? nil
+            : invocation.demo ? DemoReading.history(now: now) : loadHistory(context: context, verbose: invocation.verbose)
+        let frame = setup.frame(cache: cache, now: context.now(), statusLine: statusLine, history: history)
         let output = setup.adapter.render(frame)
         context.stdout.write(output.text)
         return output.exitCode
+    }
+
+    /// The usage history for `rate` and `spark`; a history file that cannot be used leaves them
+    /// empty (`eta` and `pace` fall back to the whole-window average), said under `--verbose`.
+    static func loadHistory(context: CLIContext, verbose: Bool) -> UsageHistory {
+        do {
+            return try HistoryStore(paths: context.paths).read()
+        } catch {
+            if verbose { context.stderr.write("elbowroom: ignoring the usage history: \(error)\n") }
+            return UsageHistory()
+        }
     }
 
     /// Claude Code hands its status line `rate_limits` on stdin: free fresh data. Take it into the

@@ -65,6 +65,9 @@ enum WatchCommand {
             (cache, refusal) = readCache(store)
             if let refusal { context.stderr.write("elbowroom: \(refusal)\n") }
         }
+        // watch is long-running: it keeps the history (for rate, spark, pace, eta) whatever the template.
+        var history = invocation.demo ? DemoReading.history(now: context.now()) : HistoryStore(paths: context.paths).load()
+        let notifier = WatchNotifier(invocation, setup: setup, context: context, store: store)
         var cacheStamp = FileSystem.modificationDate(of: store.file)
         var lastSpawn: Date?
         var lastForced: Date?
@@ -89,9 +92,11 @@ enum WatchCommand {
                 if stamp != cacheStamp || refusal != nil {
                     let before = refusal
                     (cache, refusal) = readCache(store)
+                    history = HistoryStore(paths: context.paths).load()
                     cacheStamp = stamp
                     if let refusal, refusal != before { context.stderr.write("elbowroom: \(refusal)\n") }
                 }
+                notifier?.tick(cache: cache, history: history, now: now)
                 if !invocation.offline && refusal == nil {
                     if refreshPending, lastForced.map({ now.timeIntervalSince($0) >= forcedRefreshInterval }) ?? true {
                         refreshPending = false
@@ -111,7 +116,7 @@ enum WatchCommand {
             if readerHasGone() { return 0 }
             if paused == 0 {
                 let line = refusal != nil ? setup.adapter.streamError(RenderCommand.cacheRefused)
-                    : setup.adapter.streamFrame(setup.frame(cache: cache, now: now, template: cycle[cycleIndex]))
+                    : setup.adapter.streamFrame(setup.frame(cache: cache, now: now, template: cycle[cycleIndex], history: history))
                 if line != lastLine {
                     switch out.write(line, stop: { stopRequested != 0 }) {
                     case .written: lastLine = line

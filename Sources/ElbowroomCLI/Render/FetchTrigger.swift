@@ -13,6 +13,8 @@ struct FetchTrigger {
     /// Starts a fetch when due. Returns whether one was started (or is already running).
     @discardableResult
     func startIfDue(cache: CacheFile?, urgency: FetchUrgency = .whenDue) -> Bool {
+        // `source = "statusline"`: never start the fetcher (nor look at the credentials file).
+        guard config.usageSource.mayFetch else { return false }
         let paths = context.paths
         let decision = RefreshPolicy.decide(
             cache: cache, now: context.now(), config: config, urgency: urgency,

@@ -11,6 +11,12 @@ struct RenderSetup {
     var tooltip: Template?
     var palette: Palette
     var useColor: Bool
+    /// Whether a render needs the usage history: a template shows `rate`, `spark`, `pace` or
+    /// `eta`, or the adapter prints the numbers itself. Decided once from the parsed templates, so
+    /// a prompt whose template uses none of them never reads the history file.
+    var readsHistory: Bool {
+        template.readsHistory || tooltip?.readsHistory == true || adapter.printsView
+    }
 
     /// Why a setup failed, with the adapter when one was chosen (so a bar shows the reason).
     struct Failure: Error {
@@ -59,8 +65,8 @@ struct RenderSetup {
 
     /// One frame from whatever the cache holds now.
     func frame(cache: CacheFile?, now: Date, statusLine: StatusLineInput? = nil,
-               template override: Template? = nil) -> RenderedFrame {
-        let view = UsageView(cache: cache, now: now, config: config)
+               template override: Template? = nil, history: UsageHistory? = nil) -> RenderedFrame {
+        let view = UsageView(cache: cache, now: now, config: config, history: history)
         return RenderedFrame(
             spans: (override ?? template).render(view, statusLine: statusLine),
             tooltip: tooltip?.render(view, statusLine: statusLine) ?? [],

@@ -12,6 +12,8 @@ public struct Invocation: Equatable, Sendable {
         case adapters
         case initSnippet(String)
         case cache(CacheAction)
+        case history(HistoryOptions)
+        case notify
         case completions(CompletionsAction)
         case version
         case help
@@ -25,6 +27,14 @@ public struct Invocation: Equatable, Sendable {
 
     public enum CacheAction: String, Equatable, Sendable {
         case show, path, clear
+    }
+
+    /// `elbowroom history [--window NAME] [--since DURATION] [--json|--csv]`.
+    public struct HistoryOptions: Equatable, Sendable {
+        public enum Format: Equatable, Sendable { case text, json, csv }
+        public var window: String?
+        public var since: TimeInterval = 86400
+        public var format: Format = .text
     }
 
     public enum CompletionsAction: Equatable, Sendable {
@@ -46,6 +56,8 @@ public struct Invocation: Equatable, Sendable {
     /// `watch --interval`, seconds (fractions allowed).
     public var interval: TimeInterval = 1
     public var verbose = false
+    /// `watch --notify`: also send desktop notifications (as `elbowroom notify` does).
+    public var notify = false
 }
 
 /// A usage error: printed to stderr with exit status 2.
@@ -55,9 +67,11 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 public enum ArgumentParser {
-    static let commands = ["render", "watch", "fetch", "doctor", "templates", "adapters", "init", "cache", "completions", "help"]
+    static let commands = ["render", "watch", "fetch", "doctor", "templates", "adapters", "init", "cache", "history",
+                           "notify", "completions", "help"]
     static let flags = ["--adapter", "--template", "--tooltip", "--max-age", "--offline", "--wait", "--color",
-                        "--demo", "--interval", "--force", "--json", "--verbose", "--version", "--help"]
+                        "--demo", "--interval", "--force", "--json", "--verbose", "--version", "--help",
+                        "--window", "--since", "--csv", "--notify"]
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var invocation = Invocation()
@@ -66,6 +80,8 @@ public enum ArgumentParser {
         var force = false
         var json = false
         var commandName: String?
+        var history = Invocation.HistoryOptions()
+        var historyFlag: String?
         var completionList: String?
 
         func value(for flag: String) throws(UsageError) -> String {
@@ -102,6 +118,16 @@ public enum ArgumentParser {
             case "--force": force = true
             case "--list": completionList = try take()
             case "--json": json = true
+            case "--csv": history.format = .csv; historyFlag = "--csv"
+            case "--window": history.window = try take(); historyFlag = "--window"
+            case "--since":
+                let text = try take()
+                guard let seconds = DurationArgument.parse(text), seconds <= Config.maxSeconds else {
+                    throw UsageError("--since takes a duration such as 24h, 90m, 7d or 1h30m, not '\(text)'")
+                }
+                history.since = seconds
+                historyFlag = "--since"
+            case "--notify": invocation.notify = true
             case "-v", "--verbose": invocation.verbose = true
             case "--color":
                 let word = try take()
@@ -148,6 +174,14 @@ public enum ArgumentParser {
             invocation.command = .adapters
         case "help":
             invocation.command = .help
+        case "history":
+            try noPositional()
+            if json && history.format == .csv { throw UsageError("--json and --csv do not go together") }
+            if json { history.format = .json }
+            invocation.command = .history(history)
+        case "notify":
+            try noPositional()
+            invocation.command = .notify
         case "templates":
             switch (positional.first, positional.count) {
             case (nil, _), ("list", 1): invocation.command = .templates(.list)
@@ -185,8 +219,16 @@ public enum ArgumentParser {
         default:
             break
         }
-        if (force || json), case .fetch = invocation.command {} else if force || json {
-            throw UsageError("\(force ? "--force" : "--json") goes with 'elbowroom fetch'")
+        if case .history = invocation.command {
+            if force { throw UsageError("--force goes with 'elbowroom fetch'") }
+        } else if (force || json), case .fetch = invocation.command {} else if force || json {
+            throw UsageError("\(force ? "--force" : "--json") goes with 'elbowroom fetch'\(force ? "" : " or 'elbowroom history'")")
+        }
+        if let historyFlag, case .history = invocation.command {} else if let historyFlag {
+            throw UsageError("\(historyFlag) goes with 'elbowroom history'")
+        }
+        if invocation.notify && invocation.command != .watch {
+            throw UsageError("--notify goes with 'elbowroom watch' (or run 'elbowroom notify')")
         }
         if completionList != nil, case .completions = invocation.command {} else if completionList != nil {
             throw UsageError("--list goes with 'elbowroom completions'")

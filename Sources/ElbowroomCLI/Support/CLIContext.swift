@@ -43,11 +43,13 @@ public struct CLIContext: Sendable {
         self.sleep = sleep
     }
 
-    /// The real process: environment, clock, file descriptors 0/1/2.
+    /// The real process: environment, clock (`ELBOWROOM_NOW` sets it), file descriptors 0/1/2.
     public static func live() -> CLIContext {
         let environment = ElbowroomEnvironment.current
+        let clock = ProcessClock.make(environment: environment)
+        if let warning = clock.warning { FileDescriptorSink(fd: 2).write("elbowroom: \(warning)\n") }
         var context = CLIContext(
-            environment: environment, now: { Date() },
+            environment: environment, now: clock.now,
             stdout: FileDescriptorSink(fd: 1), stderr: FileDescriptorSink(fd: 2),
             readStdin: { isatty(0) == 1 ? nil : FileDescriptorSink.readAll(fd: 0, limit: 1 << 20) },
             stdoutIsTTY: isatty(1) == 1, spawner: PosixSpawner())

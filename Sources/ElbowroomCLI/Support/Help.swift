@@ -6,19 +6,22 @@ enum Help {
     QUICK START
       elbowroom                          # e.g. "5h 37% · 7d 59%", coloured on a terminal
       elbowroom init waybar              # print a ready snippet (also: i3 sway i3blocks tmux bash
-                                        #   zsh fish starship claude polybar swiftbar systemd)
+                                        #   zsh fish starship claude polybar swiftbar systemd
+                                        #   systemd-notify)
       elbowroom doctor                   # is everything set up? one line per part
 
     USAGE
       elbowroom [render] [-a|--adapter NAME] [-t|--template NAME|TEXT] [--tooltip NAME|TEXT]
                         [--max-age SECONDS] [--offline] [--wait] [--color auto|always|never] [--demo]
-      elbowroom watch    [-a NAME] [-t ...] [--interval SECONDS]
+      elbowroom watch    [-a NAME] [-t ...] [--interval SECONDS] [--notify]
       elbowroom fetch    [--force] [--json]
       elbowroom doctor
       elbowroom templates [list | show NAME | check FILE|TEXT]
       elbowroom adapters
       elbowroom init INTEGRATION
       elbowroom cache [show | path | clear]
+      elbowroom history  [--window NAME] [--since DURATION] [--json|--csv]
+      elbowroom notify
       elbowroom completions bash|zsh|fish
       elbowroom --version | --help
 
@@ -37,10 +40,19 @@ enum Help {
                             respected), always, never — for plain/ansi; bars always style
       --demo                render a built-in sample reading (no credentials, no network)
       --interval SECONDS    watch: seconds between frames (fractions allowed, default 1)
+      --notify              watch: also send desktop notifications, as elbowroom notify does
       --force               fetch: ignore max_age and every cooldown
-      --json                fetch: print the reading as JSON
+      --json                fetch: print the reading as JSON; history: the samples as JSON
+      --csv                 history: the samples as CSV
+      --window NAME         history: one window (5h, 7d, opus, or an API key)
+      --since DURATION      history: how far back (24h default; 90m, 7d, 1h30m)
       -v, --verbose         fetch: log each step to stderr (tokens redacted); claude: say which
                             status-line values were not data
+
+    HISTORY AND NOTIFICATIONS. Every reading is also kept as a sample per window (one a minute,
+    8 days) beside the cache: {5h.rate} is the burn rate now (%/h), {5h.spark} a sparkline, and
+    eta/pace use the rate. elbowroom notify (for a timer: elbowroom init systemd-notify) and
+    watch --notify notify once per crossing: warn, critical, used up, runs out before the reset.
 
     RENDERING NEVER WAITS ON THE NETWORK. When the cache is older than max_age, elbowroom starts
     elbowroom-fetch in the background and prints what it has; the next prompt shows the new data.
@@ -52,13 +64,17 @@ enum Help {
       33 i3blocks adapter when critical (i3blocks' urgent code)
 
     ENVIRONMENT
-      CLAUDE_CONFIG_DIR   Claude Code's config dir (default ~/.claude); one cache per dir
+      CLAUDE_CONFIG_DIR    Claude Code's config dir (default ~/.claude); one cache per dir
       ELBOWROOM_CONFIG     config file (default $XDG_CONFIG_HOME/elbowroom/config.toml)
       XDG_CONFIG_HOME, XDG_CACHE_HOME, NO_COLOR, CLICOLOR_FORCE
       ELBOWROOM_API_URL    default https://api.anthropic.com (https, or http to loopback only)
       ELBOWROOM_TOKEN_URL  default https://platform.claude.com/v1/oauth/token (same rule)
       ELBOWROOM_FETCH      path of elbowroom-fetch when it is not beside elbowroom or on PATH
       ELBOWROOM_DEBUG=1    elbowroom-fetch logs each step to stderr, tokens redacted
+      ELBOWROOM_NOW        Unix seconds: this process's clock starts there (tests, screenshots)
+
+    TOKEN-FREE MODE: source = "statusline" in the config never reads the Claude login and never
+    touches the network; the data comes from Claude Code's status line (elbowroom init claude).
 
     """
 }

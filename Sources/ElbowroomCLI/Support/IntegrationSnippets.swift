@@ -84,7 +84,8 @@ style = "yellow"
   "statusLine": {
     "type": "command",
     "command": "elbowroom -a claude",
-    "padding": 0
+    "padding": 0,
+    "refreshInterval": 30
   }
 }
 """#),
@@ -118,6 +119,32 @@ ExecStart=/bin/sh -c 'mkdir -p "$DIR" && elbowroom -a prometheus --wait > "$DIR/
 # ~/.config/systemd/user/elbowroom-prometheus.timer
 # [Unit]
 # Description=elbowroom: refresh Claude usage gauges every minute
+#
+# [Timer]
+# OnBootSec=1min
+# OnUnitActiveSec=1min
+#
+# [Install]
+# WantedBy=timers.target
+"""#),
+        ("systemd-notify", "systemd-notify.service", #"""
+# ~/.config/systemd/user/elbowroom-notify.service: a desktop notification when a Claude usage
+# window crosses into warn or critical, reaches 100 %, will run out before it resets at the
+# current rate (and, if [notify] reset = true, when it resets) — once per crossing, however
+# many bars and timers run. For setups without a long-running bar (`elbowroom watch --notify`
+# does the same inside one). Needs notify-send (libnotify-bin) and a notification daemon, or
+# notify_command in the config. Set ExecStart to where elbowroom is (`command -v elbowroom`).
+# Enable with: systemctl --user enable --now elbowroom-notify.timer
+[Unit]
+Description=elbowroom: notify about Claude usage crossings
+
+[Service]
+Type=oneshot
+ExecStart=%h/.local/bin/elbowroom notify
+
+# ~/.config/systemd/user/elbowroom-notify.timer
+# [Unit]
+# Description=elbowroom: check Claude usage for notifications every minute
 #
 # [Timer]
 # OnBootSec=1min

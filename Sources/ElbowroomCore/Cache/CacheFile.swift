@@ -14,6 +14,8 @@ public struct CacheFile: Codable, Sendable, Equatable {
     public var account: String
     public var reading: Reading?
     public var fetch: FetchState
+    /// Notifications already sent, one `NotifyLedger` line per window; `nil` until `notify` runs.
+    public var notified: [String]?
 
     public init(account: String, reading: Reading? = nil, fetch: FetchState = FetchState()) {
         self.version = Self.currentVersion

@@ -34,19 +34,30 @@ enum CacheFileReader {
         var account: String?
         var reading: Reading?
         var fetch: FetchState?
+        var notified: [String]?
         try r.object { r, key throws(Failure) in
             switch key {
             case "version": version = try r.int()
             case "account": account = try r.string()
             case "reading": reading = try r.null() ? nil : try Self.reading(&r)
             case "fetch": fetch = try Self.fetchState(&r)
+            case "notified": notified = try Self.strings(&r)
             default: try r.skipValue()
             }
         }
         guard let version, let account, let fetch else { throw missing }
         var file = CacheFile(account: account, reading: reading, fetch: fetch)
         file.version = version
+        file.notified = notified
         return file
+    }
+
+    /// An array of strings, or `nil` for `null`.
+    private static func strings(_ r: inout JSONReader) throws(Failure) -> [String]? {
+        if try r.null() { return nil }
+        var list: [String] = []
+        try r.array { r throws(Failure) in list.append(try r.string()) }
+        return list
     }
 
     private static func reading(_ r: inout JSONReader) throws(Failure) -> Reading {
@@ -69,13 +80,7 @@ enum CacheFileReader {
             case "source": source = try Self.source(&r)
             case "notes":
                 notesSeen = true
-                if try r.null() {
-                    notes = nil
-                } else {
-                    var list: [String] = []
-                    try r.array { r throws(Failure) in list.append(try r.string()) }
-                    notes = list
-                }
+                notes = try Self.strings(&r)
             default: try r.skipValue()
             }
         }

@@ -19,6 +19,7 @@ public struct CacheStore: Sendable {
     /// not be written.
     public let fetchLockFile: String
     public let account: String
+    public let historyFile: String
     /// Readers take at most this many bytes (a real cache is a few KiB); `save` refuses to write
     /// more, so what it writes can always be read back.
     public static let sizeLimit = 1 << 20
@@ -29,6 +30,7 @@ public struct CacheStore: Sendable {
 
     public init(paths: Paths) {
         self.file = paths.cacheFile
+        self.historyFile = paths.historyFile
         self.lockFile = paths.cacheLockFile
         self.fetchLockFile = paths.fetchLockFile
         self.account = paths.accountSource
@@ -120,7 +122,8 @@ public struct CacheStore: Sendable {
     }
 
     /// Read-modify-write under the cache's short lock, so the fetcher and the status-line
-    /// ingester never lose each other's updates.
+    /// ingester never lose each other's updates. A changed reading is also recorded in the usage
+    /// history (`HistoryStore`), before the cache, so whoever sees the new cache sees its history.
     @discardableResult
     public func update(_ change: (inout CacheFile) -> Bool) throws -> CacheFile {
         try FileSystem.makeDirectory(directory, mode: 0o700)
@@ -128,7 +131,12 @@ public struct CacheStore: Sendable {
         try lock.lock()
         defer { lock.unlock() }
         var cache = loadOrEmpty()
-        if change(&cache) { try save(cache) }
+        let before = cache.reading
+        if change(&cache) {
+            // The history is a convenience: failing to write it never fails the cache write.
+            if let reading = cache.reading, reading != before { _ = try? HistoryStore(file: historyFile).record(reading) }
+            try save(cache)
+        }
         return cache
     }
 

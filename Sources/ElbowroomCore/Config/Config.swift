@@ -21,6 +21,9 @@ public enum RefreshMode: String, Sendable, CaseIterable {
 /// | `stale_after` | `900` | seconds before the display calls the data stale |
 /// | `refresh` | `"auto"` | `auto` / `always` / `never`: who may refresh Claude Code's token |
 /// | `timeout` | `10` | seconds for one request |
+/// | `source` | `"api"` | `api`, or `statusline`: never read the login or touch the network (see `UsageSource`) |
+/// | `notify_command` | — | run with each notification as JSON on stdin, instead of notify-send / osascript |
+/// | `[notify] warn/critical/exhausted/runs_out/reset` | `true` (`reset`: `false`) | which events notify (see `NotifyKind`) |
 /// | `[thresholds] warn` | `25` | headroom left (%) at or below which a window is `warn` |
 /// | `[thresholds] critical` | `10` | headroom left (%) at or below which a window is `critical` |
 /// | `[templates] <adapter>` | — | template name or inline text for that adapter; `default` for all |
@@ -37,6 +40,12 @@ public struct Config: Sendable, Equatable {
     public var colors: [String: String] = [:]
     /// The file it came from, when there was one.
     public var source: String?
+    /// `source`: where usage numbers come from.
+    public var usageSource: UsageSource = .api
+    /// `notify_command`: a shell command that receives each notification as JSON on stdin.
+    public var notifyCommand: String?
+    /// `[notify]`: which events notify.
+    public var notify = NotifySettings()
 
     public init() {}
 
@@ -87,10 +96,10 @@ public struct Config: Sendable, Equatable {
         return config
     }
 
-    static let rootKeys = ["max_age", "stale_after", "refresh", "timeout"]
+    static let rootKeys = ["max_age", "stale_after", "refresh", "timeout", "source", "notify_command"]
     /// A year: the upper bound of every duration (so no arithmetic on them can overflow).
     public static let maxSeconds: Double = 31_536_000
-    static let tables = ["thresholds", "templates", "colors"]
+    static let tables = ["thresholds", "templates", "colors", "notify"]
 
     private mutating func apply(_ e: TOMLSubset.Entry, file: String) throws(ConfigError) {
         func fail(_ message: String, atValue: Bool = true) -> ConfigError {
@@ -122,6 +131,22 @@ public struct Config: Sendable, Equatable {
                 throw fail("refresh must be \"auto\", \"always\" or \"never\", not \"\(word)\"")
             }
             refresh = mode
+        case ("", "source"):
+            let word = try string()
+            guard let mode = UsageSource(rawValue: word) else {
+                throw fail("source must be \"api\" or \"statusline\", not \"\(word)\"")
+            }
+            usageSource = mode
+        case ("", "notify_command"):
+            let command = try string()
+            notifyCommand = command.isEmpty ? nil : command
+        case ("notify", let key) where NotifyKind(rawValue: key) != nil:
+            guard case .bool(let on) = e.value else {
+                throw fail("'notify.\(key)' must be true or false, not \(e.value.typeName)")
+            }
+            notify.set(NotifyKind(rawValue: key)!, on)
+        case ("notify", let key):
+            throw fail("unknown key 'notify.\(key)'\(Suggest.hint(for: key, in: NotifyKind.allCases.map(\.rawValue)))", atValue: false)
         case ("thresholds", "warn"): thresholds.warn = try number(min: 0, max: 100)
         case ("thresholds", "critical"): thresholds.critical = try number(min: 0, max: 100)
         case ("templates", _): templates[e.key] = try string()

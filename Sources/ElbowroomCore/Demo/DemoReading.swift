@@ -22,4 +22,35 @@ public enum DemoReading {
         fetch.recordSuccess(at: observed)
         return CacheFile(account: "demo", reading: reading, fetch: fetch)
     }
+
+    /// A plausible history for the demo windows, so `--demo` shows `rate`, `spark` and an `eta`
+    /// at the current rate: the session window started slowly and burns about 25 %/h in the last
+    /// hour; the weekly ones grew by day and rested by night.
+    public static func history(now: Date) -> UsageHistory {
+        let reading = cache(now: now).reading!
+        let end = Int64(reading.fetchedAt.timeIntervalSince1970.rounded(.down))
+        var samples: [HistorySample] = []
+        for window in reading.windows {
+            guard let last = HistorySample(window), let reset = last.resetsAt else { continue }
+            let isSession = window.key == "five_hour"
+            let step: Int64 = isSession ? 120 : 3600
+            let span: Int64 = isSession ? 9600 : 3 * 86400
+            // Session: 0 → 60 % of the number over the first 62.5 % of the span, the rest after.
+            // Weekly: grows only between 08:00 and 20:00 UTC.
+            let times = Array(stride(from: end - span, to: end, by: Int(step)))
+            let activeHours = times.map { t in isSession || (8..<20).contains((t / 3600) % 24) ? 1.0 : 0.0 }
+            let total = max(1, activeHours.reduce(0, +))
+            var done = 0.0
+            for (t, active) in zip(times, activeHours) {
+                let x = Double(t - (end - span)) / Double(span)
+                let shape = isSession ? (x < 0.625 ? x / 0.625 * 0.6 : 0.6 + (x - 0.625) / 0.375 * 0.4) : done / total
+                done += active
+                let used = (window.used * min(1, shape) * 2).rounded() / 2
+                samples.append(HistorySample(at: t, key: window.key, used: used, resetsAt: reset))
+            }
+            samples.append(last)
+        }
+        samples.sort { $0.at < $1.at }
+        return UsageHistory(samples: samples)
+    }
 }

@@ -15,6 +15,7 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 /// | user templates | `$XDG_CONFIG_HOME/elbowroom/templates/NAME.tmpl` |
 /// | adapter plugins | `$XDG_CONFIG_HOME/elbowroom/adapters/elbowroom-adapter-NAME` |
 /// | cache | `$XDG_CACHE_HOME/elbowroom/usage-<account>.json` (+ `.lock`, `.fetch.lock`) |
+/// | usage history | `$XDG_CACHE_HOME/elbowroom/usage-<account>.history` (see `HistoryFile`) |
 public struct Paths: Sendable, Equatable {
     public let claudeConfigDir: String
     /// Whether `CLAUDE_CONFIG_DIR` names a directory other than the default `~/.claude`.
@@ -32,6 +33,8 @@ public struct Paths: Sendable, Equatable {
     public let cacheFile: String
     /// Short lock for read-modify-write of the cache file.
     public let cacheLockFile: String
+    /// The usage history kept with the cache, written under the cache's lock.
+    public let historyFile: String
     /// Held for the whole of a fetch (and any token refresh): one fetch per account at a time.
     public let fetchLockFile: String
 
@@ -54,6 +57,7 @@ public struct Paths: Sendable, Equatable {
         cacheFile = Self.join(cacheDir, "usage-\(accountKey).json")
         cacheLockFile = Self.join(cacheDir, "usage-\(accountKey).lock")
         fetchLockFile = Self.join(cacheDir, "usage-\(accountKey).fetch.lock")
+        historyFile = Self.join(cacheDir, "usage-\(accountKey).history")
     }
 
     /// The macOS Keychain service Claude Code stores its credentials under: `Claude

@@ -167,7 +167,8 @@ public enum FileSystem {
         return Date(timeIntervalSince1970: Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9)
     }
 
-    /// Writes `data` to a temp file beside `path`, fsyncs it, sets `mode`, and renames it over
+    /// Writes `data` to a temp file beside `path`, fsyncs it (unless `sync` is false: for files
+    /// that may be lost in a crash, such as the usage history), sets `mode`, and renames it over
     /// `path`: readers see the old file or the new one, never a torn one. The temp file is made
     /// with `O_CREAT | O_EXCL | O_NOFOLLOW` (a name planted in the directory is skipped, never
     /// written through), and the rename replaces whatever entry `path` is (a planted symlink is

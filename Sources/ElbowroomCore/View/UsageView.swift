@@ -20,10 +20,15 @@ public struct WindowView: Sendable, Equatable {
     /// Seconds until the reset; `nil` when unknown or already past.
     public var resetsIn: TimeInterval?
     public var level: Level
-    /// Projected percent used at the reset at the observed rate; `nil` when it cannot be told.
+    /// Projected percent used at the reset: at `rate` when it has a value, else at the window's
+    /// average rate so far; `nil` when it cannot be told.
     public var pace: Double?
-    /// Seconds until 100 % at the observed rate; `nil` when it will not run out before the reset.
+    /// Seconds until 100 %, at the same rate as `pace`; `nil` when it will not run out before the reset.
     public var eta: TimeInterval?
+    /// Percent per hour now, from the usage history (`BurnRate`); `nil` without enough history.
+    public var rate: Double?
+    /// The window's recent history (`Sparkline`); `nil` without history.
+    public var spark: Sparkline?
     /// Whether `resets_at` has passed since the observation (numbers shown as reset).
     public var hasReset: Bool
     /// The API marks this as the limit that binds now.
@@ -75,7 +80,9 @@ public struct UsageView: Sendable, Equatable {
         return windows.first { $0.key == key }
     }
 
-    public init(cache: CacheFile?, now: Date, config: Config) {
+    /// - Parameter history: the usage history, for `rate`, `spark`, and `pace`/`eta` at the
+    ///   current rate; without it those use the window's average rate.
+    public init(cache: CacheFile?, now: Date, config: Config, history: UsageHistory? = nil) {
         self.now = now
         let reading = cache?.reading
         status = DisplayStatus.of(cache: cache, now: now, staleAfter: config.staleAfter)
@@ -84,11 +91,17 @@ public struct UsageView: Sendable, Equatable {
         isOffline = [.offline, .rateLimited].contains(status)
         error = status == .ok || status == .stale || status == .loading
             ? nil : (cache?.fetch.message ?? Self.defaultMessage(status))
+        if status == .loading && !config.usageSource.mayFetch {
+            // Nothing will ever fetch: say where the data will come from.
+            error = "waiting for Claude Code's status line"
+        }
         plan = reading?.plan
         extra = reading?.extra
         source = reading?.source
         cooldownUntil = cache?.fetch.activeCooldown(now: now)
-        windows = (reading?.windows ?? []).map { Self.project($0, now: now, thresholds: config.thresholds) }
+        windows = (reading?.windows ?? []).map {
+            Self.project($0, now: now, thresholds: config.thresholds, history: history)
+        }
     }
 
     static func defaultMessage(_ status: DisplayStatus) -> String? {
@@ -101,20 +114,39 @@ public struct UsageView: Sendable, Equatable {
         }
     }
 
-    /// Projects a stored window to `now`: past its reset it reads 0 % used; otherwise pace comes
-    /// from the rate between the window's start and the observation.
-    public static func project(_ w: UsageWindow, now: Date, thresholds: Thresholds) -> WindowView {
+    /// Projects a stored window to `now`: past its reset it reads 0 % used; otherwise pace and eta
+    /// come from the burn rate of the last hour or two when the history gives one, else from the
+    /// average rate between the window's start and the observation.
+    public static func project(_ w: UsageWindow, now: Date, thresholds: Thresholds,
+                               history: UsageHistory? = nil) -> WindowView {
         let name = WindowCatalog.shortName(forKey: w.key)
         let label = WindowCatalog.label(forKey: w.key, apiLabel: w.label)
         if let resetsAt = w.resetsAt, resetsAt <= now {
             return WindowView(key: w.key, name: name, label: label, used: 0, left: 100, resetsAt: nil,
                               resetsIn: nil, level: .forLeft(100, thresholds: thresholds), pace: nil,
-                              eta: nil, hasReset: true, binding: false, observedAt: w.observedAt)
+                              eta: nil, rate: nil, spark: nil, hasReset: true, binding: false, observedAt: w.observedAt)
         }
         let used = min(max(w.used, 0), 100)
         var pace: Double?
         var eta: TimeInterval?
-        if let resetsAt = w.resetsAt, let length = WindowCatalog.length(forKey: w.key) {
+        var rate: Double?
+        var spark: Sparkline?
+        if let history {
+            let instance = history.instance(of: w)
+            let nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
+            rate = BurnRate.percentPerHour(instance, now: nowSeconds)
+            spark = Sparkline(instance, now: nowSeconds)
+        }
+        if let rate {
+            // Percent per hour now, from the observation on.
+            if let resetsAt = w.resetsAt {
+                pace = used + rate * max(0, resetsAt.timeIntervalSince(w.observedAt)) / 3600
+            }
+            if rate > 0 {
+                let runsOutAt = w.observedAt.addingTimeInterval((100 - used) / rate * 3600)
+                if w.resetsAt.map({ runsOutAt < $0 }) ?? true { eta = max(0, runsOutAt.timeIntervalSince(now)) }
+            }
+        } else if let resetsAt = w.resetsAt, let length = WindowCatalog.length(forKey: w.key) {
             let elapsed = length - resetsAt.timeIntervalSince(w.observedAt)
             // Too early in a window the rate is noise; five minutes in it starts to mean something.
             if elapsed >= 300 && elapsed <= length {
@@ -130,6 +162,7 @@ public struct UsageView: Sendable, Equatable {
             key: w.key, name: name, label: label, used: used, left: 100 - used, resetsAt: w.resetsAt,
             resetsIn: w.resetsAt.map { $0.timeIntervalSince(now) },
             level: .forLeft(100 - used, thresholds: thresholds, apiSeverity: w.severity),
-            pace: pace, eta: eta, hasReset: false, binding: w.binding == true, observedAt: w.observedAt)
+            pace: pace, eta: eta, rate: rate, spark: spark, hasReset: false, binding: w.binding == true,
+            observedAt: w.observedAt)
     }
 }

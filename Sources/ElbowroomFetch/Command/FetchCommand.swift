@@ -85,7 +85,9 @@ public enum FetchCommand {
             return 0
         }
         let log = DebugLog(enabled: options.verbose || environment["ELBOWROOM_DEBUG"] == "1", sink: stderr)
-        let context = FetchContext(environment: environment, log: log)
+        let clock = ProcessClock.make(environment: environment)
+        if let warning = clock.warning { stderr("elbowroom-fetch: \(warning)") }
+        let context = FetchContext(environment: environment, clock: clock.now, log: log)
 
         if options.probe {
             let (ok, line) = Probe.run(context: context)
@@ -119,7 +121,9 @@ public enum Probe {
         } catch {
             return (false, "refused: \(error)")
         }
-        let timeout = (try? Config.load(paths: context.paths))?.timeout ?? 10
+        let config = try? Config.load(paths: context.paths)
+        if config?.usageSource.mayFetch == false { return (false, "not checked: " + UsageSource.statusLineRefusal) }
+        let timeout = config?.timeout ?? 10
         let client = UsageClient(apiBase: api, transport: context.transport, timeout: timeout)
         let started = Date()
         do {

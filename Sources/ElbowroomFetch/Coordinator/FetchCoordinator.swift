@@ -115,6 +115,10 @@ public struct FetchCoordinator: Sendable {
         }
         if let maxAge { config.maxAge = maxAge }
         let timeout = config.timeout
+        // Token-free mode: no credentials, no network, whoever started us.
+        guard config.usageSource.mayFetch else {
+            return FetchReport(result: .skipped(reason: UsageSource.statusLineRefusal), cache: store.load())
+        }
 
         // Refuse a cleartext or odd URL before anything connects anywhere.
         let apiURL: URL

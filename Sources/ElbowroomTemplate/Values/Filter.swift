@@ -9,6 +9,7 @@ import ElbowroomCore
 /// | `fixed(n)` | percent, money | `n` decimals (0…6): `{5h.left\|fixed(1)}` → `36.6`, `{extra.used\|fixed(0)}` → `$12` |
 /// | `pad(n)` | any | right-aligned to `n` characters (-100…100); `pad(-n)` left-aligns |
 /// | `bar(n)` | percent | a bar exactly `n` cells wide (1…100) in eighths `▏▎▍▌▋▊▉█`; `bar(n, "░")` fills the rest |
+/// | `spark(n)` | sparkline | the history in `n` points (1…100): `{5h.spark\|spark(12)}` |
 /// | `icon(a, b, …)` | percent, level | on a percent, one of the icons (1 to 100) spread evenly over 0…100; on a level, exactly three: ok, warn, critical |
 /// | `time(fmt)` | date | local time through `strftime`: `time("%a %H:%M")` → `Thu 16:40` |
 /// | `duration(short\|long)` | duration | `2h13m` (the default) or `2 hours 13 minutes` |
@@ -25,6 +26,7 @@ enum Filter: Sendable, Equatable {
     case fixed(Int)
     case pad(Int)
     case bar(width: Int, fill: String)
+    case spark(Int)
     case icon([String])
     case time(String)
     case duration(long: Bool)
@@ -43,10 +45,10 @@ enum Filter: Sendable, Equatable {
     static let maxIcons = 100
     static let maxFillScalars = 10
 
-    static let names = ["round", "fixed", "pad", "bar", "icon", "time", "duration", "default", "upper", "lower", "exists", "not"]
+    static let names = ["round", "fixed", "pad", "bar", "spark", "icon", "time", "duration", "default", "upper", "lower", "exists", "not"]
 
     private static let usage: [String: String] = [
-        "fixed": "fixed(1)", "pad": "pad(3)", "bar": "bar(8)", "icon": "icon(○, ◑, ●)",
+        "fixed": "fixed(1)", "pad": "pad(3)", "bar": "bar(8)", "spark": "spark(12)", "icon": "icon(○, ◑, ●)",
         "time": "time(\"%H:%M\")", "duration": "duration(long)", "default": "default(\"-\")",
     ]
 
@@ -58,6 +60,7 @@ enum Filter: Sendable, Equatable {
         case "icon": [.percent, .level]
         case "time": [.date]
         case "duration": [.duration]
+        case "spark": [.spark]
         default: nil
         }
     }
@@ -118,6 +121,9 @@ enum Filter: Sendable, Equatable {
                 fill = arguments[1].text
             }
             return (.bar(width: width, fill: fill), .text)
+        case "spark":
+            try count(1...1, "1 argument (points)")
+            return (.spark(try integer(arguments[0], 1...100, "a number of points")), .text)
         case "icon":
             if input == .level {
                 guard arguments.count == 3 else {
@@ -171,6 +177,8 @@ enum Filter: Sendable, Equatable {
             return .text(width < 0 ? text + padding : padding + text)
         case (.bar(let width, let fill), .percent(let p)):
             return .text(Self.bar(p, width: width, fill: fill))
+        case (.spark(let points), .spark(let line)):
+            return .text(line.render(points: points))
         case (.icon(let icons), .percent(let p)):
             let clamped = p.isFinite ? min(max(p, 0), 100) : 0
             return .text(icons[min(icons.count - 1, Int(clamped / 100 * Double(icons.count)))])

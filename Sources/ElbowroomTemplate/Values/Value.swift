@@ -2,7 +2,7 @@ import ElbowroomCore
 
 /// The type of a variable or filter result; decides the default formatting and which filters apply.
 enum ValueType: String, Sendable, Equatable, CaseIterable {
-    case percent, duration, date, flag, text, level, money
+    case percent, duration, date, flag, text, level, money, spark
 
     /// For messages: "filter 'bar' needs a percentage, not text".
     var described: String {
@@ -14,6 +14,7 @@ enum ValueType: String, Sendable, Equatable, CaseIterable {
         case .text: "text"
         case .level: "a level"
         case .money: "money"
+        case .spark: "a sparkline"
         }
     }
 }
@@ -30,6 +31,8 @@ enum Value: Sendable, Equatable {
     case level(Level)
     /// Minor units (cents) and an ISO 4217 code.
     case money(minor: Double, currency: String)
+    /// A window's history, drawn with `Sparkline.defaultPoints` points unless `spark(n)` says.
+    case spark(Sparkline)
 
     /// False flags and empty text count as no value, like a missing window.
     var isPresent: Bool {
@@ -54,6 +57,7 @@ enum Value: Sendable, Equatable {
         case .text(let s): return SafeText.clean(s, lines: .join)
         case .level(let l): return l.rawValue
         case .money(let minor, let currency): return NumberText.money(minor: minor, currency: currency, decimals: 2)
+        case .spark(let line): return line.render(points: Sparkline.defaultPoints)
         }
     }
 }

@@ -20,8 +20,10 @@ import ElbowroomCore
 /// | `W.resets_at` | date | when the window resets: `16:40`, or `Thu 09:00` when more than a day away |
 /// | `W.resets_in` | duration | time until the reset: `2h13m` |
 /// | `W.level` | level | `ok`, `warn` or `critical`, from `[thresholds]` on `left` |
-/// | `W.pace` | percent | projected percent used at the reset at the current rate (may pass 100) |
-/// | `W.eta` | duration | time until 100 % at the current rate; no value when it lasts until the reset |
+/// | `W.rate` | percent | percent used per hour *now*: a least-squares fit over the usage history of the last hour (two when the last hour has too few) within the current window; no value with fewer than 3 samples or under 10 minutes of them. `{5h.rate\|fixed(1)}%/h` → `12.5%/h` |
+/// | `W.spark` | sparkline | the current window's history so far as `▁▂▃▄▅▆▇█` (0…100 % used), 8 points; `spark(n)` for `n`; no value before there are 2 samples |
+/// | `W.pace` | percent | projected percent used at the reset (may pass 100): at `rate` when it has a value, else at the window's average rate so far |
+/// | `W.eta` | duration | time until 100 % at the same rate as `pace`; no value when it lasts until the reset |
 /// | `W.label` | text | `Session`, `Weekly`, `Sonnet`, `Opus`, or the API's name |
 /// | `W.name` | text | the name templates use: `5h`, `7d`, `opus`, or the API key |
 /// | `W.binding` | flag | the API marks this limit as the one that binds now (`is_active`) |
@@ -42,13 +44,25 @@ import ElbowroomCore
 /// | `claude.context` | percent | percent of the context window used (status line only) |
 /// | `claude.cost` | money | the session's cost in USD (status line only) |
 ///
+/// `rate`, `spark`, and `pace`/`eta` at the current rate need the usage history, which elbowroom
+/// keeps with the cache (one sample a minute per window, see `elbowroom history`); a render reads
+/// it only when its template uses one of these four.
+///
 /// Types format by default as: percent a whole number (`37`), duration compact (`2h13m`,
 /// `3d4h`, `45s`), date local `%H:%M` (`%a %H:%M` more than a day away), flag empty text, money
 /// in the account's currency (`$12.34`), level its word. A false flag, empty text and a missing
 /// window all count as no value.
 enum Variable: Sendable, Equatable {
     enum WindowField: String, Sendable, CaseIterable {
-        case used, left, resets_at, resets_in, level, pace, eta, label, name, binding, alert
+        case used, left, resets_at, resets_in, level, pace, eta, label, name, binding, alert, rate, spark
+
+        /// Fields computed from the usage history (a render reads it only for these).
+        var readsHistory: Bool {
+            switch self {
+            case .pace, .eta, .rate, .spark: true
+            default: false
+            }
+        }
     }
     enum TopField: String, Sendable, CaseIterable {
         case age, stale, offline, status, error, plan, level
@@ -69,7 +83,8 @@ enum Variable: Sendable, Equatable {
         switch self {
         case .window(_, let f):
             switch f {
-            case .used, .left, .pace: .percent
+            case .used, .left, .pace, .rate: .percent
+            case .spark: .spark
             case .resets_at: .date
             case .resets_in, .eta: .duration
             case .level: .level
@@ -192,6 +207,8 @@ enum Variable: Sendable, Equatable {
             case .name: return .text(w.name)
             case .binding: return .flag(w.binding)
             case .alert: return .flag(w.needsAttention)
+            case .rate: return w.rate.map(Value.percent)
+            case .spark: return w.spark.map(Value.spark)
             }
         case .top(let field):
             switch field {

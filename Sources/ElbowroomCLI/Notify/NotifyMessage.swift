@@ -1,0 +1,62 @@
+import ElbowroomCore
+import ElbowroomTemplate
+import ElbowroomAdapters
+
+/// The words of a notification, and the JSON a `notify_command` gets on stdin:
+///
+/// ```json
+/// {"version":1,"event":"warn","title":"Claude Session: 25% left","body":"…","urgency":"normal",
+///  "time":"2026-11-22T14:03:00Z","key":"five_hour","name":"5h","label":"Session","used":75,
+///  "left":25,"level":"warn","resets_at":"2026-11-22T18:00:00Z","resets_in":14220,"eta":null,"rate":12.5}
+/// ```
+/// `event` is `warn`, `critical`, `exhausted`, `runs_out` or `reset`; `urgency` `critical` for
+/// `critical` and `exhausted`, else `normal`; `resets_in`, `eta` are seconds, `rate` percent per
+/// hour (each `null` when unknown).
+enum NotifyMessage {
+    static func title(_ event: NotifyEvent) -> String {
+        let w = event.window
+        switch event.kind {
+        case .warn, .critical: return "Claude \(w.label): \(PercentText.whole(w.left))% left"
+        case .exhausted: return "Claude \(w.label): used up"
+        case .runsOut:
+            return "Claude \(w.label) runs out " + (w.eta.map { $0 < 60 ? "now" : "in " + DurationText.short($0) } ?? "soon")
+        case .reset: return "Claude \(w.label) has reset"
+        }
+    }
+
+    static func body(_ event: NotifyEvent) -> String {
+        let w = event.window
+        let resets = w.resetsIn.map { "resets in \(DurationText.short($0))" }
+        switch event.kind {
+        case .warn: return "Down to the warn threshold" + (resets.map { "; " + $0 } ?? "") + "."
+        case .critical: return "Down to the critical threshold" + (resets.map { "; " + $0 } ?? "") + "."
+        case .exhausted: return (resets.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "Used up") + "."
+        case .runsOut:
+            let rate = w.rate.map { "At \(JSONNumber.format(JSONNumber.rounded($0, places: 1)))%/h" } ?? "At this pace"
+            return "\(rate) it runs out before it " + (resets ?? "resets") + "; \(PercentText.whole(w.left))% left."
+        case .reset: return "\(PercentText.whole(w.left))% left."
+        }
+    }
+
+    static func json(_ event: NotifyEvent, now: Date) -> String {
+        let w = event.window
+        return JSONValue.object([
+            ("version", .number(1)),
+            ("event", .string(event.kind.rawValue)),
+            ("title", .string(title(event))),
+            ("body", .string(body(event))),
+            ("urgency", .string(event.kind.isUrgent ? "critical" : "normal")),
+            ("time", .string(ISO8601.format(now))),
+            ("key", .string(w.key)),
+            ("name", .string(w.name)),
+            ("label", .string(w.label)),
+            ("used", .number(JSONNumber.rounded(w.used, places: 2))),
+            ("left", .number(JSONNumber.rounded(w.left, places: 2))),
+            ("level", .string(w.level.rawValue)),
+            ("resets_at", .string(w.resetsAt.map(ISO8601.format))),
+            ("resets_in", .number(w.resetsIn.map { $0.rounded() })),
+            ("eta", .number(w.eta.map { $0.rounded() })),
+            ("rate", .number(w.rate.map { JSONNumber.rounded($0, places: 2) })),
+        ]).encoded + "\n"
+    }
+}

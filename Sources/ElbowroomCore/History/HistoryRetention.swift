@@ -1,0 +1,45 @@
+/// How much history is kept, so the file stays small enough that a render reading it does not
+/// notice (a few windows × ~420 samples, tens of KiB).
+///
+/// | age (from the newest sample) | kept per window |
+/// |---|---|
+/// | up to 2 hours | one sample a minute (what `rate` fits over) |
+/// | 2 to 24 hours | one per 10 minutes |
+/// | 1 to 8 days | one per hour |
+/// | older than 8 days | none |
+///
+/// Within each slot the latest sample wins; a window that resets starts a new series, so the last
+/// number before a reset is never thinned away by the first one after it. Beyond all that, at most
+/// `maxSamples` lines are kept (the oldest go first).
+public enum HistoryRetention {
+    public static let horizon: Int64 = 8 * 86400
+    public static let maxSamples = 4096
+
+    /// The slot width for a sample `age` seconds older than the newest.
+    static func slot(age: Int64) -> Int64 {
+        if age <= 2 * 3600 { return 60 }
+        if age <= 86400 { return 600 }
+        return 3600
+    }
+
+    /// `samples` (oldest first) thinned by the table above, relative to `newest`.
+    public static func apply(_ samples: [HistorySample], newest: Int64) -> [HistorySample] {
+        // Newest to oldest: a sample is kept unless a newer one of the same series already holds
+        // its slot. Slots are aligned to absolute time, so thinning is stable as `newest` moves.
+        var lastSlot: [String: (width: Int64, index: Int64)] = [:]
+        var kept: [HistorySample] = []
+        kept.reserveCapacity(min(samples.count, maxSamples))
+        for sample in samples.reversed() {
+            let age = newest - sample.at
+            guard age <= horizon else { continue }
+            let width = slot(age: max(age, 0))
+            let index = sample.at >= 0 ? sample.at / width : (sample.at - width + 1) / width
+            let series = sample.key + " " + (sample.resetsAt.map { String($0) } ?? "-")
+            if let last = lastSlot[series], last.width == width, last.index == index { continue }
+            lastSlot[series] = (width, index)
+            kept.append(sample)
+            if kept.count == maxSamples { break }
+        }
+        return kept.reversed()
+    }
+}

@@ -1,0 +1,95 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
+#endif
+
+/// Reads and appends one account's usage history (`HistoryFile`). `CacheStore.update` records
+/// every reading that lands in the cache, under the cache's lock, so the history needs no lock
+/// of its own; readers (a render whose template uses `rate`, `spark`, `pace` or `eta`,
+/// `elbowroom history`) read it without one, since it is only ever replaced by rename.
+public struct HistoryStore: Sendable {
+    public let file: String
+
+    public init(paths: Paths) {
+        self.init(file: paths.historyFile)
+    }
+
+    public init(file: String) {
+        self.file = file
+    }
+
+    /// The history, or an empty one when the file is missing or unreadable.
+    public func load() -> UsageHistory {
+        (try? read()) ?? UsageHistory()
+    }
+
+    /// The history (empty when the file is missing), or why the file cannot be used: it is read
+    /// like the cache, so a symlink, a FIFO, another user's file or an oversized one is refused
+    /// without being followed or waited on.
+    public func read() throws(FileSystem.Failure) -> UsageHistory {
+        guard let data = try FileSystem.readPrivate(file, limit: Self.readLimit) else { return UsageHistory() }
+        return UsageHistory(samples: HistoryFile.parse(data))
+    }
+
+    /// Well above what `HistoryRetention` keeps; a larger file is not ours and reads as empty.
+    static let readLimit = 1 << 20
+
+    /// Appends a sample for every window of `reading` that is newer than the latest sample of that
+    /// window (so recording the same reading twice, or a merged reading's older windows, adds
+    /// nothing), thins the lot by `HistoryRetention` and replaces the file. Returns whether it
+    /// wrote. Call it while holding the cache lock. The file is replaced atomically but not
+    /// fsynced: it is a convenience, and the status-line render path must not pay for a sync.
+    @discardableResult
+    public func record(_ reading: Reading) throws -> Bool {
+        guard reading.source != .demo else { return false }
+        var samples = load().samples
+        var added = false
+        for window in reading.windows {
+            guard let sample = HistorySample(window) else { continue }
+            let latest = samples.last { $0.key == sample.key }
+            if let latest, latest.at >= sample.at { continue }
+            samples.append(sample)
+            added = true
+        }
+        guard added else { return false }
+        // Windows of one reading may be observed at different times (the status line updates
+        // two of them): keep the file in time order.
+        if zip(samples, samples.dropFirst()).contains(where: { $0.at > $1.at }) {
+            samples = samples.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
+                .map(\.element)
+        }
+        let kept = HistoryRetention.apply(samples, newest: samples.last?.at ?? 0)
+        try FileSystem.makeDirectory(FileSystem.directory(of: file), mode: 0o700)
+        try FileSystem.writeAtomically(HistoryFile.encode(kept), to: file, mode: 0o600, durable: false)
+        return true
+    }
+}
+
+/// The history as a render sees it.
+public struct UsageHistory: Sendable, Equatable {
+    /// Oldest first.
+    public var samples: [HistorySample]
+
+    public init(samples: [HistorySample] = []) {
+        self.samples = samples
+    }
+
+    public var isEmpty: Bool { samples.isEmpty }
+
+    /// The samples of the window instance `window` is in (same key, same reset time), oldest
+    /// first, ending with `window`'s own observation even when the history does not have it yet.
+    public func instance(of window: UsageWindow) -> [HistorySample] {
+        let reset = window.resetsAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+        let observed = Int64(window.observedAt.timeIntervalSince1970.rounded(.down))
+        var series: [HistorySample] = []
+        for sample in samples where sample.key == window.key && sample.at <= observed
+            && sample.belongs(toInstanceResettingAt: reset) {
+            series.append(sample)
+        }
+        if series.last?.at != observed {
+            series.append(HistorySample(at: observed, key: window.key, used: window.used, resetsAt: reset))
+        }
+        return series
+    }
+}

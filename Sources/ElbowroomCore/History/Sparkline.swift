@@ -1,0 +1,43 @@
+/// A window's recent history as a sparkline, `▁▂▃▄▅▆▇█` from 0 % to 100 % used: the current
+/// window instance from its first sample to now, in evenly spaced points. Each point shows the
+/// last number observed at or before its time (what was known then); the scale is absolute, so
+/// `▁▁▁` is an idle window, not a flat line at any height.
+public struct Sparkline: Sendable, Equatable {
+    /// Sample times (Unix seconds) and percent used, oldest first.
+    public var times: [Int64]
+    public var used: [Double]
+    /// The time of the last point (the render's now, or the last sample when that is later).
+    public var end: Int64
+
+    public static let glyphs: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+    public static let defaultPoints = 8
+
+    /// From one window instance's samples (oldest first); `nil` with fewer than two, since one
+    /// number is not a history.
+    public init?(_ samples: [HistorySample], now: Int64) {
+        guard samples.count >= 2 else { return nil }
+        times = samples.map(\.at)
+        used = samples.map(\.used)
+        end = max(now, times[times.count - 1])
+    }
+
+    /// `points` glyphs (at least 1), the last one at `end`.
+    public func render(points: Int) -> String {
+        let count = max(1, points)
+        let start = Double(times[0])
+        let span = Double(end) - start
+        var text = ""
+        var index = 0
+        for i in 1...count {
+            let t = count == 1 ? Double(end) : start + span * Double(i - 1) / Double(count - 1)
+            while index + 1 < times.count && Double(times[index + 1]) <= t { index += 1 }
+            text.append(Self.glyph(used[index]))
+        }
+        return text
+    }
+
+    static func glyph(_ percent: Double) -> Character {
+        let clamped = percent.isFinite ? min(max(percent, 0), 100) : 0
+        return glyphs[Int((clamped / 100 * Double(glyphs.count - 1)).rounded())]
+    }
+}

@@ -1,0 +1,18 @@
+import ElbowroomCore
+
+extension Template {
+    /// Whether the template shows anything computed from the usage history (`rate`, `spark`,
+    /// `pace`, `eta`): only then does a render read the history file.
+    public var readsHistory: Bool { nodes.contains(where: \.readsHistory) }
+}
+
+extension Node {
+    var readsHistory: Bool {
+        switch self {
+        case .text: false
+        case .placeholder(let p):
+            if case .window(_, let field) = p.variable { field.readsHistory } else { false }
+        case .styled(let nodes, _), .conditional(let nodes): nodes.contains(where: \.readsHistory)
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import ElbowroomCore
+import ElbowroomTestSupport
+@testable import ElbowroomCLI
+
+@Suite struct HistoryCommandTests {
+    /// Feeds Claude Code status-line input at the sandbox clock, then moves the clock a minute.
+    static func ingest(_ s: CLISandbox, fiveHour: Double, sevenDay: Double) {
+        let now = Int(s.clock.now.timeIntervalSince1970)
+        s.stdin = Data(#"{"rate_limits":{"five_hour":{"used_percentage":\#(fiveHour),"resets_at":\#(now - now % 3600 + 10800)},"seven_day":{"used_percentage":\#(sevenDay),"resets_at":\#(now - now % 3600 + 300_000)}}}"#.utf8)
+        #expect(s.run("-a", "claude", "--offline") == 0)
+        s.stdout.clear()
+        s.clock.advance(by: 60)
+    }
+
+    @Test func statusLineIngestAppendsASamplePerWindowThatMoved() {
+        let s = CLISandbox()
+        Self.ingest(s, fiveHour: 10, sevenDay: 5)
+        Self.ingest(s, fiveHour: 12, sevenDay: 5)
+        Self.ingest(s, fiveHour: 12, sevenDay: 5)  // no news: no write at all
+        let samples = HistoryStore(paths: s.paths).load().samples
+        #expect(samples.map { "\($0.key) \(HistoryFile.percent($0.used))" } == ["five_hour 10", "seven_day 5", "five_hour 12"])
+    }
+
+    @Test func printsTheSamplesAsTextCSVOrJSON() {
+        let s = CLISandbox()
+        for used in [10.0, 11, 12.5] { Self.ingest(s, fiveHour: used, sevenDay: used / 2) }
+        #expect(s.run("history") == 0)
+        #expect(s.stdout.text == """
+            time                  window  used   resets_at
+            2026-11-22T14:00:00Z  5h      10     2026-11-22T17:00:00Z
+            2026-11-22T14:00:00Z  7d      5      2026-11-26T01:20:00Z
+            2026-11-22T14:01:00Z  5h      11     2026-11-22T17:00:00Z
+            2026-11-22T14:01:00Z  7d      5.5    2026-11-26T01:20:00Z
+            2026-11-22T14:02:00Z  5h      12.5   2026-11-22T17:00:00Z
+            2026-11-22T14:02:00Z  7d      6.25   2026-11-26T01:20:00Z
+
+            """)
+        s.stdout.clear()
+        #expect(s.run("history", "--window", "5h", "--csv", "--since", "2m") == 0)
+        #expect(s.stdout.text == """
+            time,epoch,key,name,used,resets_at
+            2026-11-22T14:01:00Z,1795356060,five_hour,5h,11,2026-11-22T17:00:00Z
+            2026-11-22T14:02:00Z,1795356120,five_hour,5h,12.5,2026-11-22T17:00:00Z
+
+            """)
+        s.stdout.clear()
+        #expect(s.run("history", "--window", "seven_day", "--json", "--since", "1m") == 0)
+        #expect(s.stdout.text == #"{"version":1,"samples":[{"time":"2026-11-22T14:02:00Z","epoch":1795356120,"key":"seven_day","name":"7d","used":6.25,"resets_at":"2026-11-26T01:20:00Z"}]}"# + "\n")
+    }
+
+    @Test func anUnknownWindowIsAClearError() {
+        let s = CLISandbox()
+        Self.ingest(s, fiveHour: 10, sevenDay: 5)
+        #expect(s.run("history", "--window", "5j") == 2)
+        #expect(s.stderr.text == "elbowroom: no window '5j' in the history (did you mean '5h'?); it has 5h, 7d\n")
+        // A known window that has no samples yet is simply empty.
+        #expect(s.run("history", "--window", "opus") == 0)
+        #expect(s.stdout.text.hasPrefix("no usage samples in the last 1d"))
+    }
+
+    @Test func theRenderReadsTheHistoryOnlyWhenItShowsSomethingFromIt() throws {
+        let s = CLISandbox()
+        func reads(_ arguments: String...) throws -> Bool {
+            try RenderSetup.make(ArgumentParser.parse(arguments), context: s.context).readsHistory
+        }
+        #expect(try !reads())
+        #expect(try !reads("-a", "claude"))
+        #expect(try !reads("-a", "tmux", "-t", "minimal"))
+        #expect(try reads("-a", "tmux", "-t", "full"))
+        #expect(try reads("-a", "waybar"), "waybar's tooltip shows rate and sparkline")
+        #expect(try reads("-a", "json"))
+        #expect(try reads("-a", "prometheus"))
+        #expect(try reads("-t", "{5h.left} ({5h.eta})"))
+    }
+
+    @Test func arguments() throws {
+        #expect(try ArgumentParser.parse(["history"]).command == .history(.init()))
+        let full = try ArgumentParser.parse(["history", "--window=7d", "--since", "1h30m", "--csv"])
+        #expect(full.command == .history(.init(window: "7d", since: 5400, format: .csv)))
+        #expect(try ArgumentParser.parse(["history", "--json"]).command == .history(.init(format: .json)))
+        #expect(try ArgumentParser.parse(["watch", "--notify"]).notify)
+        #expect(try ArgumentParser.parse(["notify"]).command == .notify)
+        for (arguments, message) in [
+            (["history", "--json", "--csv"], "--json and --csv do not go together"),
+            (["history", "--since", "soon"], "--since takes a duration such as 24h, 90m, 7d or 1h30m, not 'soon'"),
+            (["--since", "1h"], "--since goes with 'elbowroom history'"),
+            (["--notify"], "--notify goes with 'elbowroom watch' (or run 'elbowroom notify')"),
+            (["--json"], "--json goes with 'elbowroom fetch' or 'elbowroom history'"),
+            (["history", "--force"], "--force goes with 'elbowroom fetch'"),
+            (["history", "x"], "unexpected argument 'x' for 'history'"),
+        ] {
+            #expect(throws: UsageError(message)) { try ArgumentParser.parse(arguments) }
+        }
+        #expect(DurationArgument.parse("2d") == 172_800)
+        #expect(DurationArgument.parse("45") == 45)
+        #expect(DurationArgument.parse("h") == nil)
+        #expect(DurationArgument.parse("-3h") == nil)
+    }
+}
