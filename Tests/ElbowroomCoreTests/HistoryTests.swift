@@ -40,6 +40,27 @@ import ElbowroomTestSupport
         #expect(HistoryFile.parse(Data(mixed.utf8)).map(\.at) == [1_800_000_000, 1_800_000_300])
     }
 
+    /// Keys are checked once per distinct spelling: a bad key is refused every time, a good one
+    /// is the same key on every line, and a 13-digit number is not a time.
+    @Test func keysAreCheckedEveryTimeTheyAreNew() {
+        let text = """
+            elbowroom-history 1
+            1800000000 five_hour 37 1800007980
+            1800000060 five/hour 38 1800007980
+            1800000120 five/hour 38 1800007980
+            1800000180 seven_day_sonnet 12.25 -
+            1800000240 five_hour 37.5 1800007980
+            1800000300 seven_day_sonnet 12.5 -
+            1800000000000 five_hour 1 -
+            1800000360 five_hour 38.125 1800007980
+            """
+        let samples = HistoryFile.parse(Data(text.utf8))
+        #expect(samples.map(\.at) == [1_800_000_000, 1_800_000_180, 1_800_000_240, 1_800_000_300, 1_800_000_360])
+        #expect(samples.map(\.key) == ["five_hour", "seven_day_sonnet", "five_hour", "seven_day_sonnet", "five_hour"])
+        #expect(samples.map(\.used) == [37, 12.25, 37.5, 12.5, 38.13])
+        #expect(samples.map(\.resetsAt) == [1_800_007_980, nil, 1_800_007_980, nil, 1_800_007_980])
+    }
+
     @Test func keysThatCouldSplitALineAreNotRecorded() {
         #expect(HistoryFile.isStorableKey("seven_day_sonnet"))
         #expect(!HistoryFile.isStorableKey("two words"))
@@ -127,13 +148,13 @@ import ElbowroomTestSupport
         }
     }
 
-    @Test func keepsMinutesForTwoHoursTenMinutesForADayHoursForEightDays() {
-        let newest: Int64 = 1_800_000_000 - 1_800_000_000 % 3600
+    @Test func keepsMinutesForTwoHoursQuarterHoursForADayThreeHoursForEightDays() {
+        let newest: Int64 = 1_800_000_000 - 1_800_000_000 % 10800
         let kept = HistoryRetention.apply(Self.series(from: newest - 10 * 86400, to: newest, every: 60), newest: newest)
         func count(_ from: Int64, _ to: Int64) -> Int { kept.filter { newest - $0.at >= from && newest - $0.at < to }.count }
         #expect(count(0, 7200) == 120)
-        #expect(count(7201, 86400) == 132)
-        #expect(count(86401, 8 * 86400 + 1) == 7 * 24)
+        #expect(count(7201, 86400) == 88)
+        #expect(count(86401, 8 * 86400 + 1) == 7 * 8)
         #expect(kept.allSatisfy { newest - $0.at <= 8 * 86400 })
         #expect(kept.map(\.at) == kept.map(\.at).sorted())
     }

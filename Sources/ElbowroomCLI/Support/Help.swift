@@ -49,7 +49,7 @@ enum Help {
       -v, --verbose         fetch: log each step to stderr (tokens redacted); claude: say which
                             status-line values were not data
 
-    HISTORY AND NOTIFICATIONS. Every reading is also kept as a sample per window (one a minute,
+    HISTORY AND NOTIFICATIONS. Every reading is also kept as a sample per window (at most one a minute,
     8 days) beside the cache: {5h.rate} is the burn rate now (%/h), {5h.spark} a sparkline, and
     eta/pace use the rate. elbowroom notify (for a timer: elbowroom init systemd-notify) and
     watch --notify notify once per crossing: warn, critical, used up, runs out before the reset.

@@ -1,11 +1,12 @@
 /// How much history is kept, so the file stays small enough that a render reading it does not
-/// notice (a few windows × ~420 samples, tens of KiB).
+/// notice much (about 264 samples per window, some 10 KiB; a render whose template shows a rate
+/// or sparkline parses all of it, see BENCHMARKS.md).
 ///
 /// | age (from the newest sample) | kept per window |
 /// |---|---|
 /// | up to 2 hours | one sample a minute (what `rate` fits over) |
-/// | 2 to 24 hours | one per 10 minutes |
-/// | 1 to 8 days | one per hour |
+/// | 2 to 24 hours | one per 15 minutes |
+/// | 1 to 8 days | one per 3 hours (a weekly sparkline needs no more) |
 /// | older than 8 days | none |
 ///
 /// Within each slot the latest sample wins; a window that resets starts a new series, so the last
@@ -18,8 +19,8 @@ public enum HistoryRetention {
     /// The slot width for a sample `age` seconds older than the newest.
     static func slot(age: Int64) -> Int64 {
         if age <= 2 * 3600 { return 60 }
-        if age <= 86400 { return 600 }
-        return 3600
+        if age <= 86400 { return 900 }
+        return 3 * 3600
     }
 
     /// `samples` (oldest first) thinned by the table above, relative to `newest`.
