@@ -121,6 +121,13 @@ import ElbowroomTestSupport
         #expect(s.stdout.text.contains("FAIL status line: \(s.sandbox.claudeConfigDir)/settings.json runs 'ccstatusline', not elbowroom: without it no data arrives; `elbowroom init claude` prints the snippet"))
     }
 
+    @Test func doctorSaysWhoFillsAnEmptyCache() {
+        let s = Self.sandbox()
+        s.run("doctor")
+        #expect(s.stdout.text.contains("(none yet; Claude Code's status line fills it)"))
+        #expect(!s.stdout.text.contains("the first render fetches"))
+    }
+
     @Test func initClaudeRefreshesWhileIdleAndSaysWhy() {
         let s = CLISandbox()
         #expect(s.run("init", "claude") == 0)

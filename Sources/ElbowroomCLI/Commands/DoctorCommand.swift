@@ -102,7 +102,8 @@ enum DoctorCommand {
         case .refused(let why):
             return Line(ok: false, text: "cache: \(why)")
         case .missing:
-            return Line(ok: problems.isEmpty, text: "cache: \(store.file) (none yet; the first render fetches)" + notes)
+            let filler = config.usageSource == .statusLine ? "Claude Code's status line fills it" : "the first render fetches"
+            return Line(ok: problems.isEmpty, text: "cache: \(store.file) (none yet; \(filler))" + notes)
         case .unusable(let why):
             return Line(ok: false, text: "cache: \(why) (treated as empty; the next fetch replaces it, `elbowroom cache clear` removes it)" + notes)
         case .loaded(let found):
