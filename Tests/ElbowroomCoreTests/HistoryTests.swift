@@ -209,6 +209,17 @@ import ElbowroomTestSupport
         #expect(abs(try #require(BurnRate.percentPerHour(withFetches, now: 1_800_003_600)) - rate) < 1e-9)
     }
 
+    @Test func aQuietHourAfterABusyOneNeverReadsFaster() throws {
+        // An hour of burning, then an hour with no sample at all: the rate falls to 0 (the number
+        // in force when the quiet hour began says nothing moved), never to the two-hour average.
+        let s = Self.samples((0...60).map { (Int64($0) * 60, 10 + Double($0) / 2) })
+        let busy = try #require(BurnRate.percentPerHour(s, now: 1_800_003_600))
+        #expect(abs(busy - 30) < 1e-9)
+        let halfQuiet = try #require(BurnRate.percentPerHour(s, now: 1_800_003_600 + 1800))
+        #expect(halfQuiet < busy)
+        #expect(try #require(BurnRate.percentPerHour(s, now: 1_800_007_200 + 60)) == 0)
+    }
+
     @Test func flatIsZeroAndNoiseNeverNegative() throws {
         let flat = Self.samples((0...20).map { (Int64($0) * 180, 50) })
         #expect(try #require(BurnRate.percentPerHour(flat, now: 1_800_003_600)) == 0)
@@ -280,6 +291,20 @@ import ElbowroomTestSupport
         // Two hours into the window at 70 %: 35 %/h on average; 30 % left lasts 51m26s.
         #expect(abs(try #require(w.pace) - 175) < 1e-9)
         #expect(abs(try #require(w.eta) - 30 / 35 * 3600) < 1e-6)
+    }
+
+    @Test func anEtaThatHasPassedHasNoValue() throws {
+        // Observed two hours into the window at 70 % (35 %/h on average: out 51 minutes later),
+        // then nothing new for an hour: the projected moment has passed, so no eta, not "0s".
+        let w = UsageWindow(key: "five_hour", used: 70, resetsAt: Self.reset, observedAt: Self.now)
+        let cache = CacheFile(account: "t", reading: Reading(windows: [w], fetchedAt: Self.now, source: .api))
+        let soon = try #require(UsageView(cache: cache, now: Self.now.addingTimeInterval(1800), config: Config()).windows.first)
+        let expected: TimeInterval = 30.0 / 35.0 * 3600.0 - 1800.0
+        let eta = try #require(soon.eta)
+        #expect(abs(eta - expected) < 1e-6)
+        let later = try #require(UsageView(cache: cache, now: Self.now.addingTimeInterval(3600), config: Config()).windows.first)
+        #expect(later.eta == nil)
+        #expect(later.pace != nil)
     }
 
     @Test func aRateOfZeroNeverRunsOut() throws {

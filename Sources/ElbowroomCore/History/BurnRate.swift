@@ -1,38 +1,34 @@
 /// How fast a window is being used *now*, in percent per hour: a least-squares line through the
-/// last hour of the current window instance (two hours when the last hour has too few samples).
+/// last hour of the current window instance (less when the instance's history is younger).
 ///
 /// - Only samples of the window instance the reading is in count, so a reset never reads as
 ///   negative burn; a slope below zero (rounding noise) is 0.
 /// - The samples are read as what was known at each moment — the last number observed holds until
 ///   the next — on a one-minute grid up to `now`. Samples come irregularly (a fetch every few
-///   minutes, the status line only when a number moves), so a quiet stretch counts as quiet
-///   however few samples it left, and a burst of samples does not outweigh it.
-/// - No value with fewer than `minimumSamples` samples in the horizon (the one in force at its
-///   start counts) or less than `minimumSpan` seconds from the first to `now`: a rate from two
-///   points a minute apart is noise.
+///   minutes, the status line only when a number moves), so a quiet hour counts as quiet however
+///   few samples it left (the one in force when it began is enough), and a burst of samples does
+///   not outweigh it.
+/// - No value with fewer than `minimumSamples` samples in the instance or less than
+///   `minimumSpan` seconds from the first one fitted to `now`: a rate from two points a minute
+///   apart is noise.
 public enum BurnRate {
     public static let minimumSamples = 3
     public static let minimumSpan: Int64 = 600
-    /// Tried in order: the first horizon with enough samples gives the rate.
-    public static let horizons: [Int64] = [3600, 7200]
+    public static let horizon: Int64 = 3600
     static let step: Int64 = 60
 
     /// Percent per hour from `samples` (one window instance, oldest first) as of `now`
     /// (Unix seconds), or `nil`.
     public static func percentPerHour(_ samples: [HistorySample], now: Int64) -> Double? {
-        guard let newest = samples.last else { return nil }
+        guard let newest = samples.last, samples.count >= minimumSamples else { return nil }
         let end = max(now, newest.at)
-        for horizon in horizons {
-            let start = end - horizon
-            // The sample in force when the horizon opens, then every one inside it.
-            let inside = samples.firstIndex { $0.at >= start } ?? samples.count
-            let used = samples[(inside > 0 ? inside - 1 : 0)...]
-            guard used.count >= minimumSamples else { continue }
-            let from = max(start, used[used.startIndex].at)
-            guard end - from >= minimumSpan else { continue }
-            return slope(used, from: from, to: end).map { max(0, $0 * 3600) }
-        }
-        return nil
+        let start = end - horizon
+        // The sample in force when the hour opens, then every one inside it.
+        let inside = samples.firstIndex { $0.at >= start } ?? samples.count
+        let used = samples[(inside > 0 ? inside - 1 : 0)...]
+        let from = max(start, used[used.startIndex].at)
+        guard end - from >= minimumSpan else { return nil }
+        return slope(used, from: from, to: end).map { max(0, $0 * 3600) }
     }
 
     /// The least-squares slope, percent per second, of the step function through `samples`

@@ -114,8 +114,16 @@ public struct UsageView: Sendable, Equatable {
         }
     }
 
+    /// Time from `now` to a projected run-out; `nil` once that moment has passed without newer
+    /// data showing the window used up: the projection was wrong or the data is old, and
+    /// "out in 0s" would claim what nobody knows.
+    static func eta(_ runsOutAt: Date, now: Date) -> TimeInterval? {
+        let remaining = runsOutAt.timeIntervalSince(now)
+        return remaining > 0 ? remaining : nil
+    }
+
     /// Projects a stored window to `now`: past its reset it reads 0 % used; otherwise pace and eta
-    /// come from the burn rate of the last hour or two when the history gives one, else from the
+    /// come from the burn rate of the last hour when the history gives one, else from the
     /// average rate between the window's start and the observation.
     public static func project(_ w: UsageWindow, now: Date, thresholds: Thresholds,
                                history: UsageHistory? = nil) -> WindowView {
@@ -144,7 +152,7 @@ public struct UsageView: Sendable, Equatable {
             }
             if rate > 0 {
                 let runsOutAt = w.observedAt.addingTimeInterval((100 - used) / rate * 3600)
-                if w.resetsAt.map({ runsOutAt < $0 }) ?? true { eta = max(0, runsOutAt.timeIntervalSince(now)) }
+                if w.resetsAt.map({ runsOutAt < $0 }) ?? true { eta = Self.eta(runsOutAt, now: now) }
             }
         } else if let resetsAt = w.resetsAt, let length = WindowCatalog.length(forKey: w.key) {
             let elapsed = length - resetsAt.timeIntervalSince(w.observedAt)
@@ -154,7 +162,7 @@ public struct UsageView: Sendable, Equatable {
                 pace = used * length / elapsed
                 if rate > 0 {
                     let runsOutAt = w.observedAt.addingTimeInterval((100 - used) / rate)
-                    if runsOutAt < resetsAt { eta = max(0, runsOutAt.timeIntervalSince(now)) }
+                    if runsOutAt < resetsAt { eta = Self.eta(runsOutAt, now: now) }
                 }
             }
         }

@@ -1,6 +1,6 @@
 import ElbowroomCore
 
-/// The filters a placeholder can chain with `|`. This table is the manual (docs/README-templates.md
+/// The filters a placeholder can chain with `|`. This table is the manual (docs/templates.md
 /// carries the same one).
 ///
 /// | filter | applies to | result |

@@ -1,6 +1,6 @@
 import ElbowroomCore
 
-/// The variables a template can use. This table is the manual (docs/README-templates.md
+/// The variables a template can use. This table is the manual (docs/templates.md
 /// carries the same one).
 ///
 /// Windows: `5h` (session), `7d` (weekly), `sonnet`, `opus`, any other window by its API key
@@ -20,7 +20,7 @@ import ElbowroomCore
 /// | `W.resets_at` | date | when the window resets: `16:40`, or `Thu 09:00` when more than a day away |
 /// | `W.resets_in` | duration | time until the reset: `2h13m` |
 /// | `W.level` | level | `ok`, `warn` or `critical`, from `[thresholds]` on `left` |
-/// | `W.rate` | percent | percent used per hour *now*: a least-squares fit over the usage history of the last hour (two when the last hour has too few) within the current window; no value with fewer than 3 samples or under 10 minutes of them. `{5h.rate\|fixed(1)}%/h` → `12.5%/h` |
+/// | `W.rate` | percent | percent used per hour *now*: a least-squares fit over the last hour of the usage history within the current window (a quiet hour reads 0); no value with fewer than 3 samples or under 10 minutes of them. `{5h.rate\|fixed(1)}%/h` → `12.5%/h` |
 /// | `W.spark` | sparkline | the current window's history so far as `▁▂▃▄▅▆▇█` (0…100 % used), 8 points; `spark(n)` for `n`; no value before there are 2 samples |
 /// | `W.pace` | percent | projected percent used at the reset (may pass 100): at `rate` when it has a value, else at the window's average rate so far |
 /// | `W.eta` | duration | time until 100 % at the same rate as `pace`; no value when it lasts until the reset |
