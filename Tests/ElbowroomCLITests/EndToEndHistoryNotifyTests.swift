@@ -64,6 +64,15 @@ func runBounded(_ path: String, _ arguments: [String], environment: [String: Str
         #expect(full.stderr == "elbowroom: ignoring the usage history: \(e.sandbox.paths.historyFile) is a fifo, not a regular file\n")
     }
 
+    @Test func historySaysWhyItCannotReadARefusedFile() throws {
+        let e = try EndToEnd(usage: .hang)
+        try FileManager.default.createDirectory(atPath: e.sandbox.paths.cacheDir, withIntermediateDirectories: true)
+        #expect(mkfifo(e.sandbox.paths.historyFile, 0o600) == 0)
+        let run = try #require(try runBounded(e.elbowroom, ["history"], environment: e.sandbox.environment, seconds: 5))
+        #expect(run.status == 1)
+        #expect(run.stderr == "elbowroom: cannot read the usage history: \(e.sandbox.paths.historyFile) is a fifo, not a regular file\n")
+    }
+
     @Test func elbowroomNowPinsTheRenderAndTheFetchersTimestamps() throws {
         let e = try EndToEnd()
         e.sandbox.extra["ELBOWROOM_NOW"] = "1800000000"

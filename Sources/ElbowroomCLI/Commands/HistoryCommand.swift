@@ -11,10 +11,19 @@ import ElbowroomAdapters
 /// - `--csv`: `time,epoch,key,name,used,resets_at` with a header line.
 /// - `--json`: `{"version":1,"samples":[{"time","epoch","key","name","used","resets_at"}]}`
 ///   (`resets_at` is `null` when unknown; `used` is percent used, 0…100).
+/// - exit 1, saying why, when the history file is not one elbowroom may read (a symlink, a FIFO,
+///   another user's file); 2 for an unknown window.
 enum HistoryCommand {
     static func run(_ options: Invocation.HistoryOptions, context: CLIContext) -> Int32 {
         let store = HistoryStore(paths: context.paths)
-        let history = store.load()
+        let history: UsageHistory
+        do {
+            history = try store.read()
+        } catch {
+            // A symlink, FIFO or someone else's file where the history belongs: say so, touch nothing.
+            context.stderr.write("elbowroom: cannot read the usage history: \(error)\n")
+            return 1
+        }
         var key: String?
         if let name = options.window {
             let wanted = WindowCatalog.key(forName: name)
