@@ -5,6 +5,19 @@ import ElbowroomTestSupport
 @testable import ElbowroomCLI
 
 @Suite struct HistoryCommandTests {
+    /// `templates check` renders against the same demo as `--demo`, its history included, so a
+    /// template that shows the rate or a sparkline is not checked against empty values.
+    @Test func templatesCheckShowsTheDemoRateAndSparklineAsDemoDoes() {
+        let template = "{5h.rate|fixed(1)}%/h {5h.spark|spark(6)}"
+        let s = CLISandbox()
+        #expect(s.run("--demo", "-a", "plain", "-t", template) == 0)
+        let demo = s.stdout.text
+        s.stdout.clear()
+        #expect(s.run("templates", "check", template) == 0)
+        #expect(s.stdout.text == "ok: template renders against the demo reading as:\n" + demo)
+        #expect(demo.contains("%/h ") && demo.count > "%/h \n".count + 6)
+    }
+
     /// Feeds Claude Code status-line input at the sandbox clock, then moves the clock a minute.
     static func ingest(_ s: CLISandbox, fiveHour: Double, sevenDay: Double) {
         let now = Int(s.clock.now.timeIntervalSince1970)

@@ -45,7 +45,7 @@ enum TemplatesCommand {
             do {
                 let template = try Template.parse(source, name: name)
                 let now = context.now()
-                let view = UsageView(cache: DemoReading.cache(now: now), now: now, config: Config())
+                let view = UsageView(cache: DemoReading.cache(now: now), now: now, config: Config(), history: DemoReading.history(now: now))
                 context.stdout.write("ok: \(name) renders against the demo reading as:\n")
                 context.stdout.write(template.render(view).plainText + "\n")
                 return 0

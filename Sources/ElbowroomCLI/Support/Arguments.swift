@@ -224,7 +224,7 @@ public enum ArgumentParser {
         } else if (force || json), case .fetch = invocation.command {} else if force || json {
             throw UsageError("\(force ? "--force" : "--json") goes with 'elbowroom fetch'\(force ? "" : " or 'elbowroom history'")")
         }
-        if let historyFlag, case .history = invocation.command {} else if let historyFlag {
+        if historyFlag != nil, case .history = invocation.command {} else if let historyFlag {
             throw UsageError("\(historyFlag) goes with 'elbowroom history'")
         }
         if invocation.notify && invocation.command != .watch {
