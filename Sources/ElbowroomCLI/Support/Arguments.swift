@@ -72,6 +72,16 @@ public enum ArgumentParser {
     static let flags = ["--adapter", "--template", "--tooltip", "--max-age", "--offline", "--wait", "--color",
                         "--demo", "--interval", "--force", "--json", "--verbose", "--version", "--help",
                         "--window", "--since", "--csv", "--notify"]
+    /// Flags that belong to some commands only, and where to point a user who gave one elsewhere.
+    static let commandFlags: [(flag: String, commands: [String], goesWith: String)] = [
+        ("--force", ["fetch"], "'elbowroom fetch'"),
+        ("--json", ["fetch", "history"], "'elbowroom fetch' or 'elbowroom history'"),
+        ("--csv", ["history"], "'elbowroom history'"),
+        ("--window", ["history"], "'elbowroom history'"),
+        ("--since", ["history"], "'elbowroom history'"),
+        ("--notify", ["watch"], "'elbowroom watch' (or run 'elbowroom notify')"),
+        ("--list", ["completions"], "'elbowroom completions'"),
+    ]
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var invocation = Invocation()
@@ -81,8 +91,8 @@ public enum ArgumentParser {
         var json = false
         var commandName: String?
         var history = Invocation.HistoryOptions()
-        var historyFlag: String?
         var completionList: String?
+        var given: [String] = []
 
         func value(for flag: String) throws(UsageError) -> String {
             guard let next = rest.popFirst() else { throw UsageError("\(flag) needs a value") }
@@ -106,6 +116,7 @@ public enum ArgumentParser {
                 if let inline { return inline }
                 return try value(for: flag)
             }
+            given.append(flag)
             switch flag {
             case "-a", "--adapter": invocation.adapter = try take()
             case "-t", "--template": invocation.template = try take()
@@ -118,15 +129,14 @@ public enum ArgumentParser {
             case "--force": force = true
             case "--list": completionList = try take()
             case "--json": json = true
-            case "--csv": history.format = .csv; historyFlag = "--csv"
-            case "--window": history.window = try take(); historyFlag = "--window"
+            case "--csv": history.format = .csv
+            case "--window": history.window = try take()
             case "--since":
                 let text = try take()
                 guard let seconds = DurationArgument.parse(text), seconds <= Config.maxSeconds else {
                     throw UsageError("--since takes a duration such as 24h, 90m, 7d or 1h30m, not '\(text)'")
                 }
                 history.since = seconds
-                historyFlag = "--since"
             case "--notify": invocation.notify = true
             case "-v", "--verbose": invocation.verbose = true
             case "--color":
@@ -219,19 +229,8 @@ public enum ArgumentParser {
         default:
             break
         }
-        if case .history = invocation.command {
-            if force { throw UsageError("--force goes with 'elbowroom fetch'") }
-        } else if (force || json), case .fetch = invocation.command {} else if force || json {
-            throw UsageError("\(force ? "--force" : "--json") goes with 'elbowroom fetch'\(force ? "" : " or 'elbowroom history'")")
-        }
-        if historyFlag != nil, case .history = invocation.command {} else if let historyFlag {
-            throw UsageError("\(historyFlag) goes with 'elbowroom history'")
-        }
-        if invocation.notify && invocation.command != .watch {
-            throw UsageError("--notify goes with 'elbowroom watch' (or run 'elbowroom notify')")
-        }
-        if completionList != nil, case .completions = invocation.command {} else if completionList != nil {
-            throw UsageError("--list goes with 'elbowroom completions'")
+        for rule in commandFlags where given.contains(rule.flag) && !rule.commands.contains(commandName ?? "render") {
+            throw UsageError("\(rule.flag) goes with \(rule.goesWith)")
         }
         return invocation
     }
