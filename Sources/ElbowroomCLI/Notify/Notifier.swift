@@ -12,13 +12,9 @@ struct Notifier {
     /// Claims what is due now. The view includes the history, so `runs_out` uses the current rate.
     func claim(now: Date) throws -> [NotifyEvent] {
         var claimed: [NotifyEvent] = []
-        let config = self.config
-        let historyStore = HistoryStore(file: store.historyFile)
+        let history = HistoryStore(file: store.historyFile).load()
         try store.update { cache in
-            let view = UsageView(cache: cache, now: now, config: config, history: historyStore.load())
-            let plan = NotifyPlanner.plan(reading: cache.reading, view: view,
-                                          ledger: NotifyLedger(lines: cache.notified), settings: config.notify)
-            guard plan.ledger.lines != (cache.notified ?? []) else { return false }
+            guard let plan = plan(cache, history: history, now: now) else { return false }
             cache.notified = plan.ledger.lines
             claimed = plan.events
             return true
@@ -30,10 +26,15 @@ struct Notifier {
     /// lock (`watch` asks every tick; the claim under the lock decides).
     func mayBeDue(cache: CacheFile?, history: UsageHistory?, now: Date) -> Bool {
         guard let cache, cache.reading != nil else { return false }
+        return plan(cache, history: history, now: now) != nil
+    }
+
+    /// The plan for `cache`, or `nil` when it would change nothing in its ledger.
+    private func plan(_ cache: CacheFile, history: UsageHistory?, now: Date) -> (events: [NotifyEvent], ledger: NotifyLedger)? {
         let view = UsageView(cache: cache, now: now, config: config, history: history)
         let plan = NotifyPlanner.plan(reading: cache.reading, view: view, ledger: NotifyLedger(lines: cache.notified),
                                       settings: config.notify)
-        return plan.ledger.lines != (cache.notified ?? [])
+        return plan.ledger.lines == (cache.notified ?? []) ? nil : plan
     }
 
     /// Claims and sends; returns the events sent and one message per failure.

@@ -11,16 +11,6 @@ public enum NotifyKind: String, Sendable, CaseIterable, Comparable {
     /// The window reset.
     case reset
 
-    /// The severity ladder: reaching one rung passes the ones below it.
-    var rung: Int? {
-        switch self {
-        case .warn: 1
-        case .critical: 2
-        case .exhausted: 3
-        case .runsOut, .reset: nil
-        }
-    }
-
     public static func < (a: NotifyKind, b: NotifyKind) -> Bool {
         (allCases.firstIndex(of: a) ?? 0) < (allCases.firstIndex(of: b) ?? 0)
     }
