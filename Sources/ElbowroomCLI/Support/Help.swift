@@ -49,10 +49,12 @@ enum Help {
       -v, --verbose         fetch: log each step to stderr (tokens redacted); claude: say which
                             status-line values were not data
 
-    HISTORY AND NOTIFICATIONS. Every reading is also kept as a sample per window (at most one a minute,
-    8 days) beside the cache: {5h.rate} is the burn rate now (%/h), {5h.spark} a sparkline, and
-    eta/pace use the rate. elbowroom notify (for a timer: elbowroom init systemd-notify) and
+    HISTORY AND NOTIFICATIONS. Every reading is also kept as a sample per window (at most one a
+    minute, 8 days) beside the cache: {5h.rate} is the burn rate now (%/h), {5h.spark} a sparkline,
+    and eta/pace use the rate. elbowroom notify (for a timer: elbowroom init systemd-notify) and
     watch --notify notify once per crossing: warn, critical, used up, runs out before the reset.
+    In the config, [notify] turns each event on or off (warn critical exhausted runs_out reset)
+    and notify_command = "..." gets each event as JSON on stdin instead of notify-send.
 
     RENDERING NEVER WAITS ON THE NETWORK. When the cache is older than max_age, elbowroom starts
     elbowroom-fetch in the background and prints what it has; the next prompt shows the new data.
