@@ -58,6 +58,32 @@ import Testing
         #expect(watch.exitStatus(within: 3) == 0)
     }
 
+    /// watch reads the usage history when its template shows the rate, and re-reads it when the
+    /// cache changes, so a bar's rate follows new readings.
+    @Test func theRateFollowsNewReadings() throws {
+        let e = try EndToEnd(usage: .hang)
+        try e.sandbox.writeConfig("source = \"statusline\"\n")
+        let start = Int(Date().timeIntervalSince1970) - 1500
+        func ingest(minute: Int, used: Int) throws {
+            e.sandbox.extra["ELBOWROOM_NOW"] = String(start + minute * 60)
+            let stdin = #"{"rate_limits":{"five_hour":{"used_percentage":\#(used),"resets_at":\#(start + 3 * 3600)}}}"#
+            #expect(try e.run(["-a", "claude", "-t", "{5h.left}"], stdin: stdin).status == 0)
+        }
+        try ingest(minute: 0, used: 30)
+        e.sandbox.extra["ELBOWROOM_NOW"] = nil
+        let watch = try Watch(e, ["-a", "plain", "--interval", "0.1", "-t", "{5h.left}% {5h.rate|fixed(1)}%/h"])
+        // One sample is no rate.
+        #expect(Eventually.within(5) { watch.lines.contains("70% %/h") }, "\(watch.lines)")
+        // Two more readings: three samples only if watch re-reads the history (the view adds
+        // just the cache's own observation to what it read).
+        try ingest(minute: 10, used: 40)
+        try ingest(minute: 20, used: 50)
+        #expect(Eventually.within(5) { watch.lines.contains { $0.hasPrefix("50% ") && $0 != "50% %/h" } },
+                "\(watch.lines)")
+        kill(watch.process.processIdentifier, SIGTERM)
+        #expect(watch.exitStatus(within: 3) == 0)
+    }
+
     @Test func sigusr1AndALeftClickRefreshNow() throws {
         let e = try EndToEnd()
         try e.seedCache(fiveHour: 37, age: 5)  // fresh: nothing is due

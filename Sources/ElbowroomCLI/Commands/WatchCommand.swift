@@ -65,9 +65,12 @@ enum WatchCommand {
             (cache, refusal) = readCache(store)
             if let refusal { context.stderr.write("elbowroom: \(refusal)\n") }
         }
-        // watch is long-running: it keeps the history (for rate, spark, pace, eta) whatever the template.
-        var history = invocation.demo ? DemoReading.history(now: context.now()) : HistoryStore(paths: context.paths).load()
         let notifier = WatchNotifier(invocation, setup: setup, context: context, store: store)
+        // The history (rate, spark, pace, eta) is read, and re-read when the cache changes, only
+        // when something shows it: a template of the cycle, the tooltip, the adapter, or --notify.
+        let needsHistory = notifier != nil || setup.readsHistory || cycle.contains { $0.readsHistory }
+        var history = !needsHistory ? nil
+            : invocation.demo ? DemoReading.history(now: context.now()) : HistoryStore(paths: context.paths).load()
         var cacheStamp = FileSystem.modificationDate(of: store.file)
         var lastSpawn: Date?
         var lastForced: Date?
@@ -92,7 +95,7 @@ enum WatchCommand {
                 if stamp != cacheStamp || refusal != nil {
                     let before = refusal
                     (cache, refusal) = readCache(store)
-                    history = HistoryStore(paths: context.paths).load()
+                    if needsHistory { history = HistoryStore(paths: context.paths).load() }
                     cacheStamp = stamp
                     if let refusal, refusal != before { context.stderr.write("elbowroom: \(refusal)\n") }
                 }
