@@ -56,6 +56,7 @@ import ElbowroomTestSupport
         let key = h.sandbox.paths.accountKey
         let created = h.sandbox.allPaths().subtracting(before)
         #expect(created == ["cache/elbowroom", "cache/elbowroom/usage-\(key).json", "cache/elbowroom/usage-\(key).lock",
-                            "cache/elbowroom/usage-\(key).fetch.lock", "cache/elbowroom/usage-\(key).history"])
+                            "cache/elbowroom/usage-\(key).fetch.lock", "cache/elbowroom/usage-\(key).history",
+                            "cache/elbowroom/usage-\(key).digest"])
     }
 }

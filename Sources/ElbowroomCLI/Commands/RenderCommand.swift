@@ -56,7 +56,7 @@ enum RenderCommand {
     /// empty (`eta` and `pace` fall back to the whole-window average), said under `--verbose`.
     static func loadHistory(context: CLIContext, verbose: Bool) -> UsageHistory {
         do {
-            return try HistoryStore(paths: context.paths).read()
+            return try HistoryStore(paths: context.paths).readForRender()
         } catch {
             if verbose { context.stderr.write("elbowroom: ignoring the usage history: \(error)\n") }
             return UsageHistory()

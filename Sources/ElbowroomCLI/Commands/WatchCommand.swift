@@ -70,7 +70,7 @@ enum WatchCommand {
         // when something shows it: a template of the cycle, the tooltip, the adapter, or --notify.
         let needsHistory = notifier != nil || setup.readsHistory || cycle.contains { $0.readsHistory }
         var history = !needsHistory ? nil
-            : invocation.demo ? DemoReading.history(now: context.now()) : HistoryStore(paths: context.paths).load()
+            : invocation.demo ? DemoReading.history(now: context.now()) : HistoryStore(paths: context.paths).loadForRender()
         var cacheStamp = FileSystem.modificationDate(of: store.file)
         var lastSpawn: Date?
         var lastForced: Date?
@@ -95,7 +95,7 @@ enum WatchCommand {
                 if stamp != cacheStamp || refusal != nil {
                     let before = refusal
                     (cache, refusal) = readCache(store)
-                    if needsHistory { history = HistoryStore(paths: context.paths).load() }
+                    if needsHistory { history = HistoryStore(paths: context.paths).loadForRender() }
                     cacheStamp = stamp
                     if let refusal, refusal != before { context.stderr.write("elbowroom: \(refusal)\n") }
                 }

@@ -67,112 +67,23 @@ public enum HistoryFile {
     }
 
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> [HistorySample] {
-        let headerBytes = Array(header.utf8)
-        let n = bytes.count
-        guard n > headerBytes.count, bytes[headerBytes.count] == 0x0A else { return [] }
-        for i in 0..<headerBytes.count where bytes[i] != headerBytes[i] { return [] }
+        var cursor = ByteCursor(bytes)
+        guard cursor.line(Array(header.utf8)) else { return [] }
         var samples: [HistorySample] = []
-        samples.reserveCapacity(n / 36)
-        var cursor = LineCursor(bytes: bytes, at: headerBytes.count + 1)
+        samples.reserveCapacity(bytes.count / 36)
+        var keys = KeyTable()
         while !cursor.atEnd {
-            if let sample = cursor.sample() { samples.append(sample) }
+            if let sample = sample(&cursor, keys: &keys) { samples.append(sample) }
             cursor.nextLine()
         }
         return samples
     }
 
-    /// Reads lines `AT KEY USED RESETS` in one pass over the bytes (this runs on every render
-    /// whose template shows a rate or sparkline, over a few thousand lines).
-    struct LineCursor {
-        let b: UnsafeBufferPointer<UInt8>
-        var i: Int
-        var keys = KeyTable()
-
-        init(bytes: UnsafeBufferPointer<UInt8>, at start: Int) {
-            b = bytes
-            i = start
-        }
-
-        var atEnd: Bool { i >= b.count }
-
-        /// Past the end of the current line.
-        mutating func nextLine() {
-            while i < b.count, b[i] != 0x0A { i &+= 1 }
-            i &+= 1
-        }
-
-        /// The sample on the rest of this line, or `nil` when it is not exactly one; leaves the
-        /// cursor on the line's newline (or where the line went wrong).
-        mutating func sample() -> HistorySample? {
-            guard let at = integer(), space() else { return nil }
-            let keyStart = i
-            while i < b.count, b[i] != 0x20, b[i] != 0x0A { i &+= 1 }
-            guard i > keyStart, i - keyStart <= 64,
-                  let key = keys.key(UnsafeBufferPointer(rebasing: b[keyStart..<i])) else { return nil }
-            guard space(), let whole = integer() else { return nil }
-            var used = Double(whole)
-            if i < b.count, b[i] == 0x2E {
-                i &+= 1
-                var scale = 0.1
-                let first = i
-                while i < b.count, i - first < 6 {
-                    let digit = b[i] &- 0x30
-                    guard digit <= 9 else { break }
-                    used += Double(digit) * scale
-                    scale /= 10
-                    i &+= 1
-                }
-                guard i > first else { return nil }
-            }
-            guard used <= 100, space() else { return nil }
-            var resetsAt: Int64?
-            if i < b.count, b[i] == 0x2D {
-                i &+= 1
-            } else {
-                guard let reset = integer() else { return nil }
-                resetsAt = reset
-            }
-            guard i == b.count || b[i] == 0x0A else { return nil }
-            return HistorySample(at: at, key: key, used: (used * 100).rounded() / 100, resetsAt: resetsAt)
-        }
-
-        /// 1 to 12 decimal digits.
-        private mutating func integer() -> Int64? {
-            var value: Int64 = 0
-            let first = i
-            while i < b.count {
-                let digit = b[i] &- 0x30
-                guard digit <= 9 else { break }
-                value = value &* 10 &+ Int64(digit)
-                i &+= 1
-            }
-            let count = i - first
-            return count > 0 && count <= 12 ? value : nil
-        }
-
-        private mutating func space() -> Bool {
-            guard i < b.count, b[i] == 0x20 else { return false }
-            i &+= 1
-            return true
-        }
-    }
-
-    /// The few distinct keys of a file, each checked and made a `String` once: a file holds
-    /// thousands of lines but a handful of windows.
-    struct KeyTable {
-        private var known: [(bytes: [UInt8], key: String)] = []
-
-        /// The key spelled by `bytes`, or `nil` when it has a byte keys may not have.
-        mutating func key(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-            for entry in known where entry.bytes.count == bytes.count {
-                if entry.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
-                    return entry.key
-                }
-            }
-            guard bytes.allSatisfy(HistoryFile.isKeyByte) else { return nil }
-            let key = String(decoding: bytes, as: UTF8.self)
-            if known.count < 32 { known.append((Array(bytes), key)) }
-            return key
-        }
+    /// The sample `AT KEY USED RESETS` on the rest of this line, or `nil` when it is not exactly
+    /// one; leaves the cursor on the line's newline (or where the line went wrong).
+    static func sample(_ c: inout ByteCursor, keys: inout KeyTable) -> HistorySample? {
+        guard let at = c.integer(), c.space(), let key = c.key(&keys), c.space(),
+              let used = c.percent(), c.space(), let resetsAt = c.resetTime(), c.atLineEnd else { return nil }
+        return HistorySample(at: at, key: key, used: used, resetsAt: resetsAt)
     }
 }

@@ -4,12 +4,15 @@ import FoundationEssentials
 import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
 #endif
 
-/// Reads and appends one account's usage history (`HistoryFile`). `CacheStore.update` records
-/// every reading that lands in the cache, under the cache's lock, so the history needs no lock
-/// of its own; readers (a render whose template uses `rate`, `spark`, `pace` or `eta`,
-/// `elbowroom history`) read it without one, since it is only ever replaced by rename.
+/// Reads and appends one account's usage history (`HistoryFile`) and its digest
+/// (`HistoryDigest`). `CacheStore.update` records every reading that lands in the cache, under
+/// the cache's lock, so the history needs no lock of its own; readers (`elbowroom history`, and
+/// through the digest a render whose template uses `rate`, `spark`, `pace` or `eta`) read
+/// without one, since both files are only ever replaced by rename.
 public struct HistoryStore: Sendable {
     public let file: String
+    /// `usage-<account>.digest`, beside `file`.
+    public let digestFile: String
 
     public init(paths: Paths) {
         self.init(file: paths.historyFile)
@@ -17,6 +20,8 @@ public struct HistoryStore: Sendable {
 
     public init(file: String) {
         self.file = file
+        let base = file.hasSuffix(".history") ? String(file.dropLast(".history".count)) : file
+        digestFile = base + ".digest"
     }
 
     /// The history, or an empty one when the file is missing or unreadable.
@@ -32,8 +37,25 @@ public struct HistoryStore: Sendable {
         return UsageHistory(samples: HistoryFile.parse(data))
     }
 
+    /// `readForRender`, or an empty history when neither file can be used.
+    public func loadForRender() -> UsageHistory {
+        (try? readForRender()) ?? UsageHistory()
+    }
+
+    /// What a render needs (see `HistoryDigest`): the digest, or — when there is none yet (a
+    /// history from before digests), or it cannot be used — the whole history.
+    public func readForRender() throws(FileSystem.Failure) -> UsageHistory {
+        if let data = try? FileSystem.readPrivate(digestFile, limit: Self.digestReadLimit),
+           let samples = HistoryDigest.parse(data) {
+            return UsageHistory(samples: samples)
+        }
+        return try read()
+    }
+
     /// Well above what `HistoryRetention` keeps; a larger file is not ours and reads as empty.
     static let readLimit = 1 << 20
+    /// Well above a digest of many windows at `HistoryDigest.maxSamples` each.
+    static let digestReadLimit = 1 << 18
 
     /// Appends a sample for every window of `reading` that is newer than the latest sample of that
     /// window (so recording the same reading twice, or a merged reading's older windows, adds
@@ -62,13 +84,22 @@ public struct HistoryStore: Sendable {
         let kept = HistoryRetention.apply(samples, newest: samples.last?.at ?? 0)
         try FileSystem.makeDirectory(FileSystem.directory(of: file), mode: 0o700)
         try FileSystem.writeAtomically(HistoryFile.encode(kept), to: file, mode: 0o600, durable: false)
+        do {
+            try FileSystem.writeAtomically(HistoryDigest.encode(HistoryDigest.reduce(kept)), to: digestFile,
+                                           mode: 0o600, durable: false)
+        } catch {
+            // An old digest would show an old rate: without one, renders read the history.
+            try? FileSystem.remove(digestFile)
+            throw error
+        }
         return true
     }
 }
 
 /// The history as a render sees it.
 public struct UsageHistory: Sendable, Equatable {
-    /// Oldest first.
+    /// Each window's samples oldest first (a digest lists window after window; the history
+    /// file, all of them in time order).
     public var samples: [HistorySample]
 
     public init(samples: [HistorySample] = []) {

@@ -1,0 +1,114 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
+#endif
+
+/// Reads the history's line formats (`HistoryFile`, `HistoryDigest`) in one pass over their
+/// bytes: no `String` per line, no splitting, no `Double(String)` — these run on renders.
+struct ByteCursor {
+    let b: UnsafeBufferPointer<UInt8>
+    var i: Int
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int = 0) {
+        b = bytes
+        i = start
+    }
+
+    var atEnd: Bool { i >= b.count }
+    var atLineEnd: Bool { i >= b.count || b[i] == 0x0A }
+
+    /// Past the end of the current line.
+    mutating func nextLine() {
+        while i < b.count, b[i] != 0x0A { i &+= 1 }
+        i &+= 1
+    }
+
+    /// Moves past `text` when the bytes here are exactly it followed by a newline.
+    mutating func line(_ text: [UInt8]) -> Bool {
+        guard b.count > i + text.count, b[i + text.count] == 0x0A else { return false }
+        for k in 0..<text.count where b[i + k] != text[k] { return false }
+        i += text.count + 1
+        return true
+    }
+
+    /// 1 to 12 decimal digits.
+    mutating func integer() -> Int64? {
+        var value: Int64 = 0
+        let first = i
+        while i < b.count {
+            let digit = b[i] &- 0x30
+            guard digit <= 9 else { break }
+            value = value &* 10 &+ Int64(digit)
+            i &+= 1
+        }
+        let count = i - first
+        return count > 0 && count <= 12 ? value : nil
+    }
+
+    /// A percentage as `HistoryFile.percent` writes it (`37`, `37.5`, `0.25`; at most 100),
+    /// rounded to two decimals.
+    mutating func percent() -> Double? {
+        guard let whole = integer() else { return nil }
+        var used = Double(whole)
+        if i < b.count, b[i] == 0x2E {
+            i &+= 1
+            var scale = 0.1
+            let first = i
+            while i < b.count, i - first < 6 {
+                let digit = b[i] &- 0x30
+                guard digit <= 9 else { break }
+                used += Double(digit) * scale
+                scale /= 10
+                i &+= 1
+            }
+            guard i > first else { return nil }
+        }
+        guard used <= 100 else { return nil }
+        return (used * 100).rounded() / 100
+    }
+
+    /// A reset time, or `-` for none: `.some(nil)` for `-`, `nil` when neither is here.
+    mutating func resetTime() -> Int64?? {
+        if i < b.count, b[i] == 0x2D {
+            i &+= 1
+            return .some(nil)
+        }
+        return integer().map { .some($0) }
+    }
+
+    /// A window key up to the next space or newline, through `keys`.
+    mutating func key(_ keys: inout KeyTable) -> String? {
+        let start = i
+        while i < b.count, b[i] != 0x20, b[i] != 0x0A { i &+= 1 }
+        guard i > start, i - start <= 64 else { return nil }
+        return keys.key(UnsafeBufferPointer(rebasing: b[start..<i]))
+    }
+
+    mutating func byte(_ c: UInt8) -> Bool {
+        guard i < b.count, b[i] == c else { return false }
+        i &+= 1
+        return true
+    }
+
+    mutating func space() -> Bool { byte(0x20) }
+}
+
+/// The few distinct keys of a file, each checked and made a `String` once: a file holds
+/// thousands of lines but a handful of windows.
+struct KeyTable {
+    // Strings, not (bytes, string) pairs: an array of a type no other code uses costs a render
+    // its generic metadata (~14 k instructions each time it is first grown).
+    private var known: [String] = []
+
+    /// The key spelled by `bytes`, or `nil` when it has a byte keys may not have.
+    mutating func key(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        for var entry in known where entry.utf8.count == bytes.count {
+            if entry.withUTF8({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) { return entry }
+        }
+        guard bytes.allSatisfy(HistoryFile.isKeyByte) else { return nil }
+        let key = String(decoding: bytes, as: UTF8.self)
+        if known.count < 32 { known.append(key) }
+        return key
+    }
+}

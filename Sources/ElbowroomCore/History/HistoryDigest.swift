@@ -1,0 +1,146 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
+#endif
+
+/// What a render reads of the usage history: `usage-<account>.digest` beside it, written with
+/// it (`HistoryStore.record`). The whole history holds some thousand lines; a render needs only
+/// each window's current instance, and of that only the samples that `rate` and `spark` can
+/// tell apart — a few dozen numbers per window instead of a thousand lines.
+///
+/// ```
+/// elbowroom-digest 1
+/// five_hour 1800007980 1800000000 10800:12 7200:30 60:37 0:37.5
+/// seven_day_oauth_apps - 1800000000 86400:0 0:0
+/// ```
+///
+/// The first line names the format and its version. Then one line per window: its API key, the
+/// reset time of its current instance (Unix seconds, `-` when unknown), the time of its newest
+/// sample (Unix seconds), and that instance's samples, oldest first, as `AGE:USED` — seconds
+/// before the newest sample, and percent used as in `HistoryFile`. A file with another first
+/// line, or a malformed line, makes the whole digest unusable, and a render reads the history
+/// itself instead.
+///
+/// Which samples are kept (`reduce`):
+/// - A sample whose number is the same as the one before it is dropped: `rate` and `spark` read
+///   the history as "the last number observed holds until the next", so it changes nothing —
+///   except that the first and the newest sample are always kept (they fix where the series
+///   starts and ends) and at least three are kept when the instance has three (`rate` needs
+///   three).
+/// - That keeps a real account's instance small (usage moves in whole percent). When it still
+///   has more than `maxSamples`, every sample of the last hour is kept (what `rate` fits) and
+///   the older ones are thinned to the newest of each of `olderSlots` equal stretches of time,
+///   so a sparkline may then shift a point by at most one such stretch.
+public enum HistoryDigest {
+    public static let header = "elbowroom-digest 1"
+    public static let maxSamples = 96
+    static let olderSlots: Int64 = 32
+
+    // MARK: - Reduce
+
+    /// Each window's current instance (the series of its newest sample), reduced as above, in
+    /// the order the windows first appear in `samples` (oldest first).
+    public static func reduce(_ samples: [HistorySample]) -> [[HistorySample]] {
+        var keys: [String] = []
+        var newest: [HistorySample] = []
+        for sample in samples {
+            if let k = keys.firstIndex(of: sample.key) {
+                if sample.at >= newest[k].at { newest[k] = sample }
+            } else {
+                keys.append(sample.key)
+                newest.append(sample)
+            }
+        }
+        return newest.map { last in
+            let instance = samples.filter { $0.key == last.key && $0.belongs(toInstanceResettingAt: last.resetsAt) }
+            return thin(withoutRepeats(instance))
+        }
+    }
+
+    /// `series` without samples that repeat the number before them, keeping the first, the last
+    /// and at least three.
+    static func withoutRepeats(_ series: [HistorySample]) -> [HistorySample] {
+        guard series.count > 2 else { return series }
+        var kept = [series[0]]
+        var repeats: [HistorySample] = []
+        for sample in series.dropFirst().dropLast() {
+            if sample.used == kept[kept.count - 1].used { repeats.append(sample) } else { kept.append(sample) }
+        }
+        kept.append(series[series.count - 1])
+        if kept.count < 3, let spare = repeats.last {
+            // A flat window: one of its repeats, so `rate` still reads 0 rather than nothing.
+            kept.insert(spare, at: kept.firstIndex { $0.at > spare.at } ?? kept.count - 1)
+        }
+        return kept
+    }
+
+    /// `series` with at most about `maxSamples`: the last hour whole, older samples thinned.
+    static func thin(_ series: [HistorySample]) -> [HistorySample] {
+        guard series.count > maxSamples, let last = series.last else { return series }
+        // The sample in force when the last hour began, and all after it: what `rate` reads.
+        let hour = (series.lastIndex { $0.at <= last.at - BurnRate.horizon } ?? 0)
+        guard hour > 1 else { return series }
+        let first = series[0]
+        let width = max(1, (series[hour].at - first.at + olderSlots - 1) / olderSlots)
+        var kept = [first]
+        for k in 1..<hour {
+            let slot = (series[k].at - first.at) / width
+            // The newest sample of each stretch: drop this one when the next is in the same one.
+            if (series[k + 1].at - first.at) / width != slot { kept.append(series[k]) }
+        }
+        return kept + series[hour...]
+    }
+
+    // MARK: - File format
+
+    public static func encode(_ series: [[HistorySample]]) -> Data {
+        var text = header + "\n"
+        for samples in series {
+            guard let last = samples.last, HistoryFile.isStorableKey(last.key) else { continue }
+            text += last.key
+            text += " "
+            text += last.resetsAt.map { String($0) } ?? "-"
+            text += " "
+            text += String(last.at)
+            for s in samples {
+                text += " "
+                text += String(last.at - s.at)
+                text += ":"
+                text += HistoryFile.percent(s.used)
+            }
+            text += "\n"
+        }
+        return Data(text.utf8)
+    }
+
+    /// The samples, window after window (each oldest first), or `nil` when the file is not a
+    /// digest this version reads whole.
+    public static func parse(_ data: Data) -> [HistorySample]? {
+        data.withUnsafeBytes { raw in
+            parse(raw.bindMemory(to: UInt8.self))
+        }
+    }
+
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> [HistorySample]? {
+        var c = ByteCursor(bytes)
+        guard c.line(Array(header.utf8)) else { return nil }
+        var samples: [HistorySample] = []
+        samples.reserveCapacity(bytes.count / 8)
+        var keys = KeyTable()
+        while !c.atEnd {
+            guard let key = c.key(&keys), c.space(), let resetsAt = c.resetTime(), c.space(),
+                  let newest = c.integer() else { return nil }
+            var previous = Int64.min
+            while c.space() {
+                guard let age = c.integer(), c.byte(0x3A), let used = c.percent(), age <= newest else { return nil }
+                let at = newest - age
+                guard at >= previous else { return nil }
+                previous = at
+                samples.append(HistorySample(at: at, key: key, used: used, resetsAt: resetsAt))
+            }
+            guard c.byte(0x0A) else { return nil }
+        }
+        return samples
+    }
+}
