@@ -38,12 +38,13 @@ import ElbowroomCore
         extension TemplateLibrary {
             /// A shipped template parsed at build time, with the text it was parsed from: the
             /// renderer uses the tree only when that text is the template's (else it parses).
-            static func compiled(_ name: String) -> (source: String, nodes: [Node])? {
+            static func compiled(_ name: String) -> (source: String, nodes: [Node], namedKeys: [String])? {
                 switch name {
 
         """
         for (name, source) in templates {
-            let nodes = try Template.parse(source, name: name).nodes
+            let template = try Template.parse(source, name: name)
+            let nodes = template.nodes
             out += "        case \(String(reflecting: name)):\n"
             out += "            return (\n"
             out += "                source: \(String(reflecting: source)),\n"
@@ -51,7 +52,8 @@ import ElbowroomCore
             for node in nodes {
                 out += "                    \(String(reflecting: node)),\n"
             }
-            out += "                ])\n"
+            out += "                ],\n"
+            out += "                namedKeys: \(String(reflecting: template.namedKeys)))\n"
         }
         out += """
                 default:
@@ -81,6 +83,8 @@ import ElbowroomCore
             #expect(compiled?.source == source, "\(name): compiled from other text; \(Self.regenerate)")
             #expect(compiled?.nodes == (try Template.parse(source, name: name).nodes),
                     "\(name): compiled tree differs from the parser's; \(Self.regenerate)")
+            #expect(compiled?.namedKeys == (try Template.parse(source, name: name).namedKeys),
+                    "\(name): compiled window keys differ from the parser's; \(Self.regenerate)")
         }
     }
 

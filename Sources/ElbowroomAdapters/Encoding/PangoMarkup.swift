@@ -5,16 +5,24 @@ extension Pango {
     /// `<span foreground="#rrggbb" background="#rrggbb" weight="bold" style="italic" underline="single">`
     /// (only the attributes it has); text is always escaped.
     public static func encode(_ runs: [StyledRun]) -> String {
+        // Appended in place, no array of attributes or interpolation: this runs on every waybar
+        // render, over every run of the tooltip.
         var out = ""
         for run in runs {
-            var attrs: [String] = []
-            if let fg = run.style.foreground { attrs.append("foreground=\"\(fg.hex)\"") }
-            if let bg = run.style.background { attrs.append("background=\"\(bg.hex)\"") }
-            if run.style.bold { attrs.append("weight=\"bold\"") }
-            if run.style.italic { attrs.append("style=\"italic\"") }
-            if run.style.underline { attrs.append("underline=\"single\"") }
-            let text = escape(run.text)
-            out += attrs.isEmpty ? text : "<span " + attrs.concatenated(separator: " ") + ">" + text + "</span>"
+            let style = run.style
+            guard style.foreground != nil || style.background != nil || style.bold || style.italic || style.underline else {
+                out += escape(run.text)
+                continue
+            }
+            out += "<span"
+            if let fg = style.foreground { out += " foreground=\""; out += fg.hex; out += "\"" }
+            if let bg = style.background { out += " background=\""; out += bg.hex; out += "\"" }
+            if style.bold { out += " weight=\"bold\"" }
+            if style.italic { out += " style=\"italic\"" }
+            if style.underline { out += " underline=\"single\"" }
+            out += ">"
+            out += escape(run.text)
+            out += "</span>"
         }
         return out
     }

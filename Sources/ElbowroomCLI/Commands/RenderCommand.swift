@@ -49,6 +49,7 @@ enum RenderCommand {
         let frame = setup.frame(cache: cache, now: context.now(), statusLine: statusLine, history: history)
         let output = setup.adapter.render(frame)
         context.stdout.write(output.text)
+        context.endProcess?(output.exitCode)
         return output.exitCode
     }
 

@@ -72,16 +72,21 @@ public enum ArgumentParser {
     static let flags = ["--adapter", "--template", "--tooltip", "--max-age", "--offline", "--wait", "--color",
                         "--demo", "--interval", "--force", "--json", "--verbose", "--version", "--help",
                         "--window", "--since", "--csv", "--notify"]
-    /// Flags that belong to some commands only, and where to point a user who gave one elsewhere.
-    static let commandFlags: [(flag: String, commands: [String], goesWith: String)] = [
-        ("--force", ["fetch"], "'elbowroom fetch'"),
-        ("--json", ["fetch", "history"], "'elbowroom fetch' or 'elbowroom history'"),
-        ("--csv", ["history"], "'elbowroom history'"),
-        ("--window", ["history"], "'elbowroom history'"),
-        ("--since", ["history"], "'elbowroom history'"),
-        ("--notify", ["watch"], "'elbowroom watch' (or run 'elbowroom notify')"),
-        ("--list", ["completions"], "'elbowroom completions'"),
-    ]
+    /// Flags that belong to some commands only, and where to point a user who gave one elsewhere;
+    /// `nil` for the others. (A switch, not a static array: every render parses its flags, and
+    /// a table of tuples costs its first use ~40 k instructions of generic metadata.)
+    static func commandsTaking(_ flag: String) -> (commands: [String], goesWith: String)? {
+        switch flag {
+        case "--force": (["fetch"], "'elbowroom fetch'")
+        case "--json": (["fetch", "history"], "'elbowroom fetch' or 'elbowroom history'")
+        case "--csv": (["history"], "'elbowroom history'")
+        case "--window": (["history"], "'elbowroom history'")
+        case "--since": (["history"], "'elbowroom history'")
+        case "--notify": (["watch"], "'elbowroom watch' (or run 'elbowroom notify')")
+        case "--list": (["completions"], "'elbowroom completions'")
+        default: nil
+        }
+    }
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var invocation = Invocation()
@@ -229,8 +234,10 @@ public enum ArgumentParser {
         default:
             break
         }
-        for rule in commandFlags where given.contains(rule.flag) && !rule.commands.contains(commandName ?? "render") {
-            throw UsageError("\(rule.flag) goes with \(rule.goesWith)")
+        for flag in given {
+            if let rule = commandsTaking(flag), !rule.commands.contains(commandName ?? "render") {
+                throw UsageError("\(flag) goes with \(rule.goesWith)")
+            }
         }
         return invocation
     }

@@ -3,9 +3,8 @@
 /// last number observed at or before its time (what was known then); the scale is absolute, so
 /// `▁▁▁` is an idle window, not a flat line at any height.
 public struct Sparkline: Sendable, Equatable {
-    /// Sample times (Unix seconds) and percent used, oldest first.
-    public var times: [Int64]
-    public var used: [Double]
+    /// One window instance's samples, oldest first.
+    public var samples: [HistorySample]
     /// The time of the last point (the render's now, or the last sample when that is later).
     public var end: Int64
 
@@ -16,22 +15,21 @@ public struct Sparkline: Sendable, Equatable {
     /// number is not a history.
     public init?(_ samples: [HistorySample], now: Int64) {
         guard samples.count >= 2 else { return nil }
-        times = samples.map(\.at)
-        used = samples.map(\.used)
-        end = max(now, times[times.count - 1])
+        self.samples = samples
+        end = max(now, samples[samples.count - 1].at)
     }
 
     /// `points` glyphs (at least 1), the last one at `end`.
     public func render(points: Int) -> String {
         let count = max(1, points)
-        let start = Double(times[0])
+        let start = Double(samples[0].at)
         let span = Double(end) - start
         var text = ""
         var index = 0
         for i in 1...count {
             let t = count == 1 ? Double(end) : start + span * Double(i - 1) / Double(count - 1)
-            while index + 1 < times.count && Double(times[index + 1]) <= t { index += 1 }
-            text.append(Self.glyph(used[index]))
+            while index + 1 < samples.count && Double(samples[index + 1].at) <= t { index += 1 }
+            text.append(Self.glyph(samples[index].used))
         }
         return text
     }

@@ -88,7 +88,7 @@ public struct UsageView: Sendable, Equatable {
         status = DisplayStatus.of(cache: cache, now: now, staleAfter: config.staleAfter)
         age = reading.map { max(0, now.timeIntervalSince($0.fetchedAt)) }
         isStale = age.map { $0 > config.staleAfter } ?? false
-        isOffline = [.offline, .rateLimited].contains(status)
+        isOffline = status == .offline || status == .rateLimited
         error = status == .ok || status == .stale || status == .loading
             ? nil : (cache?.fetch.message ?? Self.defaultMessage(status))
         if status == .loading && !config.usageSource.mayFetch {

@@ -14,7 +14,7 @@ public enum TemplateLibrary {
                 // A shipped template comes parsed at build time (`CompiledTemplates.swift`), as
                 // long as that was generated from this very text.
                 if let compiled = compiled(nameOrText), compiled.source == source {
-                    return Template(name: origin, source: source, nodes: compiled.nodes)
+                    return Template(name: origin, source: source, nodes: compiled.nodes, namedKeys: compiled.namedKeys)
                 }
                 return try Template.parse(source, name: origin)
             }
