@@ -15,7 +15,7 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 /// | user templates | `$XDG_CONFIG_HOME/elbowroom/templates/NAME.tmpl` |
 /// | adapter plugins | `$XDG_CONFIG_HOME/elbowroom/adapters/elbowroom-adapter-NAME` |
 /// | cache | `$XDG_CACHE_HOME/elbowroom/usage-<account>.json` (+ `.lock`, `.fetch.lock`) |
-/// | usage history | `$XDG_CACHE_HOME/elbowroom/usage-<account>.history` (see `HistoryFile`) |
+/// | usage history | `$XDG_CACHE_HOME/elbowroom/usage-<account>.history` (see `HistoryFile`), and what renders read of it, `.digest` (see `HistoryDigest`) |
 public struct Paths: Sendable, Equatable {
     public let claudeConfigDir: String
     /// Whether `CLAUDE_CONFIG_DIR` names a directory other than the default `~/.claude`.
