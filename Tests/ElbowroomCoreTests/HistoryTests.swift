@@ -22,6 +22,16 @@ import ElbowroomTestSupport
         #expect(HistoryFile.parse(data) == samples)
     }
 
+    @Test func numbersAreWrittenAsTheParserReadsThem() {
+        let cases: [(Double, String)] = [(0, "0"), (14, "14"), (37.5, "37.5"), (0.25, "0.25"), (0.05, "0.05"),
+                                         (99.999, "100"), (14.000000000000002, "14"), (100, "100"), (250, "100"),
+                                         (-3, "0"), (.nan, "0")]
+        for (value, text) in cases { #expect(HistoryFile.percent(value) == text, "\(value)") }
+        let samples = [HistorySample(at: 0, key: "k", used: 0.05, resetsAt: 9_999_999_999),
+                       HistorySample(at: 999_999_999_999, key: "k", used: 100, resetsAt: 10)]
+        #expect(HistoryFile.parse(HistoryFile.encode(samples)) == samples)
+    }
+
     @Test func aForeignFileReadsAsEmptyAndABadLineIsSkipped() {
         #expect(HistoryFile.parse(Data("elbowroom-history 2\n1 five_hour 3 -\n".utf8)).isEmpty)
         #expect(HistoryFile.parse(Data("{\"samples\":[]}".utf8)).isEmpty)

@@ -112,3 +112,53 @@ struct KeyTable {
         return key
     }
 }
+
+/// Writes the history's line formats as bytes: `String(Int64)` and `+=` on a `String` cost some
+/// 4,000 instructions a line, and a status-line render whose numbers moved rewrites about a
+/// thousand lines under the cache's lock.
+struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func text(_ s: String) {
+        bytes.append(contentsOf: s.utf8)
+    }
+
+    mutating func byte(_ b: UInt8) {
+        bytes.append(b)
+    }
+
+    /// Decimal, with a `-` for negatives.
+    mutating func integer(_ value: Int64) {
+        if value < 0 { bytes.append(0x2D) }
+        var magnitude = value.magnitude
+        // Least significant digit first, then turned around in place.
+        var low = bytes.count
+        repeat {
+            bytes.append(UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30)
+            magnitude /= 10
+        } while magnitude > 0
+        var high = bytes.count - 1
+        while low < high {
+            bytes.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
+    }
+
+    /// Percent used as `HistoryFile.percent` spells it: up to two decimals, no trailing zeros.
+    mutating func percent(_ value: Double) {
+        let hundredths = Int64((min(max(value.isFinite ? value : 0, 0), 100) * 100).rounded())
+        integer(hundredths / 100)
+        let fraction = hundredths % 100
+        guard fraction != 0 else { return }
+        bytes.append(0x2E)
+        bytes.append(UInt8(fraction / 10) + 0x30)
+        if fraction % 10 != 0 { bytes.append(UInt8(fraction % 10) + 0x30) }
+    }
+
+    var data: Data { Data(bytes) }
+}

@@ -95,23 +95,25 @@ public enum HistoryDigest {
     // MARK: - File format
 
     public static func encode(_ series: [[HistorySample]]) -> Data {
-        var text = header + "\n"
+        var out = ByteWriter(capacity: 64 + series.reduce(0) { $0 + 48 + 12 * $1.count })
+        out.text(header)
+        out.byte(0x0A)
         for samples in series {
             guard let last = samples.last, HistoryFile.isStorableKey(last.key) else { continue }
-            text += last.key
-            text += " "
-            text += last.resetsAt.map { String($0) } ?? "-"
-            text += " "
-            text += String(last.at)
+            out.text(last.key)
+            out.byte(0x20)
+            if let reset = last.resetsAt { out.integer(reset) } else { out.byte(0x2D) }
+            out.byte(0x20)
+            out.integer(last.at)
             for s in samples {
-                text += " "
-                text += String(last.at - s.at)
-                text += ":"
-                text += HistoryFile.percent(s.used)
+                out.byte(0x20)
+                out.integer(last.at - s.at)
+                out.byte(0x3A)
+                out.percent(s.used)
             }
-            text += "\n"
+            out.byte(0x0A)
         }
-        return Data(text.utf8)
+        return out.data
     }
 
     /// The samples, window after window (each oldest first), or `nil` when the file is not a

@@ -34,29 +34,27 @@ public enum HistoryFile {
     }
 
     public static func encode(_ samples: [HistorySample]) -> Data {
-        var text = header + "\n"
-        text.reserveCapacity(samples.count * 40 + 32)
+        var out = ByteWriter(capacity: samples.count * 40 + 32)
+        out.text(header)
+        out.byte(0x0A)
         for s in samples where isStorableKey(s.key) {
-            text += String(s.at)
-            text += " "
-            text += s.key
-            text += " "
-            text += percent(s.used)
-            text += " "
-            text += s.resetsAt.map { String($0) } ?? "-"
-            text += "\n"
+            out.integer(s.at)
+            out.byte(0x20)
+            out.text(s.key)
+            out.byte(0x20)
+            out.percent(s.used)
+            out.byte(0x20)
+            if let reset = s.resetsAt { out.integer(reset) } else { out.byte(0x2D) }
+            out.byte(0x0A)
         }
-        return Data(text.utf8)
+        return out.data
     }
 
     /// `37.5`, `14`, `0.25`: up to two decimals, no trailing zeros.
     public static func percent(_ value: Double) -> String {
-        let hundredths = Int64((min(max(value.isFinite ? value : 0, 0), 100) * 100).rounded())
-        let whole = hundredths / 100
-        let fraction = hundredths % 100
-        if fraction == 0 { return String(whole) }
-        if fraction % 10 == 0 { return "\(whole).\(fraction / 10)" }
-        return "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
+        var out = ByteWriter(capacity: 8)
+        out.percent(value)
+        return String(decoding: out.bytes, as: UTF8.self)
     }
 
     /// The samples in file order; empty for a missing, foreign or other-version file.

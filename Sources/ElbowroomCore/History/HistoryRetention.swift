@@ -27,7 +27,16 @@ public enum HistoryRetention {
     public static func apply(_ samples: [HistorySample], newest: Int64) -> [HistorySample] {
         // Newest to oldest: a sample is kept unless a newer one of the same series already holds
         // its slot. Slots are aligned to absolute time, so thinning is stable as `newest` moves.
-        var lastSlot: [String: (width: Int64, index: Int64)] = [:]
+        // The slot each series (key and reset time) last filled: a handful of series, searched
+        // in a line, not a dictionary keyed by a string made for every sample (that cost a
+        // thousand-line history 3 M instructions, under the cache's lock).
+        struct Filled {
+            let key: String
+            let resetsAt: Int64?
+            var width: Int64
+            var index: Int64
+        }
+        var filled: [Filled] = []
         var kept: [HistorySample] = []
         kept.reserveCapacity(min(samples.count, maxSamples))
         for sample in samples.reversed() {
@@ -35,9 +44,13 @@ public enum HistoryRetention {
             guard age <= horizon else { continue }
             let width = slot(age: max(age, 0))
             let index = sample.at >= 0 ? sample.at / width : (sample.at - width + 1) / width
-            let series = sample.key + " " + (sample.resetsAt.map { String($0) } ?? "-")
-            if let last = lastSlot[series], last.width == width, last.index == index { continue }
-            lastSlot[series] = (width, index)
+            if let s = filled.firstIndex(where: { $0.key == sample.key && $0.resetsAt == sample.resetsAt }) {
+                if filled[s].width == width && filled[s].index == index { continue }
+                filled[s].width = width
+                filled[s].index = index
+            } else {
+                filled.append(Filled(key: sample.key, resetsAt: sample.resetsAt, width: width, index: index))
+            }
             kept.append(sample)
             if kept.count == maxSamples { break }
         }
