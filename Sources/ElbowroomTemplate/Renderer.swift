@@ -27,13 +27,18 @@ struct RenderContext: Sendable {
 enum Renderer {
     static func render(_ nodes: [Node], context: RenderContext) -> [Span] {
         var spans: [Span] = []
-        _ = render(nodes, style: .plain, context: context, into: &spans)
+        _ = render(nodes, style: .plain, context: context, into: &spans, stopAtMissing: false, eachFree: false)
         return spans
     }
 
     /// Appends the rendering of `nodes`; returns whether every placeholder had a value (a
-    /// conditional group inside decides for itself and does not count).
-    private static func render(_ nodes: [Node], style: Style, context: RenderContext, into spans: inout [Span]) -> Bool {
+    /// conditional group inside decides for itself and does not count). Inside a conditional
+    /// group (`stopAtMissing`) it stops at the first placeholder without a value: the group is
+    /// dropped anyway, and a tooltip's groups for windows the account does not have are most of
+    /// its nodes. `eachFree`: no placeholder below mentions `each` (found out once per group,
+    /// not again for every group nested in it).
+    private static func render(_ nodes: [Node], style: Style, context: RenderContext, into spans: inout [Span],
+                               stopAtMissing: Bool, eachFree: Bool) -> Bool {
         var complete = true
         for node in nodes {
             switch node {
@@ -45,6 +50,7 @@ enum Renderer {
                 if let value, value.isPresent {
                     append(value.formatted(now: context.view.now, localTime: context.localTime), style: style, to: &spans)
                 } else {
+                    if stopAtMissing { return false }
                     complete = false
                 }
             case .styled(let inner, let parsed):
@@ -54,10 +60,12 @@ enum Renderer {
                     own.semantic = SemanticStyle(levels.max() ?? context.view.level)
                     own.foreground = nil
                 }
-                if !render(inner, style: style.overlaid(by: own), context: context, into: &spans) {
+                if !render(inner, style: style.overlaid(by: own), context: context, into: &spans,
+                           stopAtMissing: stopAtMissing, eachFree: eachFree) {
+                    if stopAtMissing { return false }
                     complete = false
                 }
-            case .conditional(let inner) where context.each == nil && node.mentions(window: "each"):
+            case .conditional(let inner) where context.each == nil && !eachFree && node.mentions(window: "each"):
                 // Once per window the template does not name.
                 for window in context.unnamedWindows {
                     var each = context
@@ -74,7 +82,8 @@ enum Renderer {
     /// A conditional group: appended only when every placeholder inside has a value.
     private static func renderConditional(_ inner: [Node], style: Style, context: RenderContext, into spans: inout [Span]) {
         var group: [Span] = []
-        if render(inner, style: style, context: context, into: &group) {
+        // Either `each` is set already or nothing below mentions it: no group inside repeats.
+        if render(inner, style: style, context: context, into: &group, stopAtMissing: true, eachFree: true) {
             for span in group { append(span.text, style: span.style, to: &spans) }
         }
     }

@@ -55,6 +55,11 @@ struct RendererTests {
         Case(template: "({seven_day_cowork.left}%)x", expected: "x"),
         Case(template: "(a ({stale}b) c {5h.left})", expected: "a  c 37"),
         Case(template: "({claude.model})none", expected: "none"),
+        // A group stops at its first missing value; only the group goes, never what follows it.
+        Case(template: "({7d.eta} {5h.left} ({5h.left}))|{5h.left}", expected: "|37"),
+        Case(template: "([{7d.eta}](level) {5h.left})[{5h.left}](level)", expected: "37"),
+        Case(template: "{7d.eta|default(-)} {5h.left}", expected: "- 37"),
+        Case(template: "({seven_day_cowork.left}{each.name})({5h.left}{7d.left} {each.name})", expected: "3759 sonnet3759 opus"),
         Case(template: "{5h.left}{claude.model}.", expected: "37."),
         // Escapes.
         Case(template: #"a\{b\}\[c\]\(d\)\\e"#, expected: #"a{b}[c](d)\e"#),
