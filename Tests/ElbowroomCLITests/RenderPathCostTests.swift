@@ -33,6 +33,18 @@ import ElbowroomCore
         #expect(lookups.count == 1 && s.spawner.spawns.count == 1)
     }
 
+    /// A due fetch starts once the render has printed: the prompt has its text before the fork.
+    @Test func aDueFetchStartsAfterTheOutputIsWritten() {
+        let s = CLISandbox()
+        s.saveCache(used: ["five_hour": 40], age: 6000)
+        let printedAtSpawn = Counter()
+        let stdout = s.stdout
+        s.spawner.onSpawn = { if stdout.text.contains("5h 60%") { printedAtSpawn.increment() } }
+        #expect(run(s, ["-a", "bash"], lookups: Counter()) == 0)
+        #expect(s.spawner.spawns.count == 1)
+        #expect(printedAtSpawn.count == 1, "the fetch started before the output: \(s.stdout.text.debugDescription)")
+    }
+
     /// The same status-line numbers again (every Claude Code status-line render between API
     /// fetches) leave the cache file as it is: same inode, same modification time.
     @Test func aStatusLineRenderWithUnchangedDataWritesNothing() throws {

@@ -17,6 +17,10 @@ enum RenderCommand {
         let now = context.now()
         var statusLine: StatusLineInput?
         var cache: CacheFile?
+        // A fetch that is due starts once the output is written: the prompt or bar has its text
+        // before the fork, and the parent then touches almost no memory the fork shared (each
+        // page it writes after a fork is copied first).
+        var fetchAfterOutput: FetchTrigger?
         if invocation.demo {
             cache = DemoReading.cache(now: now)
             if setup.adapter.name == "claude" {
@@ -37,10 +41,14 @@ enum RenderCommand {
             }
             if !invocation.offline {
                 let trigger = FetchTrigger(context: context, store: store, config: setup.config)
-                let started = trigger.startIfDue(cache: cache)
-                if started && (invocation.wait || FetchTrigger.isFirstRun(cache)) {
-                    let timeout = invocation.wait ? 2 * setup.config.timeout + 2 : FetchTrigger.firstRunWait
-                    cache = trigger.waitForAttempt(after: cache, timeout: timeout)
+                if invocation.wait || FetchTrigger.isFirstRun(cache) {
+                    // These show the fetch's result: start it now and wait for it.
+                    if trigger.startIfDue(cache: cache) {
+                        let timeout = invocation.wait ? 2 * setup.config.timeout + 2 : FetchTrigger.firstRunWait
+                        cache = trigger.waitForAttempt(after: cache, timeout: timeout)
+                    }
+                } else {
+                    fetchAfterOutput = trigger
                 }
             }
         }
@@ -49,6 +57,7 @@ enum RenderCommand {
         let frame = setup.frame(cache: cache, now: context.now(), statusLine: statusLine, history: history)
         let output = setup.adapter.render(frame)
         context.stdout.write(output.text)
+        _ = fetchAfterOutput?.startIfDue(cache: cache)
         context.endProcess?(output.exitCode)
         return output.exitCode
     }
