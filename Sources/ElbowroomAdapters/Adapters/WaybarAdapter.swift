@@ -23,19 +23,32 @@ public struct WaybarAdapter: OutputAdapter {
     }
 
     func line(_ frame: RenderedFrame) -> String {
-        var classes = [frame.level.rawValue]
-        if frame.view.isStale { classes.append("stale") }
-        if frame.status != .ok && frame.status != .stale { classes.append(frame.status.rawValue) }
-        var pairs: [(String, JSONValue)] = [
-            ("text", .string(Pango.encode(frame.singleLineRuns(frame.spans)))),
-            ("alt", .string(frame.status.rawValue)),
-            ("tooltip", .string(Pango.encode(frame.runs(frame.tooltip)))),
-            ("class", classes.count == 1 ? .string(classes[0]) : .array(classes.map { .string($0) })),
-        ]
-        if let percentage = frame.percentage {
-            pairs.append(("percentage", .number(percentage.rounded(PercentText.rule))))
+        // Written field by field, not through `JSONValue`: the same JSON, without an array of
+        // (key, value) pairs built on every render.
+        var out = "{\"text\":"
+        out += JSONString.quote(Pango.encode(frame.singleLineRuns(frame.spans)))
+        out += ",\"alt\":"
+        out += JSONString.quote(frame.status.rawValue)
+        out += ",\"tooltip\":"
+        out += JSONString.quote(Pango.encode(frame.runs(frame.tooltip)))
+        out += ",\"class\":"
+        // The level, then `stale` when stale, then the status when it is neither ok nor stale.
+        let stale = frame.view.isStale
+        let status = frame.status != .ok && frame.status != .stale
+        if !stale && !status {
+            out += JSONString.quote(frame.level.rawValue)
+        } else {
+            out += "[" + JSONString.quote(frame.level.rawValue)
+            if stale { out += ",\"stale\"" }
+            if status { out += "," + JSONString.quote(frame.status.rawValue) }
+            out += "]"
         }
-        return JSONValue.object(pairs).encoded
+        if let percentage = frame.percentage {
+            out += ",\"percentage\":"
+            out += JSONNumber.format(percentage.rounded(PercentText.rule))
+        }
+        out += "}"
+        return out
     }
 
     /// Visible in the bar, with the reason in the tooltip; class `error` for styling.
