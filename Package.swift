@@ -16,8 +16,11 @@ let renderPathOrder = Context.packageDirectory + "/Sources/elbowroom/render-path
 let haveLLD = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
     FileManager.default.isExecutableFile(atPath: "\($0)/ld.lld")
 }
+// -disable-type-layout: without it, copying a large struct (or an Optional of one) goes through
+// its value witnesses, and each such type's metadata is built at run time on first use:
+// ~70 k instructions of a render (BENCHMARKS.md), for output that is byte for byte the same.
 let rendererSwiftSettings: [SwiftSetting] = [
-    .unsafeFlags(["-Xfrontend", "-function-sections"], linuxRelease)
+    .unsafeFlags(["-Xfrontend", "-function-sections", "-Xfrontend", "-disable-type-layout"], linuxRelease)
 ]
 let staticOnLinuxRelease: [SwiftSetting] = rendererSwiftSettings + [
     .unsafeFlags(["-static-executable"], linuxRelease)

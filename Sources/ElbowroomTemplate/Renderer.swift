@@ -56,8 +56,13 @@ enum Renderer {
             case .styled(let inner, let parsed):
                 var own = parsed.style
                 if parsed.usesLevel {
-                    let levels = node.windowNames.compactMap { context.window(named: $0)?.level }
-                    own.semantic = SemanticStyle(levels.max() ?? context.view.level)
+                    // The worst of the windows the group names (a loop: an array of levels would
+                    // cost a render its first use of `[Level]`).
+                    var worst: Level?
+                    for name in node.windowNames {
+                        if let level = context.window(named: name)?.level { worst = max(worst ?? level, level) }
+                    }
+                    own.semantic = SemanticStyle(worst ?? context.view.level)
                     own.foreground = nil
                 }
                 if !render(inner, style: style.overlaid(by: own), context: context, into: &spans,

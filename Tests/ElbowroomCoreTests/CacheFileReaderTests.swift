@@ -119,6 +119,21 @@ import Testing
         Self.expectSame(Data(text.utf8))
     }
 
+    /// The reader names outcomes and sources by hand (no table on the render path): every case's
+    /// raw value, and nothing else, must come back as that case.
+    @Test func everyOutcomeAndSourceNameReadsAsItsCase() {
+        for outcome in FetchOutcome.allCases {
+            #expect(CacheFileReader.outcome(named: outcome.rawValue) == outcome)
+        }
+        for source in ReadingSource.allCases {
+            #expect(CacheFileReader.source(named: source.rawValue) == source)
+        }
+        for other in ["", "OK", "rateLimited", "statusLine", "ok "] {
+            #expect(CacheFileReader.outcome(named: other) == nil)
+            #expect(CacheFileReader.source(named: other) == nil)
+        }
+    }
+
     @Test func invalidUTF8InAStringIsAMissBothWays() {
         var bytes = Array(#"{"version":1,"account":"a"#.utf8)
         bytes += [0xff, 0xfe]

@@ -5,7 +5,7 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 #endif
 
 /// Where a reading came from.
-public enum ReadingSource: String, Codable, Sendable {
+public enum ReadingSource: String, Codable, Sendable, CaseIterable {
     /// `GET /api/oauth/usage`.
     case api
     /// The `rate_limits` block Claude Code hands its status line on stdin.

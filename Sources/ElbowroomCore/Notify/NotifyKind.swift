@@ -21,15 +21,30 @@ public enum NotifyKind: String, Sendable, CaseIterable, Comparable {
 
 /// Which events notify (`[notify]`): every one but `reset` by default.
 public struct NotifySettings: Sendable, Equatable {
-    public var enabled: [NotifyKind] = [.warn, .critical, .exhausted, .runsOut]
+    /// One bit per kind (`bit(_:)`). Every render builds the config, and an array of kinds would
+    /// cost its first use of `[NotifyKind]` (~11 k instructions of runtime metadata) each time.
+    private var bits: UInt8
 
-    public init() {}
+    public init() {
+        bits = Self.bit(.warn) | Self.bit(.critical) | Self.bit(.exhausted) | Self.bit(.runsOut)
+    }
 
-    public func isEnabled(_ kind: NotifyKind) -> Bool { enabled.contains(kind) }
+    /// The enabled kinds, in `NotifyKind` order.
+    public var enabled: [NotifyKind] { NotifyKind.allCases.filter(isEnabled) }
+
+    public func isEnabled(_ kind: NotifyKind) -> Bool { bits & Self.bit(kind) != 0 }
 
     public mutating func set(_ kind: NotifyKind, _ on: Bool) {
-        enabled.removeAll { $0 == kind }
-        if on { enabled.append(kind) }
-        enabled.sort()
+        if on { bits |= Self.bit(kind) } else { bits &= ~Self.bit(kind) }
+    }
+
+    private static func bit(_ kind: NotifyKind) -> UInt8 {
+        switch kind {
+        case .warn: 1
+        case .critical: 2
+        case .exhausted: 4
+        case .runsOut: 8
+        case .reset: 16
+        }
     }
 }

@@ -23,8 +23,8 @@ public struct Paths: Sendable, Equatable {
     public let credentialsFile: String
     public let configFile: String
     public let configHome: String
-    public let userTemplatesDir: String
-    public let userAdaptersDir: String
+    public var userTemplatesDir: String { Self.join(configHome, "templates") }
+    public var userAdaptersDir: String { Self.join(configHome, "adapters") }
     public let cacheDir: String
     /// Where the credentials come from, as recorded in the cache (no secret).
     public let accountSource: String
@@ -32,11 +32,12 @@ public struct Paths: Sendable, Equatable {
     public let accountKey: String
     public let cacheFile: String
     /// Short lock for read-modify-write of the cache file.
-    public let cacheLockFile: String
+    public var cacheLockFile: String { Self.join(cacheDir, "usage-\(accountKey).lock") }
     /// The usage history kept with the cache, written under the cache's lock.
-    public let historyFile: String
+    public var historyFile: String { Self.join(cacheDir, "usage-\(accountKey).history") }
     /// Held for the whole of a fetch (and any token refresh): one fetch per account at a time.
-    public let fetchLockFile: String
+    public var fetchLockFile: String { Self.join(cacheDir, "usage-\(accountKey).fetch.lock") }
+    // (Paths are made on every render: what a cached render does not need is computed on use.)
 
     /// A relative value in any of the variables is ignored, as if unset (see
     /// `ElbowroomEnvironment.pathVariables`): nothing here depends on the working directory.
@@ -49,15 +50,10 @@ public struct Paths: Sendable, Equatable {
         credentialsFile = Self.join(claude, ".credentials.json")
         configHome = Self.join(env.absolutePath("XDG_CONFIG_HOME") ?? Self.join(home, ".config"), "elbowroom")
         configFile = env.absolutePath("ELBOWROOM_CONFIG").map(Self.trimmed) ?? Self.join(configHome, "config.toml")
-        userTemplatesDir = Self.join(configHome, "templates")
-        userAdaptersDir = Self.join(configHome, "adapters")
         cacheDir = Self.join(env.absolutePath("XDG_CACHE_HOME") ?? Self.join(home, ".cache"), "elbowroom")
         accountSource = credentialsFile
         accountKey = String(SHA256.hex(claude).prefix(16))
         cacheFile = Self.join(cacheDir, "usage-\(accountKey).json")
-        cacheLockFile = Self.join(cacheDir, "usage-\(accountKey).lock")
-        fetchLockFile = Self.join(cacheDir, "usage-\(accountKey).fetch.lock")
-        historyFile = Self.join(cacheDir, "usage-\(accountKey).history")
     }
 
     /// The macOS Keychain service Claude Code stores its credentials under: `Claude

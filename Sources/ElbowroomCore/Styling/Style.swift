@@ -51,8 +51,28 @@ public enum NamedColor: String, Sendable, CaseIterable, Codable {
     case brightYellow = "bright_yellow", brightBlue = "bright_blue", brightMagenta = "bright_magenta"
     case brightCyan = "bright_cyan", brightWhite = "bright_white"
 
-    /// 0…15, the ANSI index.
-    public var index: Int { Self.allCases.firstIndex(of: self)! }
+    /// 0…15, the ANSI index (a test holds it equal to the position in `allCases`; a `switch`,
+    /// because searching `allCases` costs a render its first use of `[NamedColor]`).
+    public var index: Int {
+        switch self {
+        case .black: 0
+        case .red: 1
+        case .green: 2
+        case .yellow: 3
+        case .blue: 4
+        case .magenta: 5
+        case .cyan: 6
+        case .white: 7
+        case .brightBlack: 8
+        case .brightRed: 9
+        case .brightGreen: 10
+        case .brightYellow: 11
+        case .brightBlue: 12
+        case .brightMagenta: 13
+        case .brightCyan: 14
+        case .brightWhite: 15
+        }
+    }
 
     /// xterm's default RGB for this colour (what bars that want `#rrggbb` get).
     public var rgb: (UInt8, UInt8, UInt8) {

@@ -71,7 +71,13 @@ public struct UsageView: Sendable, Equatable {
     }
 
     /// The overall level: the worst window's, or ok without data.
-    public var level: Level { windows.map(\.level).max() ?? .ok }
+    public var level: Level {
+        // A loop, not `map(\.level).max()`: every render asks, and an array of levels would cost
+        // its first use of `[Level]` (~11 k instructions of runtime metadata).
+        var worst = Level.ok
+        for window in windows { worst = max(worst, window.level) }
+        return worst
+    }
 
     /// A window by alias (`5h`), API key (`five_hour`) or `worst`.
     public func window(named name: String) -> WindowView? {
