@@ -283,4 +283,40 @@ import Testing
         #expect(env.childEntries.sorted() == env.forChild.map { $0.key + "=" + $0.value }.sorted())
         #expect(env.childEntries.sorted() == ["A=b=c", "E=", "ELBOWROOM_ENV_TOKEN_PRESENT=1", "HOME=/h"])
     }
+
+    /// The live environment's byte-level rule drops exactly the secrets `secretVariables` names
+    /// (and entries without `=`), and the stale marker only when the token is here.
+    @Test func theLiveRuleDropsEverySecretAndNothingElse() {
+        func passes(_ entry: String, token: Bool = false) -> Bool {
+            entry.withCString { ElbowroomEnvironment.passesToChild($0, tokenPresent: token) }
+        }
+        for name in ElbowroomEnvironment.secretVariables {
+            #expect(!passes(name + "=secret"), "\(name)")
+            #expect(!passes(name + "="), "\(name)")
+            #expect(passes(name + "_NOT=1") && passes("X" + name + "=1"), "\(name)")
+        }
+        #expect(!passes("NOEQUALS") && passes("A=b=c") && passes("E="))
+        #expect(passes("ELBOWROOM_ENV_TOKEN_PRESENT=0") && !passes("ELBOWROOM_ENV_TOKEN_PRESENT=0", token: true))
+    }
+
+    /// What a forked child gets from the live environment is `childEntries`, entry for entry.
+    @Test func theLiveEnvironmentHandedOnIsChildEntries() {
+        let env = ElbowroomEnvironment.current
+        let handed: [String] = env.withChildEnvironment { envp in
+            var out: [String] = []
+            var i = 0
+            while let entry = envp[i] { out.append(String(cString: entry)); i += 1 }
+            return out
+        }
+        #expect(handed == env.childEntries)
+        #expect(!handed.isEmpty)
+        let fixed = ElbowroomEnvironment(["HOME": "/h", "ANTHROPIC_API_KEY": "y", "A": "b"])
+        let fixedHanded: [String] = fixed.withChildEnvironment { envp in
+            var out: [String] = []
+            var i = 0
+            while let entry = envp[i] { out.append(String(cString: entry)); i += 1 }
+            return out
+        }
+        #expect(fixedHanded.sorted() == ["A=b", "HOME=/h"])
+    }
 }

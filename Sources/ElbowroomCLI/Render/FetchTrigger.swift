@@ -29,7 +29,7 @@ struct FetchTrigger {
         do {
             try context.spawner.spawnDetached(
                 path: fetcher, arguments: ["--urgency", urgency.rawValue, "--max-age", "\(Int(config.maxAge.rounded(.up)))"],
-                environmentEntries: context.environment.childEntries)
+                childOf: context.environment)
             return true
         } catch {
             context.stderr.write("elbowroom: \(error)\n")

@@ -152,33 +152,89 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
     }
 
     /// `forChild` as `NAME=value` entries, for `posix_spawn`. For the live environment this
-    /// walks `environ` without building a dictionary (a render with a refresh due runs this).
+    /// walks `environ` without building a dictionary.
     public var childEntries: [String] {
         var entries: [String] = []
         switch storage {
         case .fixed:
             for (name, value) in forChild { entries.append(name + "=" + value) }
-            return entries
         case .process:
             let tokenPresent = self["CLAUDE_CODE_OAUTH_TOKEN"] != nil
-            #if canImport(Darwin)
-            guard var entry = _NSGetEnviron()?.pointee else { return entries }
-            #else
-            guard var entry = environ as UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? else { return entries }
-            #endif
-            while let pointer = entry.pointee {
-                entry += 1
-                let text = String(cString: pointer)
-                // A byte search: `contains("=")` on `String` walks grapheme clusters.
-                guard text.utf8.contains(UInt8(ascii: "=")) else { continue }
-                if text.hasPrefix("CLAUDE_CODE_OAUTH_TOKEN=") || text.hasPrefix("ANTHROPIC_API_KEY=")
-                    || text.hasPrefix("ANTHROPIC_AUTH_TOKEN=") { continue }
-                if tokenPresent && text.hasPrefix("ELBOWROOM_ENV_TOKEN_PRESENT=") { continue }
-                entries.append(text)
+            var entry = Self.environment
+            while let pointer = entry?.pointee {
+                entry! += 1
+                if Self.passesToChild(pointer, tokenPresent: tokenPresent) { entries.append(String(cString: pointer)) }
             }
             if tokenPresent { entries.append("ELBOWROOM_ENV_TOKEN_PRESENT=1") }
-            return entries
         }
+        return entries
+    }
+
+    /// `childEntries` as `execve` takes them: a NULL-terminated array of C strings, valid during
+    /// `body`. For the live environment they are `environ`'s own strings, picked by the rule
+    /// `childEntries` uses and not copied: a render with a refresh due hands the fetcher its
+    /// environment without making a `String` of every variable (about 1 k instructions each).
+    public func withChildEnvironment<R>(
+        _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws -> R
+    ) rethrows -> R {
+        guard case .process = storage, let environment = Self.environment else {
+            return try Self.withCStrings(childEntries, body)
+        }
+        let tokenPresent = self["CLAUDE_CODE_OAUTH_TOKEN"] != nil
+        var count = 0
+        while environment[count] != nil { count += 1 }
+        return try "ELBOWROOM_ENV_TOKEN_PRESENT=1".withCString { marker in
+            try withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<CChar>?.self, capacity: count + 2) { envp in
+                var n = 0
+                for i in 0..<count where Self.passesToChild(environment[i]!, tokenPresent: tokenPresent) {
+                    envp[n] = environment[i]
+                    n += 1
+                }
+                if tokenPresent {
+                    envp[n] = UnsafeMutablePointer(mutating: marker)  // execve does not write it
+                    n += 1
+                }
+                envp[n] = nil
+                return try body(envp.baseAddress!)
+            }
+        }
+    }
+
+    /// `strings` as a NULL-terminated array of C strings (copies, freed after `body`).
+    public static func withCStrings<R>(
+        _ strings: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws -> R
+    ) rethrows -> R {
+        try withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<CChar>?.self, capacity: strings.count + 1) { array in
+            for (i, string) in strings.enumerated() { array[i] = strdup(string) }
+            array[strings.count] = nil
+            defer { for i in 0..<strings.count { free(array[i]) } }
+            return try body(array.baseAddress!)
+        }
+    }
+
+    /// Whether a live `environ` entry goes to a child: a `NAME=value` that is not a secret
+    /// (`secretVariables`, a test holds the two equal), and not a stale token-present marker
+    /// when this process has the token (the child gets a fresh one). Bytes, not `String`s.
+    static func passesToChild(_ entry: UnsafePointer<CChar>, tokenPresent: Bool) -> Bool {
+        func starts(_ prefix: StaticString) -> Bool {
+            prefix.utf8Start.withMemoryRebound(to: CChar.self, capacity: prefix.utf8CodeUnitCount) {
+                strncmp(entry, $0, prefix.utf8CodeUnitCount) == 0
+            }
+        }
+        guard strchr(entry, Int32(UInt8(ascii: "="))) != nil else { return false }
+        if starts("CLAUDE_CODE_OAUTH_TOKEN=") || starts("ANTHROPIC_API_KEY=") || starts("ANTHROPIC_AUTH_TOKEN=") {
+            return false
+        }
+        return !(tokenPresent && starts("ELBOWROOM_ENV_TOKEN_PRESENT="))
+    }
+
+    /// This process's `environ`.
+    private static var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        #if canImport(Darwin)
+        _NSGetEnviron()?.pointee
+        #else
+        environ
+        #endif
     }
 
     /// Whether `CLAUDE_CODE_OAUTH_TOKEN` is set here or was set in the parent.

@@ -15,8 +15,11 @@ import Darwin
 public protocol ProcessSpawner: Sendable {
     /// Starts `path` in its own session with stdio on /dev/null and returns without waiting.
     func spawnDetached(path: String, arguments: [String], environment: [String: String]) throws
-    /// The same, with the environment as `NAME=value` entries (no dictionary on the render path).
+    /// The same, with the environment as `NAME=value` entries.
     func spawnDetached(path: String, arguments: [String], environmentEntries: [String]) throws
+    /// The same, with what `environment` hands a child (secrets removed: `childEntries`). The
+    /// render path's form: the live environment goes on without a `String` made of it.
+    func spawnDetached(path: String, arguments: [String], childOf environment: ElbowroomEnvironment) throws
     /// Runs `path` with the given stdin, waits, and returns its exit status and stdout.
     func run(path: String, arguments: [String], environment: [String: String], stdin: Data,
              timeout: TimeInterval) throws -> (status: Int32, stdout: Data)
@@ -31,6 +34,11 @@ extension ProcessSpawner {
             environment[String(entry[..<eq])] = String(entry[entry.index(after: eq)...])
         }
         try spawnDetached(path: path, arguments: arguments, environment: environment)
+    }
+
+    /// By default, through the entries form.
+    public func spawnDetached(path: String, arguments: [String], childOf environment: ElbowroomEnvironment) throws {
+        try spawnDetached(path: path, arguments: arguments, environmentEntries: environment.childEntries)
     }
 }
 
@@ -57,10 +65,22 @@ public struct PosixSpawner: ProcessSpawner {
 
     public func spawnDetached(path: String, arguments: [String], environmentEntries: [String]) throws {
         #if os(Linux)
-        try forkDetached(path: path, arguments: arguments, environment: environmentEntries)
+        try ElbowroomEnvironment.withCStrings(environmentEntries) { envp in
+            try forkDetached(path: path, arguments: arguments, environment: envp)
+        }
         #else
         _ = try spawn(path: path, arguments: arguments, environment: environmentEntries, detached: true,
                       stdinFD: nil, stdoutFD: nil)
+        #endif
+    }
+
+    public func spawnDetached(path: String, arguments: [String], childOf environment: ElbowroomEnvironment) throws {
+        #if os(Linux)
+        try environment.withChildEnvironment { envp in
+            try forkDetached(path: path, arguments: arguments, environment: envp)
+        }
+        #else
+        try spawnDetached(path: path, arguments: arguments, environmentEntries: environment.childEntries)
         #endif
     }
 
@@ -70,46 +90,51 @@ public struct PosixSpawner: ProcessSpawner {
     /// a render with a refresh due, on this project's build machine). A plain fork of this
     /// single-threaded process returns as soon as the child exists; the child then does what
     /// `spawn(detached:)` asks of posix_spawn — its own session, stdio on /dev/null, no other
-    /// inherited descriptor, an empty signal mask, every signal at its default — with
-    /// async-signal-safe calls only, and execs. An exec that fails ends the child with 127 (the
-    /// caller checked the file is executable; the next render tries again).
-    private func forkDetached(path: String, arguments: [String], environment: [String]) throws {
-        // Everything the child needs is made here, before the fork.
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+    /// inherited descriptor, an empty signal mask, every signal at its default — with C calls
+    /// only, and execs. The parent prepares nothing but argv: the child finds the descriptors
+    /// to close itself, so that work is off the prompt's path. An exec that fails ends the
+    /// child with 127 (the caller checked the file is executable; the next render tries again).
+    private func forkDetached(path: String, arguments: [String],
+                              environment envp: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws {
+        try ElbowroomEnvironment.withCStrings([path] + arguments) { argv in
+            let pid = fork()
+            if pid < 0 {
+                throw Failure(description: "cannot start \(path): \(String(cString: strerror(errno)))")
+            }
+            if pid > 0 { return }
+            // The child.
+            _ = Glibc.setsid()
+            let input = open("/dev/null", O_RDONLY)
+            let output = open("/dev/null", O_WRONLY)
+            if input >= 0 { _ = dup2(input, 0) }
+            if output >= 0 {
+                _ = dup2(output, 1)
+                _ = dup2(output, 2)
+            }
+            Self.closeDescriptorsAbove2()
+            for sig: Int32 in 1..<65 where sig != SIGKILL && sig != SIGSTOP {
+                _ = signal(sig, SIG_DFL)
+            }
+            var none = sigset_t()
+            sigemptyset(&none)
+            _ = sigprocmask(SIG_SETMASK, &none, nil)
+            execve(argv[0]!, argv, envp)
+            _exit(127)
         }
-        var inherited: [Int32] = []
-        for name in FileSystem.entries(of: "/proc/self/fd") {
-            if let fd = Int32(name), fd > 2 { inherited.append(fd) }
+    }
+
+    /// In a forked child: closes every descriptor but 0, 1 and 2, as `/proc/self/fd` lists them
+    /// (C calls only; without /proc, none is closed).
+    private static func closeDescriptorsAbove2() {
+        guard let directory = opendir("/proc/self/fd") else { return }
+        let own = dirfd(directory)
+        while let entry = readdir(directory) {
+            let fd = withUnsafePointer(to: &entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { atoi($0) }
+            }
+            if fd > 2 && fd != own { _ = close(fd) }
         }
-        let pid = fork()
-        if pid < 0 {
-            throw Failure(description: "cannot start \(path): \(String(cString: strerror(errno)))")
-        }
-        if pid > 0 { return }
-        // The child.
-        _ = Glibc.setsid()
-        let input = open("/dev/null", O_RDONLY)
-        let output = open("/dev/null", O_WRONLY)
-        if input >= 0 { _ = dup2(input, 0) }
-        if output >= 0 {
-            _ = dup2(output, 1)
-            _ = dup2(output, 2)
-        }
-        for fd in inherited { _ = close(fd) }
-        if input > 2 { _ = close(input) }
-        if output > 2 { _ = close(output) }
-        for sig: Int32 in 1..<65 where sig != SIGKILL && sig != SIGSTOP {
-            _ = signal(sig, SIG_DFL)
-        }
-        var none = sigset_t()
-        sigemptyset(&none)
-        _ = sigprocmask(SIG_SETMASK, &none, nil)
-        execve(path, argv, envp)
-        _exit(127)
+        closedir(directory)
     }
     #endif
 
