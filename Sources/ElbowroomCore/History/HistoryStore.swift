@@ -114,9 +114,13 @@ public struct UsageHistory: Sendable, Equatable {
         let reset = window.resetsAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
         let observed = Int64(window.observedAt.timeIntervalSince1970.rounded(.down))
         var series: [HistorySample] = []
-        for sample in samples where sample.key == window.key && sample.at <= observed
-            && sample.belongs(toInstanceResettingAt: reset) {
-            series.append(sample)
+        // Through a buffer, so the samples of other windows are looked at, not copied (a copy
+        // retains and releases its key: most of this loop's cost over a few hundred samples).
+        samples.withUnsafeBufferPointer { all in
+            for i in all.indices where all[i].key == window.key && all[i].at <= observed
+                && all[i].belongs(toInstanceResettingAt: reset) {
+                series.append(all[i])
+            }
         }
         if series.last?.at != observed {
             series.append(HistorySample(at: observed, key: window.key, used: window.used, resetsAt: reset))
