@@ -9,9 +9,9 @@ let linuxRelease = BuildSettingCondition.when(platforms: [.linux], configuration
 // ...and the code a render runs is laid out together. Every function gets a section of its own
 // (-function-sections) and lld places the ones listed in Sources/elbowroom/render-path.order
 // (written by scripts/gen-symbol-order from what callgrind sees a render run) at the front of
-// .text. A render then maps ~2 MB less of the binary and takes ~30 fewer page faults, which is
-// about a fifth of its start-up (BENCHMARKS.md). Without ld.lld on PATH (it ships with the
-// swift.org toolchains) the default linker is used: the same program, laid out by chance.
+// .text. A render then maps ~2 MB less of the binary and takes ~30 fewer page faults, which
+// took 0.2-0.3 x /bin/true off its start-up (BENCHMARKS.md). Without ld.lld on PATH (it ships
+// with the swift.org toolchains) the default linker is used: the same program, laid out by chance.
 let renderPathOrder = Context.packageDirectory + "/Sources/elbowroom/render-path.order"
 let haveLLD = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
     FileManager.default.isExecutableFile(atPath: "\($0)/ld.lld")
