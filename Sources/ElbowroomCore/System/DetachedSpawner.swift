@@ -91,11 +91,18 @@ public struct PosixSpawner: ProcessSpawner {
     /// single-threaded process returns as soon as the child exists; the child then does what
     /// `spawn(detached:)` asks of posix_spawn — its own session, stdio on /dev/null, no other
     /// inherited descriptor, an empty signal mask, every signal at its default — with C calls
-    /// only, and execs. The parent prepares nothing but argv: the child finds the descriptors
-    /// to close itself, so that work is off the prompt's path. An exec that fails ends the
+    /// only, and execs. The parent prepares only argv and a few constants: the child finds the
+    /// descriptors to close itself, so that work is off the prompt's path. An exec that fails ends the
     /// child with 127 (the caller checked the file is executable; the next render tries again).
     private func forkDetached(path: String, arguments: [String],
                               environment envp: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws {
+        // Everything the child uses is made here, before the fork: between fork and exec the
+        // child may only make C calls. A Swift allocation, or metadata the runtime builds on
+        // first use (a debug build does for generic calls), could wait forever on a lock another
+        // thread of the parent held at the fork (the renderer has one thread; tests have many).
+        let devNull = Self.cPath("/dev/null")
+        let fdDirectory = Self.cPath("/proc/self/fd")
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         try ElbowroomEnvironment.withCStrings([path] + arguments) { argv in
             let pid = fork()
             if pid < 0 {
@@ -104,16 +111,21 @@ public struct PosixSpawner: ProcessSpawner {
             if pid > 0 { return }
             // The child.
             _ = Glibc.setsid()
-            let input = open("/dev/null", O_RDONLY)
-            let output = open("/dev/null", O_WRONLY)
+            let input = open(devNull, O_RDONLY)
+            let output = open(devNull, O_WRONLY)
             if input >= 0 { _ = dup2(input, 0) }
             if output >= 0 {
                 _ = dup2(output, 1)
                 _ = dup2(output, 2)
             }
-            Self.closeDescriptorsAbove2()
-            for sig: Int32 in 1..<65 where sig != SIGKILL && sig != SIGSTOP {
-                _ = signal(sig, SIG_DFL)
+            // Closed here too, for when there is no /proc to list them.
+            if input > 2 { _ = close(input) }
+            if output > 2 { _ = close(output) }
+            Self.closeDescriptorsAbove2(listedIn: fdDirectory, nameOffset: nameOffset)
+            var sig: Int32 = 1  // (a while loop: a range's iterator is generic)
+            while sig < 65 {
+                if sig != SIGKILL && sig != SIGSTOP { _ = signal(sig, SIG_DFL) }
+                sig += 1
             }
             var none = sigset_t()
             sigemptyset(&none)
@@ -123,18 +135,22 @@ public struct PosixSpawner: ProcessSpawner {
         }
     }
 
-    /// In a forked child: closes every descriptor but 0, 1 and 2, as `/proc/self/fd` lists them
-    /// (C calls only; without /proc, none is closed).
-    private static func closeDescriptorsAbove2() {
-        guard let directory = opendir("/proc/self/fd") else { return }
+    /// In a forked child: closes every descriptor but 0, 1 and 2, as `fdDirectory`
+    /// (`/proc/self/fd`) lists them; without /proc, none is closed. C calls only: each entry's
+    /// name is read at `nameOffset` (`dirent.d_name`, worked out before the fork).
+    private static func closeDescriptorsAbove2(listedIn fdDirectory: UnsafePointer<CChar>, nameOffset: Int) {
+        guard let directory = opendir(fdDirectory) else { return }
         let own = dirfd(directory)
         while let entry = readdir(directory) {
-            let fd = withUnsafePointer(to: &entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { atoi($0) }
-            }
+            let fd = atoi(UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
             if fd > 2 && fd != own { _ = close(fd) }
         }
         closedir(directory)
+    }
+
+    /// A path literal as a C string in the binary's constant data: nothing allocated to use it.
+    private static func cPath(_ path: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(path.utf8Start).assumingMemoryBound(to: CChar.self)
     }
     #endif
 
