@@ -28,7 +28,7 @@ final class FakeSpawner: ProcessSpawner, @unchecked Sendable {
 
 @Suite struct PluginTests {
     static let secrets = ["CLAUDE_CODE_OAUTH_TOKEN": "sk-ant-oat01-SECRET", "ANTHROPIC_API_KEY": "sk-ant-api-SECRET",
-                          "ANTHROPIC_AUTH_TOKEN": "sk-ant-SECRET"]
+                          "ANTHROPIC_AUTH_TOKEN": "sk-ant-SECRET", "CLAUDE_CODE_OAUTH_REFRESH_TOKEN": "sk-ant-ort01-SECRET"]
 
     static func environment(home: String, path: String = "/usr/bin:/bin") -> ElbowroomEnvironment {
         ElbowroomEnvironment(["HOME": home, "PATH": path, "LANG": "C.UTF-8"].merging(secrets) { a, _ in a })
@@ -128,7 +128,8 @@ final class FakeSpawner: ProcessSpawner, @unchecked Sendable {
         let path = try Self.makePlugin(in: root, name: "echo", body: """
             input=$(cat)
             case "$input" in *'"adapter":"echo"'*) printf 'mode=%s ' "$1" ;; *) exit 4 ;; esac
-            printf 'token=[%s%s%s] ' "$CLAUDE_CODE_OAUTH_TOKEN" "$ANTHROPIC_API_KEY" "$ANTHROPIC_AUTH_TOKEN"
+            printf 'token=[%s%s%s%s] ' "$CLAUDE_CODE_OAUTH_TOKEN" "$ANTHROPIC_API_KEY" "$ANTHROPIC_AUTH_TOKEN" \\
+                "$CLAUDE_CODE_OAUTH_REFRESH_TOKEN"
             printf 'present=%s\\n' "$ELBOWROOM_ENV_TOKEN_PRESENT"
             """)
         let adapter = ExternalAdapter(name: "echo", path: path, environment: Self.environment(home: root.path))

@@ -138,9 +138,10 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
         return nil
     }
 
-    /// Variables a child process must never inherit: anything that carries a credential.
+    /// Variables a child process must never inherit: anything that carries a credential
+    /// (Claude Code's OAuth token and refresh token, API keys, gateway tokens).
     public static let secretVariables: Set<String> = [
-        "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN",
+        "CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_OAUTH_REFRESH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN",
     ]
 
     /// The environment for a child: secrets removed; `ELBOWROOM_ENV_TOKEN_PRESENT=1` says (without
@@ -222,7 +223,8 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
             }
         }
         guard strchr(entry, Int32(UInt8(ascii: "="))) != nil else { return false }
-        if starts("CLAUDE_CODE_OAUTH_TOKEN=") || starts("ANTHROPIC_API_KEY=") || starts("ANTHROPIC_AUTH_TOKEN=") {
+        if starts("CLAUDE_CODE_OAUTH_TOKEN=") || starts("CLAUDE_CODE_OAUTH_REFRESH_TOKEN=")
+            || starts("ANTHROPIC_API_KEY=") || starts("ANTHROPIC_AUTH_TOKEN=") {
             return false
         }
         return !(tokenPresent && starts("ELBOWROOM_ENV_TOKEN_PRESENT="))
