@@ -15,8 +15,8 @@ func runBounded(_ path: String, _ arguments: [String], environment: [String: Str
     let base = NSTemporaryDirectory() + "/elbowroom-run-\(UUID().uuidString)"
     let outPath = base + ".out", errPath = base + ".err"
     defer { unlink(outPath); unlink(errPath) }
-    FileManager.default.createFile(atPath: outPath, contents: nil)
-    FileManager.default.createFile(atPath: errPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
     let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
     let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     let input = Pipe()
