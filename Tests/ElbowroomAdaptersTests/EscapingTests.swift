@@ -134,9 +134,9 @@ import Testing
         #expect(SGR.color(.rgb(1, 2, 3), background: true) == "48;2;1;2;3")
         let all = Style(foreground: .named(.green), background: .named(.blue), bold: true, italic: true, underline: true)
         #expect(SGR.parameters(all) == ["1", "3", "4", "32", "44"])
-        #expect(SGR.encode([StyledRun(text: "a", style: .plain), StyledRun(text: "b", style: Style(bold: true))])
+        #expect(SGR.encode([StyledRun("a", style: .plain), StyledRun("b", style: Style(bold: true))])
                 == "a" + e + "1mb" + e + "0m")
-        #expect(SGR.encode([StyledRun(text: "x", style: .plain)]) == "x", "no reset after plain text")
+        #expect(SGR.encode([StyledRun("x", style: .plain)]) == "x", "no reset after plain text")
     }
 
     /// Semantic styles go through the palette (and `[colors]`) before any encoder sees them;
@@ -149,13 +149,13 @@ import Testing
                     Span(""), Span("c"), Span("d")],
             view: UsageView(cache: nil, now: GoldenCase.now, config: config), palette: Palette(config: config))
         #expect(frame.runs(frame.spans) == [
-            StyledRun(text: "ab", style: Style(foreground: .rgb(0x11, 0x22, 0x33))),
-            StyledRun(text: "cd", style: .plain),
+            StyledRun("ab", style: Style(foreground: .rgb(0x11, 0x22, 0x33))),
+            StyledRun("cd", style: .plain),
         ])
     }
 
     @Test func tmuxColoursByKind() {
-        let runs = [StyledRun(text: "#", style: Style(foreground: .named(.brightRed), background: .palette(17), italic: true))]
+        let runs = [StyledRun("#", style: Style(foreground: .named(.brightRed), background: .palette(17), italic: true))]
         #expect(TmuxAdapter.encode(runs) == "#[fg=brightred,bg=colour17,italics]###[default]")
     }
 

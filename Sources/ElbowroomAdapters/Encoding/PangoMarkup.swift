@@ -31,6 +31,6 @@ extension Pango {
 extension RenderedFrame {
     /// Runs for one-line bars: newlines in the text become spaces.
     func singleLineRuns(_ spans: [Span]) -> [StyledRun] {
-        runs(spans).map { StyledRun(text: SafeText.clean($0.text, lines: .join), style: $0.style) }
+        runs(spans).map { StyledRun(SafeText.clean($0.text, lines: .join), style: $0.style) }
     }
 }

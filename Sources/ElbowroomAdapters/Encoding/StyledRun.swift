@@ -5,12 +5,6 @@ import ElbowroomCore
 /// type where it would build two (the first use of each array type costs ~8 k instructions).
 public typealias StyledRun = Span
 
-extension Span {
-    public init(text: String, style: Style) {
-        self.init(text, style: style)
-    }
-}
-
 extension RenderedFrame {
     /// `spans` with their styles resolved through the palette, reduced to what the consumer can
     /// show (`expressible`), and consecutive runs of the same style merged, so an encoder never
@@ -22,7 +16,7 @@ extension RenderedFrame {
             if let last = runs.last, last.style == style {
                 runs[runs.count - 1].text += span.text
             } else {
-                runs.append(StyledRun(text: span.text, style: style))
+                runs.append(StyledRun(span.text, style: style))
             }
         }
         return runs
