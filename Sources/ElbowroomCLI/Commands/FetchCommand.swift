@@ -21,11 +21,12 @@ enum FetchCommand {
             context.stderr.write("elbowroom: elbowroom-fetch not found beside elbowroom or on PATH; install both\n")
             return 1
         }
-        let argv = [fetcher] + arguments(force: force, json: json, verbose: verbose)
-        let envp = context.environment.forChild.map { "\($0.key)=\($0.value)" }
-        let cArgv = argv.map { strdup($0) } + [nil]
-        let cEnvp = envp.map { strdup($0) } + [nil]
-        execve(fetcher, cArgv, cEnvp)
+        // What a detached fetch gets too: the environment without its secrets.
+        context.environment.withChildEnvironment { envp in
+            CStringArray.with([fetcher] + arguments(force: force, json: json, verbose: verbose)) { argv in
+                _ = execve(fetcher, argv, envp)
+            }
+        }
         context.stderr.write("elbowroom: cannot run \(fetcher): \(String(cString: strerror(errno)))\n")
         return 1
     }

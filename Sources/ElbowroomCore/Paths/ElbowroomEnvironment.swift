@@ -179,7 +179,7 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
         _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws -> R
     ) rethrows -> R {
         guard case .process = storage, let environment = Self.environment else {
-            return try Self.withCStrings(childEntries, body)
+            return try CStringArray.with(childEntries, body)
         }
         let tokenPresent = self["CLAUDE_CODE_OAUTH_TOKEN"] != nil
         var count = 0
@@ -198,18 +198,6 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
                 envp[n] = nil
                 return try body(envp.baseAddress!)
             }
-        }
-    }
-
-    /// `strings` as a NULL-terminated array of C strings (copies, freed after `body`).
-    public static func withCStrings<R>(
-        _ strings: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws -> R
-    ) rethrows -> R {
-        try withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<CChar>?.self, capacity: strings.count + 1) { array in
-            for (i, string) in strings.enumerated() { array[i] = strdup(string) }
-            array[strings.count] = nil
-            defer { for i in 0..<strings.count { free(array[i]) } }
-            return try body(array.baseAddress!)
         }
     }
 

@@ -42,18 +42,12 @@ extension ProcessSpawner {
     }
 }
 
-/// `posix_spawn`, with `POSIX_SPAWN_SETSID` for detached children: the fetcher survives the prompt
-/// that started it and no terminal signal reaches it. Long-running callers (`watch`) reap finished
+/// `posix_spawn`, and for detached children a session of their own (fork + exec on Linux,
+/// `POSIX_SPAWN_SETSID` elsewhere): the fetcher survives the prompt that started it and no
+/// terminal signal reaches it. Long-running callers (`watch`) reap finished
 /// children with `reapFinishedChildren()`.
 public struct PosixSpawner: ProcessSpawner {
     public init() {}
-
-    // Glibc does not import this constant; its value is fixed by the ABI.
-    #if os(Linux)
-    static let setsid: Int16 = 0x80
-    #else
-    static let setsid: Int16 = Int16(POSIX_SPAWN_SETSID)
-    #endif
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
@@ -64,23 +58,20 @@ public struct PosixSpawner: ProcessSpawner {
     }
 
     public func spawnDetached(path: String, arguments: [String], environmentEntries: [String]) throws {
-        #if os(Linux)
-        try ElbowroomEnvironment.withCStrings(environmentEntries) { envp in
-            try forkDetached(path: path, arguments: arguments, environment: envp)
-        }
-        #else
-        _ = try spawn(path: path, arguments: arguments, environment: environmentEntries, detached: true,
-                      stdinFD: nil, stdoutFD: nil)
-        #endif
+        try CStringArray.with(environmentEntries) { try startDetached(path: path, arguments: arguments, environment: $0) }
     }
 
     public func spawnDetached(path: String, arguments: [String], childOf environment: ElbowroomEnvironment) throws {
+        try environment.withChildEnvironment { try startDetached(path: path, arguments: arguments, environment: $0) }
+    }
+
+    /// Linux: `forkDetached`. Elsewhere: `posix_spawn` with `POSIX_SPAWN_SETSID`.
+    private func startDetached(path: String, arguments: [String],
+                               environment envp: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws {
         #if os(Linux)
-        try environment.withChildEnvironment { envp in
-            try forkDetached(path: path, arguments: arguments, environment: envp)
-        }
+        try forkDetached(path: path, arguments: arguments, environment: envp)
         #else
-        try spawnDetached(path: path, arguments: arguments, environmentEntries: environment.childEntries)
+        _ = try spawn(path: path, arguments: arguments, environment: envp, detached: true, stdinFD: nil, stdoutFD: nil)
         #endif
     }
 
@@ -103,7 +94,7 @@ public struct PosixSpawner: ProcessSpawner {
         let devNull = Self.cPath("/dev/null")
         let fdDirectory = Self.cPath("/proc/self/fd")
         let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-        try ElbowroomEnvironment.withCStrings([path] + arguments) { argv in
+        try CStringArray.with([path] + arguments) { argv in
             let pid = fork()
             if pid < 0 {
                 throw Failure(description: "cannot start \(path): \(String(cString: strerror(errno)))")
@@ -167,8 +158,10 @@ public struct PosixSpawner: ProcessSpawner {
         }
         let pid: pid_t
         do {
-            pid = try spawn(path: path, arguments: arguments, environment: environment.map { $0.key + "=" + $0.value }, detached: false,
-                            stdinFD: inPipe[0], stdoutFD: outPipe[1])
+            pid = try CStringArray.with(environment.map { $0.key + "=" + $0.value }) {
+                try spawn(path: path, arguments: arguments, environment: $0, detached: false,
+                          stdinFD: inPipe[0], stdoutFD: outPipe[1])
+            }
         } catch {
             [inPipe[0], inPipe[1], outPipe[0], outPipe[1]].forEach { close($0) }
             throw error
@@ -268,7 +261,9 @@ public struct PosixSpawner: ProcessSpawner {
         while waitpid(-1, &status, WNOHANG) > 0 {}
     }
 
-    private func spawn(path: String, arguments: [String], environment: [String],
+    /// `detached` is for platforms without `forkDetached` (Linux never asks for it here).
+    private func spawn(path: String, arguments: [String],
+                       environment envp: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
                        detached: Bool, stdinFD: Int32?, stdoutFD: Int32?) throws -> pid_t {
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
@@ -299,18 +294,8 @@ public struct PosixSpawner: ProcessSpawner {
         var flags: Int16 = Int16(POSIX_SPAWN_SETSIGMASK) | Int16(POSIX_SPAWN_SETSIGDEF)
         if detached {
             #if canImport(Darwin)
-            flags |= Int16(POSIX_SPAWN_CLOEXEC_DEFAULT)
-            #else
-            // Glibc does not import posix_spawn_file_actions_addclosefrom_np.
-            for name in FileSystem.entries(of: "/proc/self/fd") {
-                if let fd = Int32(name), fd > 2, fcntl(fd, F_GETFD) != -1 {
-                    posix_spawn_file_actions_addclose(&actions, fd)
-                }
-            }
+            flags |= Int16(POSIX_SPAWN_CLOEXEC_DEFAULT) | Int16(POSIX_SPAWN_SETSID)
             #endif
-        }
-        if detached {
-            flags |= Self.setsid
         } else {
             // A group of its own, so a timeout kills what it started too.
             flags |= Int16(POSIX_SPAWN_SETPGROUP)
@@ -324,23 +309,19 @@ public struct PosixSpawner: ProcessSpawner {
         sigfillset(&defaults)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
 
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        return try CStringArray.with([path] + arguments) { argv in
+            var pid: pid_t = 0
+            var rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+            // "Text file busy": the program is being written (a plugin reinstalled, or another
+            // process's child still holds it open between fork and exec). It passes in moments.
+            for _ in 0..<5 where rc == ETXTBSY {
+                usleep(20_000)
+                rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+            }
+            guard rc == 0 else {
+                throw Failure(description: "cannot start \(path): \(String(cString: strerror(rc)))")
+            }
+            return pid
         }
-        var pid: pid_t = 0
-        var rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        // "Text file busy": the program is being written (a plugin reinstalled, or another
-        // process's child still holds it open between fork and exec). It passes in moments.
-        for _ in 0..<5 where rc == ETXTBSY {
-            usleep(20_000)
-            rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        }
-        guard rc == 0 else {
-            throw Failure(description: "cannot start \(path): \(String(cString: strerror(rc)))")
-        }
-        return pid
     }
 }
