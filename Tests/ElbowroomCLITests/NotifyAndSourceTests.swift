@@ -34,7 +34,7 @@ import ElbowroomTestSupport
         let s = CLISandbox()
         let bin = s.sandbox.root + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: bin + "/notify-send", contents: Data("#!/bin/sh\n".utf8),
+        _ = FileManager.default.createFile(atPath: bin + "/notify-send", contents: Data("#!/bin/sh\n".utf8),
                                        attributes: [.posixPermissions: 0o755])
         s.extraEnvironment["PATH"] = bin
         s.saveCache(used: ["five_hour": 95], age: 30, resetIn: 1800)
