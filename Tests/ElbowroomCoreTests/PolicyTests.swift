@@ -308,7 +308,7 @@ import Testing
             while let entry = envp[i] { out.append(String(cString: entry)); i += 1 }
             return out
         }
-        #expect(handed == env.childEntries)
+        #expect(handed.sorted() == env.childEntries.sorted())
         #expect(!handed.isEmpty)
         let fixed = ElbowroomEnvironment(["HOME": "/h", "ANTHROPIC_API_KEY": "y", "A": "b"])
         let fixedHanded: [String] = fixed.withChildEnvironment { envp in

@@ -152,29 +152,14 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
         return child
     }
 
-    /// `forChild` as `NAME=value` entries, for `posix_spawn`. For the live environment this
-    /// walks `environ` without building a dictionary.
-    public var childEntries: [String] {
-        var entries: [String] = []
-        switch storage {
-        case .fixed:
-            for (name, value) in forChild { entries.append(name + "=" + value) }
-        case .process:
-            let tokenPresent = self["CLAUDE_CODE_OAUTH_TOKEN"] != nil
-            var entry = Self.environment
-            while let pointer = entry?.pointee {
-                entry! += 1
-                if Self.passesToChild(pointer, tokenPresent: tokenPresent) { entries.append(String(cString: pointer)) }
-            }
-            if tokenPresent { entries.append("ELBOWROOM_ENV_TOKEN_PRESENT=1") }
-        }
-        return entries
-    }
+    /// `forChild` as `NAME=value` entries.
+    public var childEntries: [String] { forChild.map { $0.key + "=" + $0.value } }
 
     /// `childEntries` as `execve` takes them: a NULL-terminated array of C strings, valid during
-    /// `body`. For the live environment they are `environ`'s own strings, picked by the rule
-    /// `childEntries` uses and not copied: a render with a refresh due hands the fetcher its
-    /// environment without making a `String` of every variable (about 1 k instructions each).
+    /// `body`. For the live environment they are `environ`'s own strings, picked byte by byte by
+    /// `passesToChild` (a test holds the result equal to `childEntries`) and not copied: a render
+    /// with a refresh due hands the fetcher its environment without making a `String` of every
+    /// variable (about 1 k instructions each), or a dictionary of them.
     public func withChildEnvironment<R>(
         _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws -> R
     ) rethrows -> R {

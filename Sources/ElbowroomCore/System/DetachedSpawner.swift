@@ -15,10 +15,8 @@ import Darwin
 public protocol ProcessSpawner: Sendable {
     /// Starts `path` in its own session with stdio on /dev/null and returns without waiting.
     func spawnDetached(path: String, arguments: [String], environment: [String: String]) throws
-    /// The same, with the environment as `NAME=value` entries.
-    func spawnDetached(path: String, arguments: [String], environmentEntries: [String]) throws
-    /// The same, with what `environment` hands a child (secrets removed: `childEntries`). The
-    /// render path's form: the live environment goes on without a `String` made of it.
+    /// The same, with what `environment` hands a child (secrets removed: `forChild`). The render
+    /// path's form: `PosixSpawner` hands on the live environment without a `String` made of it.
     func spawnDetached(path: String, arguments: [String], childOf environment: ElbowroomEnvironment) throws
     /// Runs `path` with the given stdin, waits, and returns its exit status and stdout.
     func run(path: String, arguments: [String], environment: [String: String], stdin: Data,
@@ -26,19 +24,9 @@ public protocol ProcessSpawner: Sendable {
 }
 
 extension ProcessSpawner {
-    /// By default, through the dictionary form (a later entry for a name wins, as `forChild`'s).
-    public func spawnDetached(path: String, arguments: [String], environmentEntries: [String]) throws {
-        var environment: [String: String] = [:]
-        for entry in environmentEntries {
-            guard let eq = entry.firstIndex(of: "=") else { continue }
-            environment[String(entry[..<eq])] = String(entry[entry.index(after: eq)...])
-        }
-        try spawnDetached(path: path, arguments: arguments, environment: environment)
-    }
-
-    /// By default, through the entries form.
+    /// By default, through the dictionary form.
     public func spawnDetached(path: String, arguments: [String], childOf environment: ElbowroomEnvironment) throws {
-        try spawnDetached(path: path, arguments: arguments, environmentEntries: environment.childEntries)
+        try spawnDetached(path: path, arguments: arguments, environment: environment.forChild)
     }
 }
 
@@ -57,6 +45,7 @@ public struct PosixSpawner: ProcessSpawner {
         try spawnDetached(path: path, arguments: arguments, environmentEntries: environment.map { $0.key + "=" + $0.value })
     }
 
+    /// The same, with the environment as `NAME=value` entries.
     public func spawnDetached(path: String, arguments: [String], environmentEntries: [String]) throws {
         try CStringArray.with(environmentEntries) { try startDetached(path: path, arguments: arguments, environment: $0) }
     }
