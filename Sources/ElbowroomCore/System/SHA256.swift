@@ -1,8 +1,8 @@
 /// SHA-256 (FIPS 180-4). Used for names, not secrets: Claude Code's Keychain service suffix and
 /// the per-account cache file name are both derived from the config directory path.
 ///
-/// It runs on every render (the cache file's name), so it allocates nothing but its result:
-/// state in locals, the schedule in stack memory, the round constants in a `switch` the
+/// It runs on every render (the cache file's name), so it allocates only the message's bytes
+/// and the result: state in locals, the schedule in stack memory, the round constants in a `switch` the
 /// compiler makes a table of. (Arrays of `UInt32` and a `flatMap` cost a render ~20 k
 /// instructions, most of it runtime metadata on first use.)
 public enum SHA256 {
