@@ -53,6 +53,12 @@ let package = Package(
         .target(name: "ElbowroomFetch", dependencies: ["ElbowroomCore"]),
         .executableTarget(name: "elbowroom-fetch", dependencies: ["ElbowroomFetch"]),
 
+        // Development only, never installed: writes (or with --check, checks) every derived file
+        // from its one source. Run it as scripts/generate.
+        .executableTarget(
+            name: "elbowroom-generate",
+            dependencies: ["ElbowroomCore", "ElbowroomTemplate", "ElbowroomAdapters", "ElbowroomCLI"]),
+
         // Tests.
         .target(name: "ElbowroomTestSupport", dependencies: ["ElbowroomCore"], path: "Tests/ElbowroomTestSupport"),
         .testTarget(name: "ElbowroomCoreTests", dependencies: ["ElbowroomCore", "ElbowroomTestSupport"], exclude: ["Fixtures"]),
@@ -63,6 +69,6 @@ let package = Package(
         .testTarget(name: "ElbowroomFuzzTests", dependencies: ["ElbowroomAdapters", "ElbowroomTestSupport"]),
         .testTarget(
             name: "ElbowroomCLITests",
-            dependencies: ["ElbowroomCLI", "ElbowroomTestSupport", "elbowroom", "elbowroom-fetch"]),
+            dependencies: ["ElbowroomCLI", "ElbowroomTestSupport", "elbowroom", "elbowroom-fetch", "elbowroom-generate"]),
     ]
 )

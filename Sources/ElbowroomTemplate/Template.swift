@@ -24,7 +24,7 @@ public struct Template: Sendable {
     /// API keys of the windows this template names (what `other` and `each` leave out).
     let namedKeys: [String]
 
-    /// With `namedKeys` worked out at build time (`CompiledTemplates.swift`): walking a large tree
+    /// With `namedKeys` worked out at build time (`ShippedTemplates.swift`): walking a large tree
     /// for them costs a render ~50 k instructions.
     init(name: String, source: String, nodes: [Node], namedKeys: [String]) {
         self.name = name

@@ -1,0 +1,52 @@
+import Foundation
+
+// elbowroom-generate [--check] ROOT: writes every file derived from a source elsewhere in the
+// repository (scripts/generate runs it). With --check it writes nothing and exits 1 naming each
+// derived file that differs from what it would write.
+//
+// Development only: it is never installed, and reads the other modules' internals (a debug build).
+
+/// A derived file: its path from the repository root, and what it should hold.
+struct Derived {
+    let path: String
+    let text: () throws -> String
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let check = arguments.contains("--check")
+guard let root = arguments.first(where: { !$0.hasPrefix("--") }) else {
+    FileHandle.standardError.write(Data("usage: elbowroom-generate [--check] ROOT\n".utf8))
+    exit(2)
+}
+
+let derived: [Derived] = [
+    Derived(path: ShippedTemplatesFile.path) { try ShippedTemplatesFile.text(root: root) },
+]
+
+var stale: [String] = []
+var failed = false
+for file in derived {
+    let expected: String
+    do {
+        expected = try file.text()
+    } catch {
+        FileHandle.standardError.write(Data("generate: \(file.path): \(error)\n".utf8))
+        failed = true
+        continue
+    }
+    let path = root + "/" + file.path
+    let actual = try? String(contentsOfFile: path, encoding: .utf8)
+    guard actual != expected else { continue }
+    stale.append(file.path)
+    if !check {
+        try expected.write(toFile: path, atomically: true, encoding: .utf8)
+        print("wrote \(file.path)")
+    }
+}
+if check && !stale.isEmpty {
+    FileHandle.standardError.write(Data((stale.map { "generate: stale: \($0)" } + [
+        "generate: run scripts/generate and commit the result",
+    ]).joined(separator: "\n").utf8 + [10]))
+    exit(1)
+}
+exit(failed ? 1 : 0)

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import ElbowroomTestSupport
+
+/// `scripts/generate --check` (elbowroom-generate) fails, naming the file, when a derived file is
+/// stale, and passes on the repository as committed.
+@Suite struct GenerateCheckTests {
+    /// A copy of the parts of the repository the generator reads and writes.
+    static func copyOfTheRepository() throws -> String {
+        let copy = NSTemporaryDirectory() + "elbowroom-generate-\(UInt64.random(in: 0...UInt64.max))"
+        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+        for entry in ["templates", "Sources", "completions", "integrations", "docs", "man", "README.md"] {
+            try FileManager.default.copyItem(atPath: ShippedFiles.path(entry), toPath: copy + "/" + entry)
+        }
+        return copy
+    }
+
+    static func check(_ root: String) throws -> BuiltExecutable.Run {
+        let generator = try #require(BuiltExecutable.path("elbowroom-generate"))
+        return try BuiltExecutable.run(generator, arguments: ["--check", root], environment: [:])
+    }
+
+    @Test func theCommittedDerivedFilesAreCurrent() throws {
+        let run = try Self.check(ShippedFiles.root.path)
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    @Test func aTemplateEditedWithoutRegeneratingFailsTheCheck() throws {
+        let root = try Self.copyOfTheRepository()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let template = root + "/templates/minimal.tmpl"
+        try (String(contentsOfFile: template, encoding: .utf8) + "(edited)\n").write(toFile: template, atomically: true, encoding: .utf8)
+        let run = try Self.check(root)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("stale: Sources/ElbowroomTemplate/Library/ShippedTemplates.swift"), "\(run.stderr)")
+    }
+
+    @Test func aTemplateWithoutASummaryFailsTheCheckSayingWhereToAddOne() throws {
+        let root = try Self.copyOfTheRepository()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try "{5h.left}\n".write(toFile: root + "/templates/walrus.tmpl", atomically: true, encoding: .utf8)
+        let run = try Self.check(root)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("templates/walrus.tmpl has no line in TemplateLibrary.shipped"), "\(run.stderr)")
+    }
+}
