@@ -1,4 +1,5 @@
 import Foundation
+@testable import ElbowroomCLI
 
 // elbowroom-generate [--check] ROOT: writes every file derived from a source elsewhere in the
 // repository (scripts/generate runs it). With --check it writes nothing and exits 1 naming each
@@ -19,12 +20,28 @@ guard let root = arguments.first(where: { !$0.hasPrefix("--") }) else {
     exit(2)
 }
 
-let derived: [Derived] = [
+var derived: [Derived] = [
     Derived(path: ShippedTemplatesFile.path) { try ShippedTemplatesFile.text(root: root) },
 ]
+// What `elbowroom completions SHELL` prints (CompletionScripts.swift), as installed.
+for (shell, file) in [("bash", "elbowroom.bash"), ("zsh", "_elbowroom"), ("fish", "elbowroom.fish")] {
+    derived.append(Derived(path: "completions/" + file) { CompletionScripts.script(for: shell) })
+}
+// What `elbowroom init NAME` prints (IntegrationSnippets.swift), as installed.
+for snippet in IntegrationSnippets.all {
+    derived.append(Derived(path: "integrations/" + snippet.file) { snippet.text + "\n" })
+}
 
 var stale: [String] = []
 var failed = false
+// A file in a generated directory that nothing generates is left over from a removed source.
+for dir in ["completions", "integrations"] {
+    for file in (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + dir)) ?? []
+    where !derived.contains(where: { $0.path == dir + "/" + file }) {
+        FileHandle.standardError.write(Data("generate: \(dir)/\(file) is generated from nothing: remove it\n".utf8))
+        failed = true
+    }
+}
 for file in derived {
     let expected: String
     do {

@@ -3,7 +3,7 @@ import ElbowroomTemplate
 import ElbowroomAdapters
 
 /// `elbowroom completions bash|zsh|fish`: prints the completion script for that shell (the same
-/// text ships as files under `completions/`; a test keeps them equal).
+/// text ships as files under `completions/`, written by `scripts/generate`).
 ///
 /// The scripts hold commands and flags; adapter names (plugins included), template names (the
 /// user's included) and `init` targets are asked for at completion time with the hidden
