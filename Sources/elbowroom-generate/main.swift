@@ -1,4 +1,5 @@
 import Foundation
+import ElbowroomAdapters
 @testable import ElbowroomCLI
 
 // elbowroom-generate [--check] ROOT: writes every file derived from a source elsewhere in the
@@ -31,9 +32,23 @@ for (shell, file) in [("bash", "elbowroom.bash"), ("zsh", "_elbowroom"), ("fish"
 for snippet in IntegrationSnippets.all {
     derived.append(Derived(path: "integrations/" + snippet.file) { snippet.text + "\n" })
 }
+// The tables of variables, filters and config keys, from the doc comments (DocTables).
+for path in DocTables.candidates(root: root) {
+    guard let text = try? String(contentsOfFile: root + "/" + path, encoding: .utf8),
+          text.contains("scripts/generate: ") else { continue }
+    derived.append(Derived(path: path) { try DocTables.fill(text, path: path, root: root) })
+}
 
 var stale: [String] = []
 var failed = false
+// The adapter table in docs/adapters.md is written by hand (how each consumer is escaped): it
+// must have a row for every built-in adapter.
+if let adapters = try? String(contentsOfFile: root + "/docs/adapters.md", encoding: .utf8) {
+    for name in AdapterRegistry.builtIn.map(\.name) where !adapters.contains("| `\(name)` |") {
+        FileHandle.standardError.write(Data("generate: docs/adapters.md: no row for the adapter \(name) in its table\n".utf8))
+        failed = true
+    }
+}
 // A file in a generated directory that nothing generates is left over from a removed source.
 for dir in ["completions", "integrations"] {
     for file in (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + dir)) ?? []

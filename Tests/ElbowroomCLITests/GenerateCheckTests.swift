@@ -35,6 +35,20 @@ import ElbowroomTestSupport
         #expect(run.stderr.contains("stale: Sources/ElbowroomTemplate/Library/ShippedTemplates.swift"), "\(run.stderr)")
     }
 
+    @Test func aFilterDocumentedOnlyInItsDocCommentLeavesTheDocsAndManPageStale() throws {
+        let root = try Self.copyOfTheRepository()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let source = root + "/Sources/ElbowroomTemplate/Values/Filter.swift"
+        let text = try String(contentsOfFile: source, encoding: .utf8)
+        let row = "/// | `not` | any |"
+        #expect(text.contains(row))
+        try text.replacingOccurrences(of: row, with: "/// | `walrus` | any | a new filter |\n" + row)
+            .write(toFile: source, atomically: true, encoding: .utf8)
+        let run = try Self.check(root)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("stale: docs/templates.md") && run.stderr.contains("stale: man/elbowroom.5"), "\(run.stderr)")
+    }
+
     @Test func aTemplateWithoutASummaryFailsTheCheckSayingWhereToAddOne() throws {
         let root = try Self.copyOfTheRepository()
         defer { try? FileManager.default.removeItem(atPath: root) }

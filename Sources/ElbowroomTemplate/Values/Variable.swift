@@ -1,7 +1,7 @@
 import ElbowroomCore
 
-/// The variables a template can use. This table is the manual (docs/templates.md
-/// carries the same one).
+/// The variables a template can use. This table is the manual: scripts/generate copies it into
+/// docs/templates.md and man/elbowroom.5.
 ///
 /// Windows: `5h` (session), `7d` (weekly), `sonnet`, `opus`, any other window by its API key
 /// (`seven_day_oauth_apps`, `seven_day_fable`, …), and three that stand for others:
@@ -24,9 +24,9 @@ import ElbowroomCore
 /// | `W.spark` | sparkline | the current window's history so far as `▁▂▃▄▅▆▇█` (0…100 % used), 8 points; `spark(n)` for `n`; no value before there are 2 samples |
 /// | `W.pace` | percent | projected percent used at the reset (may pass 100): at `rate` when it has a value, else at the window's average rate so far |
 /// | `W.eta` | duration | time until 100 % at the same rate as `pace`; no value when it lasts until the reset |
-/// | `W.label` | text | `Session`, `Weekly`, `Sonnet`, `Opus`, or the API's name |
+/// | `W.label` | text | `Session`, `Weekly`, `Sonnet`, `Opus`, `OAuth apps`, the API's display name (`Fable`), or the key made readable (`seven_day_fable` → `Fable`): one label whichever shape the API used |
 /// | `W.name` | text | the name templates use: `5h`, `7d`, `opus`, or the API key |
-/// | `W.binding` | flag | the API marks this limit as the one that binds now (`is_active`) |
+/// | `W.binding` | flag | the API marks this limit as the one that binds now (`is_active` in `limits[]`) |
 /// | `W.alert` | flag | the window needs attention: its level is not ok, or it binds |
 /// | `age` | duration | time since the data was fetched: `42s` |
 /// | `stale` | flag | the data is older than `stale_after` |
