@@ -83,7 +83,7 @@ enum WatchCommand {
         if let header = setup.adapter.streamHeader(),
            out.write(header, waiting: true, stop: { stopRequested != 0 }) != .written { return 0 }
         while stopRequested == 0 {
-            PosixSpawner.reapFinishedChildren()
+            if notifier?.isSending != true { PosixSpawner.reapFinishedChildren() }
             let now = context.now()
             if refreshRequested != 0 {
                 refreshRequested = 0
