@@ -76,8 +76,7 @@ enum WatchCommand {
         var lastForced: Date?
         var refreshPending = false
         var lastLine: String?
-        var stdinOpen = true
-        var pending = ""
+        var clicks = ClickInput(fd: 0)
 
         // The header must come first, whole: wait for the bar to take it.
         if let header = setup.adapter.streamHeader(),
@@ -133,7 +132,7 @@ enum WatchCommand {
             if refreshPending, let last = lastForced {
                 timeout = min(timeout, max(0.01, last.addingTimeInterval(forcedRefreshInterval).timeIntervalSince(now)))
             }
-            for event in waitForInput(timeout: timeout, stdinOpen: &stdinOpen, pending: &pending) {
+            for event in clicks.wait(timeout: timeout) {
                 switch event.button {
                 case 1: refreshPending = true
                 case 3 where cycle.count > 1:
@@ -193,33 +192,6 @@ enum WatchCommand {
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
         sigaction(sig, &action, nil)
-    }
-
-    /// Waits up to `timeout` for stdin; returns click events from complete lines.
-    static func waitForInput(timeout: TimeInterval, stdinOpen: inout Bool, pending: inout String) -> [ClickEvent] {
-        guard stdinOpen else {
-            var request = timespec(tv_sec: Int(timeout), tv_nsec: Int((timeout - timeout.rounded(.down)) * 1e9))
-            _ = nanosleep(&request, nil)  // a signal cuts it short, as it should
-            return []
-        }
-        var fd = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&fd, 1, Int32(timeout * 1000))
-        guard ready > 0 else { return [] }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-        if n <= 0 {
-            if n == 0 || errno != EINTR { stdinOpen = false }
-            return []
-        }
-        pending += String(decoding: buffer[0..<n], as: UTF8.self)
-        var events: [ClickEvent] = []
-        while let newline = pending.firstIndex(of: "\n") {
-            let line = String(pending[..<newline])
-            pending = String(pending[pending.index(after: newline)...])
-            if let event = ClickEventParser.parse(line: line) { events.append(event) }
-        }
-        if pending.count > 65536 { pending = "" }  // a runaway line without newline: drop it
-        return events
     }
 
     /// Whether stdout is a pipe or socket whose reader has closed it.
