@@ -94,9 +94,8 @@ public enum FuzzChecks {
         return first.isUppercase ? "error message starts in upper case: \(message)" : nil
     }
 
-    static func throughAdapters(_ spans: [Span], view: UsageView, bound: Int,
-                                statusLine: StatusLineInput? = nil) -> String? {
-        let frame = RenderedFrame(spans: spans, tooltip: spans, view: view, statusLine: statusLine)
+    static func throughAdapters(_ spans: [Span], view: UsageView, bound: Int) -> String? {
+        let frame = RenderedFrame(spans: spans, tooltip: spans, view: view)
         for adapter in AdapterRegistry.builtIn {
             let output = adapter.render(frame)
             // Escaping may grow text (Pango entities, tmux `##`, JSON `\u0000`): at most 8 times.
@@ -172,7 +171,7 @@ public enum FuzzChecks {
                 if size > bound { return "\(template.name) rendered \(size) bytes from \(inputBytes) bytes of JSON" }
                 // Through the adapters: "full" shows every window and label, the last ("claude") the status line.
                 if offset == 0, template.name == "full" || index == shipped.count - 1,
-                   let problem = throughAdapters(spans, view: view, bound: bound, statusLine: statusLine) {
+                   let problem = throughAdapters(spans, view: view, bound: bound) {
                     return problem
                 }
             }

@@ -33,17 +33,14 @@ public struct RenderedFrame: Sendable {
     public var palette: Palette
     /// Resolved `--color` for adapters where colour is optional (plain, ansi).
     public var useColor: Bool
-    /// Claude Code's status-line stdin, for the `claude` adapter.
-    public var statusLine: StatusLineInput?
 
     public init(spans: [Span], tooltip: [Span] = [], view: UsageView, palette: Palette = Palette(),
-                useColor: Bool = true, statusLine: StatusLineInput? = nil) {
+                useColor: Bool = true) {
         self.spans = spans
         self.tooltip = tooltip
         self.view = view
         self.palette = palette
         self.useColor = useColor
-        self.statusLine = statusLine
     }
 
     public var level: Level { view.level }

@@ -100,7 +100,7 @@ enum Hostile {
         return RenderedFrame(
             spans: mainTemplate.render(view, statusLine: statusLine, localTime: local),
             tooltip: tooltipTemplate.render(view, statusLine: statusLine, localTime: local),
-            view: view, palette: Palette(), useColor: true, statusLine: statusLine)
+            view: view, palette: Palette(), useColor: true)
     }
 }
 
