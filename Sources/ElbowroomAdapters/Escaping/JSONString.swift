@@ -7,7 +7,8 @@ import ElbowroomCore
 /// U+0000…U+001F (as `\n`, `\t`, … or `\u00XX`); and, as `\uXXXX`, every other scalar `SafeText`
 /// drops or breaks lines on (DEL, C1 controls, bidi controls, U+2028, U+2029), so the output never
 /// carries a raw control and a JavaScript reader sees one line. Works on Unicode scalars, never on
-/// `Character`s (a combining mark glued to `"` must not hide it).
+/// `Character`s (a combining mark glued to `"` must not hide it). Held equal to its reference,
+/// `quoteByScalars` (Tests/ElbowroomAdaptersTests/Support/ReferenceEscaping.swift).
 public enum JSONString {
     public static func quote(_ text: String) -> String {
         // On UTF-8 bytes: most text has nothing to escape and is copied whole; the rest is
@@ -65,37 +66,6 @@ public enum JSONString {
                 digits[Int(value >> 4 & 15)], digits[Int(value & 15)]]
     }
 
-    /// `quote` as it was first written, scalar by scalar: what the byte version must equal (a
-    /// test compares them).
-    static func quoteByScalars(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case "\u{00}"..."\u{1F}":
-                out += unicodeEscape(scalar)
-            default:
-                if scalar.value >= 0x7F && (SafeText.isDropped(scalar) || SafeText.isLineBreak(scalar)) {
-                    out += unicodeEscape(scalar)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-
-    /// `\u` and four lowercase hex digits (every scalar escaped this way is below U+10000).
-    static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16)
-        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-    }
 }
 
 /// A JSON value with objects kept in the order they were built.

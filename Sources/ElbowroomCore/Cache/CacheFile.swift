@@ -25,18 +25,10 @@ public struct CacheFile: Codable, Sendable, Equatable {
     }
 
     /// The cache in `data`, or `nil` when it is not one of this version. Read by hand
-    /// (`CacheFileReader`): this runs on every render.
+    /// (`CacheFileReader`): this runs on every render. Held equal to its reference,
+    /// `decodeWithCodable` (Tests/ElbowroomCoreTests/ReferenceDecoding.swift).
     public static func decode(_ data: Data) -> CacheFile? {
         guard let file = CacheFileReader.read(data), file.version == currentVersion, file.datesAreSane else { return nil }
-        return file
-    }
-
-    /// `decode` through `JSONDecoder` and `Codable`: what the hand-written reader must equal.
-    static func decodeWithCodable(_ data: Data) -> CacheFile? {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        guard let file = try? decoder.decode(CacheFile.self, from: data),
-              file.version == currentVersion, file.datesAreSane else { return nil }
         return file
     }
 
