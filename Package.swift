@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "ElbowroomAdapters", dependencies: ["ElbowroomCore", "ElbowroomTemplate"], swiftSettings: rendererSwiftSettings),
         .target(name: "ElbowroomCLI", dependencies: ["ElbowroomCore", "ElbowroomTemplate", "ElbowroomAdapters"], swiftSettings: rendererSwiftSettings),
         .executableTarget(
-            name: "elbowroom", dependencies: ["ElbowroomCLI"], exclude: ["render-path.order"],
+            name: "elbowroom", dependencies: ["ElbowroomCLI"], exclude: ["render-path.order", "render-path.files"],
             swiftSettings: staticOnLinuxRelease, linkerSettings: staticLinkOnLinuxRelease),
 
         // Network side: Foundation + FoundationNetworking, started detached by the renderer.

@@ -41,6 +41,28 @@ for path in DocTables.candidates(root: root) {
 
 var stale: [String] = []
 var failed = false
+// The render-path marker: the first line of every source file a render runs, and of no other.
+do {
+    if let marked = try RenderPathMarkers.files(root: root) {
+        let generated = derived
+        derived = generated.map { file in
+            guard file.path.hasPrefix("Sources/"), file.path.hasSuffix(".swift") else { return file }
+            return Derived(path: file.path) { RenderPathMarkers.apply(try file.text(), marked: marked.contains(file.path)) }
+        }
+        for path in RenderPathMarkers.sources(root: root)
+        where !generated.contains(where: { $0.path == path }) && !RenderPathMarkers.waiting.contains(path) {
+            derived.append(Derived(path: path) {
+                RenderPathMarkers.apply(try String(contentsOfFile: root + "/" + path, encoding: .utf8),
+                                        marked: marked.contains(path))
+            })
+        }
+    } else {
+        FileHandle.standardError.write(Data("generate: no \(RenderPathMarkers.list): render-path markers not checked\n".utf8))
+    }
+} catch {
+    FileHandle.standardError.write(Data("generate: \(error)\n".utf8))
+    failed = true
+}
 // The adapter table in docs/adapters.md is written by hand (how each consumer is escaped): it
 // must have a row for every built-in adapter.
 if let adapters = try? String(contentsOfFile: root + "/docs/adapters.md", encoding: .utf8) {

@@ -49,6 +49,23 @@ import ElbowroomTestSupport
         #expect(run.stderr.contains("stale: docs/templates.md") && run.stderr.contains("stale: man/elbowroom.5"), "\(run.stderr)")
     }
 
+    /// The render-path marker is true both ways: on every file render-path.files lists, on no other.
+    @Test func aRenderPathMarkerMissingOrOutOfPlaceFailsTheCheck() throws {
+        let root = try Self.copyOfTheRepository()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let marker = "// Render path: every prompt runs code in this file; the rules are in docs/performance.md.\n"
+        let render = root + "/Sources/ElbowroomCLI/Commands/RenderCommand.swift"
+        let text = try String(contentsOfFile: render, encoding: .utf8)
+        #expect(text.hasPrefix(marker))
+        try String(text.dropFirst(marker.count)).write(toFile: render, atomically: true, encoding: .utf8)
+        let help = root + "/Sources/ElbowroomCLI/Support/Help.swift"
+        try (marker + String(contentsOfFile: help, encoding: .utf8)).write(toFile: help, atomically: true, encoding: .utf8)
+        let run = try Self.check(root)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("stale: Sources/ElbowroomCLI/Commands/RenderCommand.swift")
+                && run.stderr.contains("stale: Sources/ElbowroomCLI/Support/Help.swift"), "\(run.stderr)")
+    }
+
     @Test func aTemplateWithoutASummaryFailsTheCheckSayingWhereToAddOne() throws {
         let root = try Self.copyOfTheRepository()
         defer { try? FileManager.default.removeItem(atPath: root) }

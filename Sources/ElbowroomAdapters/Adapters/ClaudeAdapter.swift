@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// `claude`: Claude Code's `statusLine` command. Its stdout is not a TTY but ANSI colours and

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// `fish`: `fish_prompt` / `fish_right_prompt` print plain ANSI; fish measures the width itself.

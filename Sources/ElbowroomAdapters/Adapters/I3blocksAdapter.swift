@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// `i3blocks`: the raw format, three lines `full_text`, `short_text`, `color`, and exit status 33

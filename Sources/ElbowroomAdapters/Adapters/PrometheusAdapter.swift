@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// `prometheus`: the node_exporter textfile collector format (write to a temp file, then rename

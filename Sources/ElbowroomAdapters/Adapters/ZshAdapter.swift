@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// `zsh`: for `setopt prompt_subst; RPROMPT='$(elbowroom -a zsh)'`. The output is prompt-expanded

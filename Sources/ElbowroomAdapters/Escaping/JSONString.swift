@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// JSON string and value encoding for the line protocols (waybar, i3bar, i3blocks, json, plugins).

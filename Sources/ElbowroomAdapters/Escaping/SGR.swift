@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// ANSI SGR (Select Graphic Rendition) for ansi, fish, claude and (wrapped) bash.

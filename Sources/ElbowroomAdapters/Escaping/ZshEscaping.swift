@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// zsh with `setopt prompt_subst` prompt-expands command output after substituting it, so every

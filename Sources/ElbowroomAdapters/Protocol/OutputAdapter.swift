@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// One consumer's output format. Adding an adapter is one new file in `Adapters/` and one line

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// Claude Code hands its status line a JSON reading on stdin, with `rate_limits`: free fresh

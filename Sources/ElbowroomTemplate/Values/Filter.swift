@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// The filters a placeholder can chain with `|`. This table is the manual: scripts/generate
