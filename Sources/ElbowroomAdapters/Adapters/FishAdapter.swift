@@ -14,6 +14,6 @@ public struct FishAdapter: OutputAdapter {
     }
 
     public func renderError(_ message: String) -> AdapterOutput {
-        AdapterOutput(SGR.escape + "31m⚠hr" + SGR.reset, exitCode: 0)
+        AdapterOutput(SGR.escape + "31m⚠ elbowroom" + SGR.reset, exitCode: 0)
     }
 }

@@ -43,6 +43,6 @@ public struct ZshAdapter: OutputAdapter {
     }
 
     public func renderError(_ message: String) -> AdapterOutput {
-        AdapterOutput("%F{red}⚠hr%f\n", exitCode: 0)
+        AdapterOutput("%F{red}⚠ elbowroom%f\n", exitCode: 0)
     }
 }
