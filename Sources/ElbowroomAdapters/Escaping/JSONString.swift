@@ -1,7 +1,8 @@
 // Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
-/// JSON string and value encoding for the line protocols (waybar, i3bar, i3blocks, json, plugins).
+/// JSON strings for the line protocols (waybar, i3bar, i3blocks, json, plugins); `JSONValue`
+/// builds whole values with it.
 ///
 /// Written by hand rather than with `JSONEncoder` so that key order is fixed (golden files and
 /// diffs stay stable) and `/` is not escaped. Escapes what RFC 8259 requires: `"`, `\` and
@@ -65,63 +66,5 @@ public enum JSONString {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         out += [0x5C, UInt8(ascii: "u"), digits[Int(value >> 12 & 15)], digits[Int(value >> 8 & 15)],
                 digits[Int(value >> 4 & 15)], digits[Int(value & 15)]]
-    }
-
-}
-
-/// A JSON value with objects kept in the order they were built.
-public indirect enum JSONValue: Sendable, Equatable {
-    case string(String)
-    case number(Double)
-    case bool(Bool)
-    case null
-    case array([JSONValue])
-    case object([(String, JSONValue)])
-
-    public static func == (a: JSONValue, b: JSONValue) -> Bool { a.encoded == b.encoded }
-
-    /// `nil` becomes `null`.
-    public static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
-    public static func number(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
-
-    /// Compact, one line, no spaces.
-    public var encoded: String {
-        switch self {
-        case .string(let s): return JSONString.quote(s)
-        case .number(let n): return JSONNumber.format(n)
-        case .bool(let b): return b ? "true" : "false"
-        case .null: return "null"
-        case .array(let items):
-            var out = "["
-            for i in items.indices {
-                if i > 0 { out += "," }
-                out += items[i].encoded
-            }
-            return out + "]"
-        case .object(let pairs):
-            var out = "{"
-            for i in pairs.indices {
-                if i > 0 { out += "," }
-                out += JSONString.quote(pairs[i].0) + ":" + pairs[i].1.encoded
-            }
-            return out + "}"
-        }
-    }
-}
-
-/// Numbers as JSON (and Prometheus) want them: whole numbers without a fraction (`63`, not
-/// `63.0`), others in Swift's shortest round-trip form; non-finite values become `null`.
-public enum JSONNumber {
-    public static func format(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
-        if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
-        return "\(value)"
-    }
-
-    /// Rounded to `places` decimals, for numbers people read (percentages, pace).
-    public static func rounded(_ value: Double, places: Int) -> Double {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        return (value * scale).rounded() / scale
     }
 }

@@ -1,7 +1,12 @@
+import ElbowroomCore
+
 /// The text `elbowroom completions SHELL` prints. Commands and flags are written out here (a test
 /// checks each script names every command and flag the parser knows); names that change with the
 /// user's setup come from `elbowroom completions --list …` when Tab is pressed.
 enum CompletionScripts {
+    /// `--window`'s names: the window catalog's aliases.
+    static let windows = WindowCatalog.aliases.map(\.alias).joined(separator: " ")
+
     static func script(for shell: String) -> String {
         switch shell {
         case "bash": return bash
@@ -41,7 +46,7 @@ _elbowroom() {
         --color)
             COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --window)
-            COMPREPLY=($(compgen -W "5h 7d sonnet opus" -- "$cur")); return ;;
+            COMPREPLY=($(compgen -W "\#(windows)" -- "$cur")); return ;;
         --max-age|--interval|--since)
             return ;;
     esac
@@ -164,7 +169,7 @@ _elbowroom() {
           _arguments -s $render_options '--interval=[seconds between frames]:seconds' \
             '--notify[also send desktop notifications]' && ret=0 ;;
         history)
-          _arguments -s '--window=[one window]:window:(5h 7d sonnet opus)' \
+          _arguments -s '--window=[one window]:window:(\#(windows))' \
             '--since=[how far back, such as 24h or 90m]:duration' \
             '(--csv)--json[the samples as JSON]' '(--json)--csv[the samples as CSV]' && ret=0 ;;
         fetch)
@@ -225,7 +230,7 @@ complete -c elbowroom -n $renders -l color -x -a 'auto always never' -d 'when to
 complete -c elbowroom -n $renders -l demo -d 'render a built-in sample reading'
 complete -c elbowroom -n '__fish_seen_subcommand_from watch' -l interval -x -d 'seconds between frames'
 complete -c elbowroom -n '__fish_seen_subcommand_from watch' -l notify -d 'also send desktop notifications'
-complete -c elbowroom -n '__fish_seen_subcommand_from history' -l window -x -a '5h 7d sonnet opus' -d 'one window'
+complete -c elbowroom -n '__fish_seen_subcommand_from history' -l window -x -a '\#(windows)' -d 'one window'
 complete -c elbowroom -n '__fish_seen_subcommand_from history' -l since -x -d 'how far back, such as 24h or 90m'
 complete -c elbowroom -n '__fish_seen_subcommand_from history' -l json -d 'the samples as JSON'
 complete -c elbowroom -n '__fish_seen_subcommand_from history' -l csv -d 'the samples as CSV'
