@@ -17,7 +17,7 @@ final class SpyTransport: HTTPTransport, @unchecked Sendable {
     private var sent: [HTTPRequest] = []
     var beforeSend: (@Sendable (HTTPRequest) -> Void)?
 
-    init(inner: any HTTPTransport = URLSessionTransport()) {
+    init(inner: any HTTPTransport = PlatformTransport.make()) {
         self.inner = inner
     }
 

@@ -10,7 +10,7 @@ import ElbowroomTestSupport
     let now = Date(timeIntervalSince1970: 1_795_000_000)
 
     func client(_ server: LoopbackHTTPServer, timeout: TimeInterval = 5) -> UsageClient {
-        UsageClient(apiBase: URL(string: server.baseURL)!, transport: URLSessionTransport(), timeout: timeout)
+        UsageClient(apiBase: URL(string: server.baseURL)!, transport: PlatformTransport.make(), timeout: timeout)
     }
 
     func fetch(_ reply: ServerReply, timeout: TimeInterval = 5) throws -> (Result<Reading, FetchError>, LoopbackHTTPServer) {
@@ -166,7 +166,7 @@ import ElbowroomTestSupport
         let server = try LoopbackHTTPServer()
         let base = server.baseURL
         server.stop()
-        let client = UsageClient(apiBase: URL(string: base)!, transport: URLSessionTransport(), timeout: 2)
+        let client = UsageClient(apiBase: URL(string: base)!, transport: PlatformTransport.make(), timeout: 2)
         #expect {
             try client.fetch(accessToken: Self.token, plan: nil, now: now)
         } throws: { ($0 as? FetchError)?.outcome == .network }
@@ -186,7 +186,7 @@ import ElbowroomTestSupport
     }
 
     @Test func transportRefusesCleartextToAnotherHost() throws {
-        let transport = URLSessionTransport()
+        let transport = PlatformTransport.make()
         #expect {
             try transport.send(HTTPRequest(url: URL(string: "http://example.com/api/oauth/usage")!,
                                            headers: [("Authorization", "Bearer \(Self.token)")], timeout: 1))
@@ -197,7 +197,7 @@ import ElbowroomTestSupport
     }
 
     @Test func requestsAndGrantsNeverInterpolateTheirTokens() {
-        let client = UsageClient(apiBase: URL(string: "https://api.anthropic.com")!, transport: URLSessionTransport(), timeout: 1)
+        let client = UsageClient(apiBase: URL(string: "https://api.anthropic.com")!, transport: PlatformTransport.make(), timeout: 1)
         let request = client.request(accessToken: Self.token)
         let grant = TokenGrant(accessToken: Self.token, refreshToken: Self.token + "-r", expiresIn: 60)
         for text in ["\(request)", String(reflecting: request), "\(grant)", String(reflecting: grant)] {

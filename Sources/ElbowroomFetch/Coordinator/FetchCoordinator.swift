@@ -19,7 +19,7 @@ public struct FetchContext: Sendable {
     public var clock: @Sendable () -> Date
     public var log: DebugLog
 
-    public init(environment: ElbowroomEnvironment, transport: any HTTPTransport = URLSessionTransport(),
+    public init(environment: ElbowroomEnvironment, transport: any HTTPTransport = PlatformTransport.make(),
                 credentialSourceKind: CredentialSourceKind = .platformDefault,
                 detector: (any ClaudeProcessDetector)? = nil, securityExecutable: String = "/usr/bin/security",
                 clock: @escaping @Sendable () -> Date = { Date() }, log: DebugLog = DebugLog(enabled: false)) {
