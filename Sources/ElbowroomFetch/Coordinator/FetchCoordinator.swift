@@ -185,6 +185,11 @@ public struct FetchCoordinator: Sendable {
             source: source, refresher: TokenRefresher(tokenURL: tokenURL, transport: context.transport, timeout: timeout),
             mode: config.refresh, detector: context.processDetector, log: log,
             lockDirectory: paths.claudeConfigDir, notes: notes)
+        // Before the first byte leaves: should this process die mid-fetch, the attempt is on
+        // record all the same, with its backoff (the lock file's marker, laid over the cache).
+        var inFlight = cache?.fetch ?? FetchState()
+        inFlight.recordFailure(.interrupted, message: Messages.interrupted, at: context.clock())
+        try? store.saveMarker(inFlight, now: context.clock())
         let fetched: Reading
         do {
             fetched = try fetch(client: client, renewal: renewal, source: source)
@@ -199,6 +204,9 @@ public struct FetchCoordinator: Sendable {
         }
         let now = context.clock()
         let note = notes.message.map(log.redact)
+        // The attempt ended: the marker goes before the cache records how (it would otherwise be
+        // counted as a failure of its own).
+        store.clearMarker()
         do {
             let saved = try store.update { cache in
                 var fresh = reading
@@ -265,6 +273,7 @@ public struct FetchCoordinator: Sendable {
         let log = context.log
         let now = context.clock()
         let message = log.redact(error.description)
+        store.clearMarker()
         do {
             let saved = try store.update { cache in
                 cache.account = store.account

@@ -151,6 +151,7 @@ public struct TokenRenewal: Sendable {
 
 /// The user-facing wording, in one place.
 enum Messages {
+    static let interrupted = "the last fetch stopped before it finished (the fetcher crashed or was killed)"
     static let signedOut = "not signed in to claude code: run `claude` and sign in with /login"
     static let inferenceOnly = "CLAUDE_CODE_OAUTH_TOKEN is an inference-only token and cannot read usage; sign in with `claude` (/login) so elbowroom can use the stored login"
     static func malformed(_ label: String) -> String {
