@@ -39,9 +39,10 @@ public struct FetchContext: Sendable {
         case .file:
             return FileCredentialSource(path: paths.credentialsFile)
         case .keychain:
-            let account = environment["USER"] ?? Self.loginName() ?? "unknown"
-            let childEnv = ["HOME": environment.home, "USER": account, "PATH": "/usr/bin:/bin:/usr/sbin:/sbin"]
-            return KeychainCredentialSource(service: paths.keychainService, account: account,
+            let account = ClaudeCodeStorage.keychainAccount(user: environment["USER"], loginName: Self.loginName())
+            let childEnv = ["HOME": environment.home, "USER": environment["USER"] ?? account, "PATH": "/usr/bin:/bin:/usr/sbin:/sbin"]
+            let service = ClaudeCodeStorage(environment: environment).keychainService(normalize: { $0.precomposedStringWithCanonicalMapping })
+            return KeychainCredentialSource(service: service, account: account,
                                             executable: securityExecutable, environment: childEnv)
         }
     }
