@@ -8,6 +8,7 @@
 #include <curl/curl.h>
 #ifdef __linux__
 #include <sys/prctl.h>
+#include <sys/fsuid.h>
 #endif
 
 typedef size_t (*elbowroom_curl_data_callback)(char *data, size_t size, size_t count, void *context);
@@ -46,6 +47,24 @@ static inline CURLcode elbowroom_curl_response_code(CURL *handle, long *code) {
 static inline int elbowroom_set_not_dumpable(void) {
 #ifdef __linux__
     return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+#else
+    return -1;
+#endif
+}
+
+/// Linux: the file-system user and group this thread acts as (`setfsuid(2)`), so that root
+/// writing a user's credentials has exactly that user's rights. Returns the previous id; -1 where
+/// there is no such call.
+static inline int elbowroom_setfsuid(unsigned int uid) {
+#ifdef __linux__
+    return setfsuid(uid);
+#else
+    return -1;
+#endif
+}
+static inline int elbowroom_setfsgid(unsigned int gid) {
+#ifdef __linux__
+    return setfsgid(gid);
 #else
     return -1;
 #endif

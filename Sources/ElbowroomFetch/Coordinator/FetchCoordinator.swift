@@ -37,7 +37,7 @@ public struct FetchContext: Sendable {
     public func credentialSource(paths: Paths) -> any CredentialSource {
         switch credentialSourceKind {
         case .file:
-            return FileCredentialSource(path: paths.credentialsFile)
+            return FileCredentialSource(path: paths.credentialsFile, storage: ClaudeCodeStorage(environment: environment), log: log)
         case .keychain:
             let account = ClaudeCodeStorage.keychainAccount(user: environment["USER"], loginName: Self.loginName())
             let childEnv = ["HOME": environment.home, "USER": environment["USER"] ?? account, "PATH": "/usr/bin:/bin:/usr/sbin:/sbin"]
@@ -180,12 +180,18 @@ public struct FetchCoordinator: Sendable {
             return FetchReport(result: .skipped(reason: second.reason), cache: cache)
         }
 
-        let client = UsageClient(apiBase: apiURL, transport: context.transport, timeout: timeout)
+        let userAgent = config.userAgent ?? UsageClient.defaultUserAgent
+        let client = UsageClient(apiBase: apiURL, transport: context.transport, timeout: timeout, userAgent: userAgent)
         let notes = RunNotes()
+        let storage = ClaudeCodeStorage(environment: env)
+        for holder in ClaudeCodeRefreshLock.holders(storage: storage, now: context.clock()) {
+            log("claude code lock: \(holder)")
+        }
         let renewal = TokenRenewal(
-            source: source, refresher: TokenRefresher(tokenURL: tokenURL, transport: context.transport, timeout: timeout),
+            source: source,
+            refresher: TokenRefresher(tokenURL: tokenURL, transport: context.transport, timeout: timeout, userAgent: userAgent),
             mode: config.refresh, detector: context.processDetector, log: log,
-            lockDirectory: paths.claudeConfigDir, notes: notes)
+            lockDirectory: storage.directory, notes: notes, storage: storage)
         // Before the first byte leaves: should this process die mid-fetch, the attempt is on
         // record all the same, with its backoff (the lock file's marker, laid over the cache).
         var inFlight = cache?.fetch ?? FetchState()
@@ -256,14 +262,14 @@ public struct FetchCoordinator: Sendable {
         log("GET \(client.usageURL.absoluteString)")
         do {
             return try client.fetch(accessToken: credentials.accessToken, plan: credentials.subscriptionType,
-                                    now: context.clock())
+                                    scopes: credentials.scopes, now: context.clock())
         } catch .unauthorized where !renewed {
             log("401: trying one refresh")
             credentials = try renewal.renew(stale: credentials, why: "the usage api rejected the token (401)",
                                             now: context.clock())
             log("GET \(client.usageURL.absoluteString) (retry)")
             return try client.fetch(accessToken: credentials.accessToken, plan: credentials.subscriptionType,
-                                    now: context.clock())
+                                    scopes: credentials.scopes, now: context.clock())
         }
     }
 
