@@ -415,6 +415,16 @@ enum FakeProc {
         #expect(!ProcClaudeProcessDetector(procRoot: root, ownPID: 77).isClaudeRunning())
     }
 
+    /// Another user's Claude Code refreshes another login: it never stops this user's refresh.
+    @Test func onlyThisUsersProcessesCount() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let root = sandbox.root + "/proc"
+        try FakeProc.add(pid: 88, comm: "claude", cmdline: ["claude"], to: root)
+        #expect(ProcClaudeProcessDetector(procRoot: root, ownPID: 1).isClaudeRunning())
+        #expect(!ProcClaudeProcessDetector(procRoot: root, ownPID: 1, uid: getuid() + 1).isClaudeRunning())
+    }
+
     @Test func anUnreadableProcCountsAsRunning() {
         // Not knowing must not license a second refresher.
         #expect(ProcClaudeProcessDetector(procRoot: "/nonexistent-proc", ownPID: 1).isClaudeRunning())
