@@ -42,8 +42,9 @@ public struct FetchContext: Sendable {
             let account = ClaudeCodeStorage.keychainAccount(user: environment["USER"], loginName: Self.loginName())
             let childEnv = ["HOME": environment.home, "USER": environment["USER"] ?? account, "PATH": "/usr/bin:/bin:/usr/sbin:/sbin"]
             let service = ClaudeCodeStorage(environment: environment).keychainService(normalize: { $0.precomposedStringWithCanonicalMapping })
-            return KeychainCredentialSource(service: service, account: account,
-                                            executable: securityExecutable, environment: childEnv)
+            let file = FileCredentialSource(path: paths.credentialsFile, storage: ClaudeCodeStorage(environment: environment), log: log)
+            return KeychainCredentialSource(service: service, account: account, executable: securityExecutable,
+                                            environment: childEnv, fallback: file)
         }
     }
 
