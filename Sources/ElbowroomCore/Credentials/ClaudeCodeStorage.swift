@@ -46,6 +46,32 @@ public struct ClaudeCodeStorage: Sendable, Equatable {
         (resolve(directory) ?? directory) + ".lock"
     }
 
+    /// How long a refresh lock untouched stays held (Claude Code's rule; its holder touches it
+    /// every 5 s).
+    public static let refreshLockStaleAfter: TimeInterval = 60
+
+    /// Who holds Claude Code's refresh locks now, for `doctor` and `fetch --verbose`: a line per
+    /// lock that exists (none when nobody is refreshing).
+    public func lockHolders(now: Date) -> [String] {
+        let pid = FileSystem.read(refreshLockOwner, limit: 64 * 1024).flatMap(Self.ownerPID).map { " by process \($0)" } ?? ""
+        return [refreshLock, legacyLock()].compactMap { path in
+            guard FileSystem.exists(path), let touched = FileSystem.modificationDate(of: path) else { return nil }
+            let age = max(0, Int(min(now.timeIntervalSince(touched), 1e9)))
+            let state = Double(age) > Self.refreshLockStaleAfter ? "stale (left by a holder that stopped; the next refresh takes it over)" : "held"
+            return "\(path) \(state)\(path == refreshLock ? pid : ""), last touched \(age)s ago"
+        }
+    }
+
+    /// `"pid": N` from Claude Code's owner record.
+    static func ownerPID(_ data: Data) -> Int? {
+        let bytes = [UInt8](data.prefix(64 * 1024))
+        let key = Array("\"pid\"".utf8)
+        guard bytes.count >= key.count,
+              let start = (0...(bytes.count - key.count)).first(where: { bytes[$0..<($0 + key.count)].elementsEqual(key) }) else { return nil }
+        let digits = bytes[(start + key.count)...].drop { $0 == 0x20 || $0 == 0x3A }.prefix { $0 >= 0x30 && $0 <= 0x39 }.prefix(10)
+        return Int(String(decoding: digits, as: UTF8.self))
+    }
+
     /// The Keychain service. `normalize` is NFC (the fetcher passes Foundation's); Claude Code
     /// hashes the NFC form of the raw variable, with no path comparison: `CLAUDE_CONFIG_DIR=~/.claude`
     /// has a suffix although it names the default directory.

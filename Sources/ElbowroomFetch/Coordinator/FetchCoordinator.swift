@@ -185,7 +185,7 @@ public struct FetchCoordinator: Sendable {
         let client = UsageClient(apiBase: apiURL, transport: context.transport, timeout: timeout, userAgent: userAgent)
         let notes = RunNotes()
         let storage = ClaudeCodeStorage(environment: env)
-        for holder in ClaudeCodeRefreshLock.holders(storage: storage, now: context.clock()) {
+        for holder in storage.lockHolders(now: context.clock()) {
             log("claude code lock: \(holder)")
         }
         let renewal = TokenRenewal(

@@ -64,19 +64,6 @@ public final class ClaudeCodeRefreshLock: @unchecked Sendable {
 
     deinit { release() }
 
-    /// Who holds the locks now, for `doctor` and `fetch --verbose`: one line per held lock.
-    public static func holders(storage: ClaudeCodeStorage, now: Date) -> [String] {
-        let owner = FileSystem.read(storage.refreshLockOwner, limit: 64 * 1024)
-            .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-        let pid = (owner?["pid"] as? NSNumber).map { " by process \($0.intValue)" } ?? ""
-        return [storage.refreshLock, storage.legacyLock()].compactMap { path in
-            guard let touched = DirectoryLock(path: path, staleAfter: staleAfter).lastTouched() else { return nil }
-            let age = max(0, Int(now.timeIntervalSince(touched)))
-            let state = Double(age) > staleAfter ? "stale, the next refresh takes it over" : "held"
-            return "\(path) \(state)\(path == storage.refreshLock ? pid : ""), last touched \(age)s ago"
-        }
-    }
-
     /// A thread that touches the held locks every 5 s, with termination signals blocked (they
     /// belong to the thread that refreshes, which holds them back until the tokens are saved).
     private func startTouching() {
