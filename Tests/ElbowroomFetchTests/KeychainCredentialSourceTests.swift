@@ -175,15 +175,15 @@ import ElbowroomTestSupport
     }
 }
 
-/// The real `/usr/bin/security` in a throwaway keychain (macOS CI sets ELBOWROOM_TEST_KEYCHAIN;
-/// elsewhere there is no Keychain and this says so).
+#if os(macOS)
+/// The real `/usr/bin/security` in a throwaway keychain: the macOS CI workflow makes one and sets
+/// ELBOWROOM_TEST_KEYCHAIN (there is no Keychain on Linux).
 @Suite struct RealKeychainTests {
-    @Test func theRealSecurityReadsAndWritesAsClaudeCodeNamesIt() throws {
-        #if os(macOS)
-        guard let keychain = ProcessInfo.processInfo.environment["ELBOWROOM_TEST_KEYCHAIN"] else {
-            print("skip: ELBOWROOM_TEST_KEYCHAIN is not set (the macOS CI workflow makes one)")
-            return
-        }
+    static let keychain = ProcessInfo.processInfo.environment["ELBOWROOM_TEST_KEYCHAIN"]
+
+    @Test(.enabled(if: keychain != nil, "ELBOWROOM_TEST_KEYCHAIN is not set (the macOS CI workflow makes one)"))
+    func theRealSecurityReadsAndWritesAsClaudeCodeNamesIt() throws {
+        let keychain = try #require(Self.keychain)
         let service = "Claude Code-credentials-" + SHA256.hex("/tmp/elbowroom-ci-\(getpid())").prefix(8)
         let json = Sandbox.credentialsJSON(accessToken: Tokens.access, refreshToken: Tokens.refresh,
                                            expiresAt: Date().addingTimeInterval(3600))
@@ -202,8 +202,6 @@ import ElbowroomTestSupport
             try CredentialsDocument.replacingTokens(in: current!, accessToken: "sk-ant-oat01-rotated", refreshToken: "sk-ant-ort01-rotated", expiresAt: Date())
         }
         #expect(source.load().oauth?.accessToken == "sk-ant-oat01-rotated")
-        #else
-        print("skip: no Keychain on this platform (the macOS CI workflow runs this)")
-        #endif
     }
 }
+#endif
