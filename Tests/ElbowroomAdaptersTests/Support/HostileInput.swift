@@ -7,7 +7,7 @@ import ElbowroomTemplate
 ///
 /// The test's own idea of "what the user should see" (`Oracle`) is written here independently of
 /// the code under test: controls, DEL, C1 and bidi controls gone; a line break in the data is a
-/// space (the data is one line; only a template adds lines).
+/// space (the data is one line; only a template adds lines), and so is a tab.
 enum Hostile {
     /// Each consumer's live syntax, starting with its special character.
     static let live: [String] = [
@@ -22,7 +22,7 @@ enum Hostile {
     static let controls: [String] = [
         "\u{1B}[31mred", "\u{1B}]52;c;ZWNobyBwd25lZA==\u{07}", "\u{1B}]0;retitled\u{07}", "\u{1B}]8;;http://x\u{1B}\\",
         "\u{9B}31m", "\u{9D}0;retitled\u{9C}", "\u{07}", "\u{00}", "\u{7F}", "\u{01}\u{02}", "\u{0B}\u{0C}",
-        "a\rb", "a\nb", "a\r\nb", "a\u{2028}b", "a\u{2029}b", "a\u{85}b",
+        "a\rb", "a\nb", "a\r\nb", "a\u{2028}b", "a\u{2029}b", "a\u{85}b", "a\tb\t\t",
         "\u{202E}exe.txt", "\u{2066}x\u{2069}", "\u{200F}\u{200E}\u{061C}", "\u{202A}\u{202B}\u{202C}\u{202D}",
     ]
 
@@ -119,14 +119,14 @@ enum Oracle {
     }
 
     /// Data as one line of plain text: controls and bidi controls gone, each line break (CRLF
-    /// counted once) a space.
+    /// counted once) and each tab a space.
     static func oneLine(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         var previous: Unicode.Scalar?
         for s in text.unicodeScalars {
             defer { previous = s }
             if s == "\n" && previous == "\r" { continue }
-            if isLineBreak(s) { out.append(" ") } else if !isForbidden(s) { out.append(s) }
+            if isLineBreak(s) || s == "\t" { out.append(" ") } else if !isForbidden(s) { out.append(s) }
         }
         return String(out)
     }
