@@ -297,6 +297,30 @@ import Testing
         }
     }
 
+    /// Keys that differ only in what the cleaning drops or merges were one series, and
+    /// node_exporter kept one of the two (it kept the harmless one and dropped the critical one).
+    /// Every window is a series of its own; a key shown as it is keeps its label value.
+    @Test func keysThatDifferOnlyInWhatTheCleaningDropsAreSeparateSeries() throws {
+        let now = Hostile.now
+        let keys = ["seven_day_x\u{1B}", "seven_day_x", "seven_day_\u{202E}x", "seven_day_x (2)", "a\rb", "a\nb", "a\r\nb"]
+        let reading = Reading(
+            windows: keys.enumerated().map { i, key in
+                UsageWindow(key: key, used: Double(10 * i), resetsAt: now.addingTimeInterval(3600), observedAt: now)
+            },
+            fetchedAt: now, source: .api)
+        let view = UsageView(cache: CacheFile(account: "a", reading: reading), now: now, config: Config())
+        let frame = RenderedFrame(spans: [], tooltip: [], view: view, palette: Palette(), useColor: false)
+        let text = PrometheusAdapter().render(frame).text
+        let used = try ConsumerModel.prometheus(text).filter { $0.name == "elbowroom_window_used_percent" }
+        let labels = used.map { $0.labels.first { $0.name == "window" }?.value ?? "" }
+        #expect(used.count == keys.count)
+        #expect(Set(labels.map { Array($0.unicodeScalars) }).count == keys.count, "\(labels)")
+        // The clean keys keep their own values; their windows' numbers stay with them.
+        for line in [#"{window="seven_day_x"} 10"#, #"{window="seven_day_x (2)"} 30"#, #"{window="a\nb"} 50"#] {
+            #expect(text.contains("\nelbowroom_window_used_percent" + line + "\n"), "\(line) in \(text)")
+        }
+    }
+
     /// The payloads each reach the output: a frame that lost the data would pass every check.
     @Test func everyFieldReachesTheOutput() {
         let frame = Hostile.frame("zz")
