@@ -27,4 +27,75 @@ import ElbowroomTestSupport
         #expect(SafeText.prefix("aé€😀", maxBytes: 6) == "aé€")
         #expect(SafeText.prefix("aé€😀", maxBytes: 5) == "aé")
     }
+
+    // MARK: The future is not believed
+
+    static func window(_ key: String = "five_hour", used: Double, resetIn: TimeInterval, observed: Date) -> UsageWindow {
+        UsageWindow(key: key, used: used, resetsAt: observed.addingTimeInterval(resetIn), observedAt: observed)
+    }
+
+    static func cache(_ windows: [UsageWindow]) -> CacheFile {
+        CacheFile(account: "a", reading: Reading(windows: windows, fetchedAt: windows[0].observedAt, source: .statusLine))
+    }
+
+    static func statusLine(_ windows: [UsageWindow]) -> Reading {
+        Reading(windows: windows, fetchedAt: windows[0].observedAt, source: .statusLine)
+    }
+
+    /// A reading stamped a year ahead (`ELBOWROOM_NOW` without `--demo`, a clock that ran ahead)
+    /// does not hold off the real readings that follow.
+    @Test func aCachedWindowObservedInTheFutureDoesNotHoldOffRealReadings() {
+        var cache = Self.cache([Self.window(used: 80, resetIn: 3600, observed: Self.now.addingTimeInterval(365 * 86400))])
+        let changed1 = cache.ingest(Self.statusLine([Self.window(used: 30, resetIn: 3600, observed: Self.now)]))
+        #expect(changed1)
+        #expect(cache.reading?.window(key: "five_hour")?.used == 30)
+        #expect(cache.reading?.window(key: "five_hour")?.observedAt == Self.now)
+        // Within the clock slack it is still a replay (same window, less used).
+        var close = Self.cache([Self.window(used: 80, resetIn: 3600, observed: Self.now.addingTimeInterval(30))])
+        let changed2 = close.ingest(Self.statusLine([Self.window(used: 30, resetIn: 3630, observed: Self.now)]))
+        #expect(!changed2)
+    }
+
+    /// A window that "resets" in 2100 makes every real one look like an earlier window, a replay;
+    /// no five-hour window resets more than five hours (and an hour of clock skew) ahead.
+    @Test func aCachedWindowResettingFarAheadDoesNotFreezeIt() {
+        var cache = Self.cache([Self.window(used: 80, resetIn: 80 * 365 * 86400, observed: Self.now.addingTimeInterval(-600))])
+        let changed3 = cache.ingest(Self.statusLine([Self.window(used: 30, resetIn: 3600, observed: Self.now)]))
+        #expect(changed3)
+        #expect(cache.reading?.window(key: "five_hour")?.used == 30)
+        // A weekly window may reset days ahead.
+        var weekly = Self.cache([Self.window("seven_day", used: 80, resetIn: 6 * 86400, observed: Self.now.addingTimeInterval(-600))])
+        let changed4 = weekly.ingest(Self.statusLine([Self.window("seven_day", used: 30, resetIn: 3600, observed: Self.now)]))
+        #expect(!changed4)
+    }
+
+    /// The status line's far-future `resets_at` is not taken in the first place; `--verbose` says why.
+    @Test func aStatusLineResetFurtherAheadThanTheWindowLastsIsLeftOut() throws {
+        let far = Int(Self.now.timeIntervalSince1970) + 10 * 365 * 86400
+        let near = Int(Self.now.timeIntervalSince1970) + 3600
+        let json = #"{"rate_limits":{"five_hour":{"used_percentage":80,"resets_at":\#(far)},"seven_day":{"used_percentage":20,"resets_at":\#(near)}}}"#
+        let input = try #require(StatusLineInput.decode(Data(json.utf8), observedAt: Self.now))
+        #expect(input.windows.map(\.key) == ["seven_day"])
+        #expect(input.notes.count == 1 && input.notes[0].hasPrefix("five_hour: resets_at "))
+        #expect(StatusLineInput.decodeWithCodable(Data(json.utf8), observedAt: Self.now) == input)
+    }
+
+    /// One sample from two days ahead held off every later sample of its window until then.
+    /// (One from further ahead than `HistoryRetention.horizon` still thins the history as a long
+    /// gap would: without a clock to trust, the two look alike when it is written.)
+    @Test func aHistorySampleFromTheFutureDoesNotFreezeTheHistory() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let store = HistoryStore(paths: sandbox.paths)
+        let ahead = Self.now.addingTimeInterval(2 * 86400)
+        try store.record(Self.statusLine([Self.window(used: 10, resetIn: 3600, observed: Self.now.addingTimeInterval(-600)),
+                                          Self.window("seven_day", used: 5, resetIn: 86400, observed: Self.now.addingTimeInterval(-600))]))
+        try store.record(Self.statusLine([Self.window(used: 50, resetIn: 3600, observed: ahead)]))
+        #expect(try store.record(Self.statusLine([Self.window(used: 20, resetIn: 3600, observed: Self.now)])))
+        let samples = store.load().samples
+        #expect(samples.filter { $0.key == "five_hour" }.map(\.used) == [10, 20])
+        #expect(samples.filter { $0.key == "seven_day" }.map(\.used) == [5], "other windows keep their samples")
+        let digest = try #require(HistoryDigest.parse(try Data(contentsOf: URL(fileURLWithPath: store.digestFile))))
+        #expect(digest.allSatisfy { $0.at <= Int64(Self.now.timeIntervalSince1970) }, "the digest forgot it too")
+    }
 }

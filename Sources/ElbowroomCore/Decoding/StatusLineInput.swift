@@ -44,12 +44,24 @@ public struct StatusLineInput: Sendable, Equatable {
                 notes.append(UsagePercent.note(key: limit.key, field: "used_percentage", value: value))
                 continue
             }
+            if let note = implausibleReset(key: limit.key, limit.resetsAt, observedAt: observedAt) {
+                notes.append(note)
+                continue
+            }
             windows.append(UsageWindow(key: limit.key, used: used, resetsAt: limit.resetsAt, observedAt: observedAt))
         }
         return StatusLineInput(
             modelName: fields.modelName, currentDir: fields.currentDir, costUSD: fields.costUSD,
             contextUsedPercent: fields.contextUsedPercent,
             windows: WindowCatalog.sorted(windows), notes: notes.sorted())
+    }
+
+    /// A note when `resetsAt` lies further ahead than the window lasts
+    /// (`WindowCatalog.latestPlausibleReset`): such a window is left out, since a cached window
+    /// that resets in years holds off every real one until then (`CacheFile.ingest`).
+    static func implausibleReset(key: String, _ resetsAt: Date?, observedAt: Date) -> String? {
+        guard let resetsAt, resetsAt > WindowCatalog.latestPlausibleReset(forKey: key, observedAt: observedAt) else { return nil }
+        return "\(key): resets_at \(ISO8601.format(resetsAt)) is further ahead than the window lasts; left out"
     }
 
     /// `decode` through `JSONDecoder` and `Codable`: what the hand-written reader must equal.
@@ -61,6 +73,10 @@ public struct StatusLineInput: Sendable, Equatable {
             guard let limit = entry.value, let value = limit.used_percentage?.value else { continue }
             guard let used = UsagePercent.accept(value) else {
                 notes.append(UsagePercent.note(key: key, field: "used_percentage", value: value))
+                continue
+            }
+            if let note = implausibleReset(key: key, limit.resets_at?.date, observedAt: observedAt) {
+                notes.append(note)
                 continue
             }
             windows.append(UsageWindow(key: key, used: used, resetsAt: limit.resets_at?.date, observedAt: observedAt))
