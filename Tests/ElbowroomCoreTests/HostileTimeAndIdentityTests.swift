@@ -98,4 +98,31 @@ import ElbowroomTestSupport
         let digest = try #require(HistoryDigest.parse(try Data(contentsOf: URL(fileURLWithPath: store.digestFile))))
         #expect(digest.allSatisfy { $0.at <= Int64(Self.now.timeIntervalSince1970) }, "the digest forgot it too")
     }
+
+    // MARK: One login, one account
+
+    /// `/.`, `..`, a trailing slash and a symlink name the same directory: one cache, one fetch
+    /// lock, one history, so one fetch and one notification per crossing.
+    @Test func oneConfigDirUnderFourSpellingsIsOneAccount() throws {
+        let dir = TempDirectory()
+        let real = dir.path + "/claude"
+        try FileManager.default.createDirectory(atPath: real + "/sub", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir.path + "/link", withDestinationPath: real)
+        func paths(_ claude: String) -> Paths {
+            Paths(environment: ElbowroomEnvironment(["HOME": dir.path, "CLAUDE_CONFIG_DIR": claude]))
+        }
+        let plain = paths(real)
+        for spelling in [real + "/.", real + "/sub/..", real + "/", dir.path + "/link", dir.path + "//link/./sub/../"] {
+            let other = paths(spelling)
+            #expect(other.accountKey == plain.accountKey, "\(spelling)")
+            #expect(other.cacheFile == plain.cacheFile && other.fetchLockFile == plain.fetchLockFile
+                    && other.historyFile == plain.historyFile)
+            #expect(other.accountSource == plain.accountSource)
+        }
+        // A directory that does not exist yet is resolved by its spelling.
+        #expect(paths(dir.path + "/none/./x/..").accountKey == paths(dir.path + "/none").accountKey)
+        // Claude Code's own names are left as given: the credentials file and the Keychain service.
+        #expect(paths(dir.path + "/link").credentialsFile == dir.path + "/link/.credentials.json")
+        #expect(paths(dir.path + "/link").keychainService != plain.keychainService)
+    }
 }
