@@ -51,8 +51,8 @@ public struct StatusLineInput: Sendable, Equatable {
             windows.append(UsageWindow(key: limit.key, used: used, resetsAt: limit.resetsAt, observedAt: observedAt))
         }
         return StatusLineInput(
-            modelName: fields.modelName, currentDir: fields.currentDir, costUSD: fields.costUSD,
-            contextUsedPercent: fields.contextUsedPercent,
+            modelName: fields.modelName, currentDir: fields.currentDir, costUSD: fields.costUSD.map(boundedCost),
+            contextUsedPercent: fields.contextUsedPercent.map(boundedPercent),
             windows: WindowCatalog.sorted(windows), notes: notes.sorted())
     }
 
@@ -62,6 +62,17 @@ public struct StatusLineInput: Sendable, Equatable {
     static func implausibleReset(key: String, _ resetsAt: Date?, observedAt: Date) -> String? {
         guard let resetsAt, resetsAt > WindowCatalog.latestPlausibleReset(forKey: key, observedAt: observedAt) else { return nil }
         return "\(key): resets_at \(ISO8601.format(resetsAt)) is further ahead than the window lasts; left out"
+    }
+
+    /// The cost within the money bound the cache keeps (`ReadingLimits.maxMoney`, in cents), so
+    /// `{claude.cost}` never shows `$inf` (1e308 dollars is finite; in cents it is not).
+    static func boundedCost(_ usd: Double) -> Double {
+        min(max(usd, -ReadingLimits.maxMoney / 100), ReadingLimits.maxMoney / 100)
+    }
+
+    /// A percentage of the context window within 0…100, as a window's `used` is.
+    static func boundedPercent(_ percent: Double) -> Double {
+        min(max(percent, 0), 100)
     }
 
     /// `decode` through `JSONDecoder` and `Codable`: what the hand-written reader must equal.
@@ -84,8 +95,8 @@ public struct StatusLineInput: Sendable, Equatable {
         return StatusLineInput(
             modelName: raw.model?.value?.display_name?.value,
             currentDir: raw.workspace?.value?.current_dir?.value,
-            costUSD: raw.cost?.value?.total_cost_usd?.value,
-            contextUsedPercent: raw.context_window?.value?.used_percentage?.value,
+            costUSD: raw.cost?.value?.total_cost_usd?.value.map(boundedCost),
+            contextUsedPercent: raw.context_window?.value?.used_percentage?.value.map(boundedPercent),
             windows: WindowCatalog.sorted(windows), notes: notes.sorted())
     }
 
