@@ -30,7 +30,8 @@ public struct StatusLineInput: Sendable, Equatable {
     ///
     /// Only entries that are usage windows are taken (`spend_limit` and the like are not). A `0`
     /// with no `resets_at` is an idle window (100 % left); a percentage far outside 0…100 is not
-    /// data (a Claude Code bug writes the reset epoch there): the window is left out, with a note.
+    /// data (a Claude Code bug writes the reset epoch there): the window is left out, with a note;
+    /// so is a window that resets further ahead than it lasts (`implausibleReset`).
     public static func decode(_ data: Data, observedAt: Date) -> StatusLineInput? {
         // Read by hand (`StatusLineReader`): this runs on every Claude Code status-line render.
         guard let fields = StatusLineReader.read(data) else { return nil }
