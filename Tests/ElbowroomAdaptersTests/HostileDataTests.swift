@@ -249,6 +249,24 @@ import Testing
         failures.summary()
     }
 
+    /// Seeded fuzzing of the same check: labels, keys, errors, plans and currencies made of the
+    /// payloads' pieces, tabs, consumer specials, long runs of combining marks and scalars from
+    /// anywhere in Unicode, through every adapter. (The count is in docs/development.md.)
+    static let generatedCount = 300
+    static let generatedCases: [(payload: String, frame: RenderedFrame, expected: RenderedFrame)] =
+        Hostile.generated(count: generatedCount, seed: 0x1abe1).map { ($0, Hostile.frame($0), Hostile.expectedFrame($0)) }
+
+    @Test(arguments: adapters)
+    func generatedDataIsShownLiterallyAndNeverInterpreted(adapter name: String) throws {
+        let adapter = try #require(AdapterRegistry.builtIn(named: name))
+        let failures = Failures(adapter: name)
+        for (payload, frame, expected) in Self.generatedCases {
+            let output = adapter.render(frame).text
+            failures.check(payload, output) { try Self.validate(name, output, expected: expected) }
+        }
+        failures.summary()
+    }
+
     /// Error output carries a message (a template or config error, a plugin failure) that may
     /// quote the user's text: it is as safe as a render.
     @Test(arguments: adapters)

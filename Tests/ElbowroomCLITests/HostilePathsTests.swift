@@ -194,4 +194,42 @@ import ElbowroomTestSupport
     func dataMeetsAPersonOrAProgramOnlyCleaned(_ path: OutputPath) throws {
         for payload in Self.payloads { try path.walk(payload) }
     }
+
+    /// Seeded fuzzing of the same walk (fewer through the real fetcher, a process each).
+    /// The counts are in docs/development.md.
+    static let generatedCount = 60
+    static let generatedFetchCount = 12
+
+    @Test(arguments: paths)
+    func generatedDataMeetsAPersonOrAProgramOnlyCleaned(_ path: OutputPath) throws {
+        let count = path.name == "fetch --json" ? Self.generatedFetchCount : Self.generatedCount
+        for payload in Self.generated(count: count, seed: 0x9a7b5) { try path.walk(payload) }
+    }
+
+    /// Payloads from a fixed seed: one to five pieces of the payloads above, controls, bidi
+    /// controls, markup, tabs, runs of combining marks, scalars from anywhere in Unicode.
+    static func generated(count: Int, seed: UInt64) -> [String] {
+        var state = seed
+        func next(_ n: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15  // SplitMix64
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(n))
+        }
+        let pieces = payloads.dropLast() + ["\t", "\u{1B}", "\u{07}", "\u{9B}", "\u{85}", "\u{2028}", "\u{202D}", "<", "&", "%", "#", "\\", "\""]
+        return (0..<count).map { _ in
+            var payload = ""
+            for _ in 0..<(1 + next(5)) {
+                switch next(4) {
+                case 0, 1: payload += pieces[next(pieces.count)]
+                case 2: payload += "e" + String(repeating: "\u{0301}", count: 1 + next(3000))
+                default:
+                    let value = next(2) == 0 ? UInt32(next(0x100)) : UInt32(next(0x11_0000))
+                    payload.unicodeScalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+                }
+            }
+            return payload
+        }
+    }
 }

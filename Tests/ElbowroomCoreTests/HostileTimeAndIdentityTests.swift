@@ -99,6 +99,66 @@ import ElbowroomTestSupport
         #expect(digest.allSatisfy { $0.at <= Int64(Self.now.timeIntervalSince1970) }, "the digest forgot it too")
     }
 
+    /// Seeded fuzzing of the three above: sequences of five-hour readings stamped up to five days
+    /// back or up to ten years ahead, resetting in the past, within half an hour, or up to twenty
+    /// years ahead — half through the status-line decoder, half planted straight in the cache as
+    /// an older version kept them — each taken in as a render does and recorded in the history;
+    /// then one real reading. It is in the cache, and it is the history's latest sample. (Not
+    /// generated: stamps within the clock slack ahead, and plausible resets later than the real
+    /// one, where holding off is right.) The counts are in docs/development.md.
+    static let futureSequences = 500
+
+    @Test func generatedFutureTimestampsNeverFreezeTheCacheOrTheHistory() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        var state: UInt64 = 0xf0_7e
+        func next(_ n: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15  // SplitMix64
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(n))
+        }
+        let t = Self.now
+        var failures = 0
+        var readings = 0
+        for round in 0..<Self.futureSequences {
+            let store = HistoryStore(file: sandbox.root + "/h\(round).history")
+            var cache = CacheFile(account: "a")
+            for _ in 0..<(1 + next(5)) {
+                readings += 1
+                let stamp = next(2) == 0 ? -Double(1 + next(5 * 86400)) : FetchState.clockSlack + 1 + Double(next(10 * 365 * 86400))
+                let observed = t.addingTimeInterval(stamp)
+                let reset: TimeInterval = switch next(3) {
+                case 0: -1 - Double(next(86400))
+                case 1: Double(next(1800))
+                default: 6 * 3600 + 1 + Double(next(20 * 365 * 86400))
+                }
+                let used = Double(next(101))
+                let reading: Reading
+                if next(2) == 0 {
+                    let epoch = Int(t.timeIntervalSince1970 + reset)
+                    let json = #"{"rate_limits":{"five_hour":{"used_percentage":\#(Int(used)),"resets_at":\#(epoch)}}}"#
+                    guard let r = StatusLineInput.decode(Data(json.utf8), observedAt: observed)?.reading(at: observed) else { continue }
+                    reading = r
+                } else {
+                    reading = Self.statusLine([UsageWindow(key: "five_hour", used: used, resetsAt: t.addingTimeInterval(reset), observedAt: observed)])
+                }
+                if cache.ingest(reading), let merged = cache.reading { try store.record(merged) }
+            }
+            let real = Self.statusLine([UsageWindow(key: "five_hour", used: 42, resetsAt: t.addingTimeInterval(5 * 3600 - 120), observedAt: t)])
+            if cache.ingest(real), let merged = cache.reading { try store.record(merged) }
+            let window = cache.reading?.window(key: "five_hour")
+            let latest = store.load().samples.last { $0.key == "five_hour" }
+            if window?.used != 42 || window?.observedAt != t || latest?.at != Int64(t.timeIntervalSince1970) || latest?.used != 42 {
+                failures += 1
+                if failures <= 5 { Issue.record("round \(round): cache \(String(describing: window)), history's latest \(String(describing: latest))") }
+            }
+        }
+        #expect(failures == 0)
+        #expect(readings == 1_511, "the figure docs/development.md gives")
+    }
+
     // MARK: One login, one account
 
     /// `/.`, `..`, a trailing slash and a symlink name the same directory: one cache, one fetch

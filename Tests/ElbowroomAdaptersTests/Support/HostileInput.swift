@@ -47,6 +47,42 @@ enum Hostile {
 
     static var all: [String] { live + controls + glued + [live.joined(separator: " ") + controls.joined()] }
 
+    /// `count` payloads from a fixed seed: one to six pieces (a live payload, a control, glue, a
+    /// tab, a consumer's special, a run of combining marks, a scalar from anywhere in Unicode).
+    static func generated(count: Int, seed: UInt64) -> [String] {
+        var state = seed
+        func next(_ n: Int) -> Int {
+            // SplitMix64: the same sequence on every machine.
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(n))
+        }
+        let specials = ["\t", "\t\t", "#", "%", "{", "}", "|", "<", ">", "&", "\"", "'", "\\", "-", "~", "$(", "`", " "]
+        var out: [String] = []
+        for _ in 0..<count {
+            var payload = ""
+            for _ in 0..<(1 + next(6)) {
+                switch next(7) {
+                case 0: payload += live[next(live.count)]
+                case 1: payload += controls[next(controls.count)]
+                case 2: payload += glue[next(glue.count)]
+                case 3: payload += specials[next(specials.count)]
+                case 4: payload += "e" + String(repeating: glue[next(glue.count)], count: 1 + next(200))
+                case 5:
+                    let value = next(2) == 0 ? UInt32(next(0x100)) : UInt32(next(0x11_0000))
+                    // (Not U+FFFE/U+FFFF: Pango drops those, on purpose, where the oracle shows them.)
+                    let scalar = Unicode.Scalar(value).flatMap { $0.value & 0xFFFE == 0xFFFE ? nil : $0 }
+                    payload.unicodeScalars.append(scalar ?? "\u{FFFD}")
+                default: payload += String(repeating: "x", count: next(8))
+                }
+            }
+            out.append(payload)
+        }
+        return out
+    }
+
     /// Every payload with its frame and the frame the user should see, built once.
     static let cases: [(payload: String, frame: RenderedFrame, expected: RenderedFrame)] =
         all.map { ($0, frame($0), expectedFrame($0)) }
