@@ -33,6 +33,13 @@ public enum WindowCatalog {
         return nil
     }
 
+    /// The latest reset a window observed at `observedAt` can have: its length after it (31
+    /// days for a window of unknown length), and an hour for clocks that disagree. A later one is
+    /// not believed (`resets_at` far in the future would make every real reading look older).
+    public static func latestPlausibleReset(forKey key: String, observedAt: Date) -> Date {
+        observedAt.addingTimeInterval((length(forKey: key) ?? 31 * 86400) + 3600)
+    }
+
     /// A human label: the API's display name when it gave one, else a fixed one, else the key.
     public static func label(forKey key: String, apiLabel: String? = nil) -> String {
         switch key {

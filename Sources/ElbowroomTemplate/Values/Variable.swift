@@ -42,8 +42,8 @@ import ElbowroomCore
 /// | `extra.percent` | percent | percent of the limit spent |
 /// | `extra.enabled` | flag | extra usage is switched on |
 /// | `claude.model` | text | the model's display name (Claude Code status line only) |
-/// | `claude.context` | percent | percent of the context window used (status line only) |
-/// | `claude.cost` | money | the session's cost in USD (status line only) |
+/// | `claude.context` | percent | percent of the context window used (status line only; within 0…100) |
+/// | `claude.cost` | money | the session's cost in USD (status line only; within ±10¹³) |
 ///
 /// `rate`, `spark`, and `pace`/`eta` at the current rate need the usage history, which elbowroom
 /// keeps with the cache (one sample a minute per window, see `elbowroom history`); a render reads
