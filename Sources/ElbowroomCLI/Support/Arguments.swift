@@ -68,8 +68,7 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 public enum ArgumentParser {
-    static let commands = ["render", "watch", "fetch", "doctor", "templates", "adapters", "init", "cache", "history",
-                           "notify", "completions", "help"]
+    static var commands: [String] { CommandCatalog.names }
     static let flags = ["--adapter", "--template", "--tooltip", "--max-age", "--offline", "--wait", "--color",
                         "--demo", "--interval", "--force", "--json", "--verbose", "--version", "--help",
                         "--window", "--since", "--csv", "--notify"]
