@@ -211,7 +211,7 @@ public struct UsageView: Sendable, Equatable {
         let level: Level = capped ? .forLeft(100 - (percent ?? 0), thresholds: thresholds)
             : (e.limitReached == true ? .critical : .ok)
         return SpendView(
-            usedMinor: e.usedMinor, limitMinor: e.monthlyLimitMinor, currency: e.currency ?? "",
+            usedMinor: e.usedMinor, limitMinor: e.monthlyLimitMinor, currency: MinorUnits.code(e.currency) ?? "",
             exponent: e.minorDigits, percent: capped ? percent : nil,
             level: e.limitReached == true ? .critical : level, organisation: e.organisation == true,
             period: e.period, resetsAt: e.resetsAt, source: source,

@@ -62,14 +62,14 @@ Claude usage( \({plan}\))[( · updated {age} ago)](dim)[( · {stale}stale)( · {
             name: "claude",
             summary: "for Claude Code's status line: model, context, 5h and 7d: Opus 4 · ctx 23% · 5h 37% · 7d 59%",
             source: #"""
-([{claude.model}](bold) · )(ctx {claude.context}% · )\
-([5h {5h.left}%](level))( · [7d {7d.left}%](level))\
+([{claude.model}](bold))( · ctx {claude.context}%)\
+( · [5h {5h.left}%](level))( · [7d {7d.left}%](level))\
 ( · [{each.label} {each.left}%](level))\
 ({spend.limit_is_yours} · [({spend.org}org )({spend.used} / {spend.limit})({spend.uncapped}{spend.used} spent)({spend.used|not}spend {spend.percent}%)](level)( {spend.period}))\
 ({spend.limit_is_yours|not} · credits {spend.used}( / {spend.limit}))\
 ({notice|exists} · [{notice}](dim))\
 [( {stale}stale)( {age|exists}{offline}offline)](stale)\
-({age|not}[{error}](warn))({age|not}{error|not}[loading…](dim))
+({age|not} · [{error}](warn))({age|not}{error|not} · [loading…](dim))
 """#),
     ]
 }
