@@ -231,6 +231,27 @@ import Testing
         #expect(UsageView(cache: cache, now: later, config: unknown).window(named: "5h") == nil)
     }
 
+    @Test func claudeCodesOwnSnapshotIsReadForTheSignedInAccountOnly() throws {
+        let body = String(decoding: try Self.fixture("usage/19-claudehud-enterprise-spend-only.json"), as: UTF8.self)
+        let fetched = Self.now.addingTimeInterval(-120)
+        func document(owner: String, at: Date = fetched) -> Data {
+            Data("""
+            {"theme":"dark","oauthAccount":{"accountUuid":"a-1","emailAddress":"x@example.com"},
+             "cachedUsageUtilization":{"fetchedAtMs":\(Int64(at.timeIntervalSince1970 * 1000)),"accountUuid":"\(owner)","utilization":\(body)}}
+            """.utf8)
+        }
+        let reading = try #require(ClaudeSnapshot.reading(fromGlobalConfig: document(owner: "a-1"), now: Self.now, plan: "enterprise"))
+        #expect(reading.source == .claudeSnapshot)
+        #expect(reading.fetchedAt == fetched)
+        #expect(reading.extra?.usedMinor == 9948)
+        let v = Self.view(reading)
+        #expect(v.source == .claudeSnapshot)
+        #expect(v.spend?.source == .claudeSnapshot)
+        #expect(ClaudeSnapshot.reading(fromGlobalConfig: document(owner: "someone-else"), now: Self.now) == nil)
+        #expect(ClaudeSnapshot.reading(fromGlobalConfig: document(owner: "a-1", at: Self.now.addingTimeInterval(-7200)), now: Self.now) == nil)
+        #expect(ClaudeSnapshot.reading(fromGlobalConfig: Data(#"{"theme":"dark"}"#.utf8), now: Self.now) == nil)
+    }
+
     // MARK: the status line
 
     @Test func aGatewaysSpendLimitIsItsLimitPastOneHundredPercent() throws {

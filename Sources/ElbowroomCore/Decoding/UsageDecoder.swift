@@ -63,6 +63,11 @@ public enum UsageDecoder {
         } catch {
             throw UndecodableBody(description: "usage response is not the expected JSON object")
         }
+        return try reading(body, observedAt: observedAt, plan: plan, source: .api)
+    }
+
+    /// The reading of an already decoded body (the API's, or the one inside Claude Code's snapshot).
+    static func reading(_ body: Body, observedAt: Date, plan: String?, source: ReadingSource) throws -> Reading {
         guard body.isUsage else {
             throw UndecodableBody(description: "usage response has none of the usage keys (five_hour, seven_day, limits, extra_usage, spend)")
         }
@@ -134,7 +139,7 @@ public enum UsageDecoder {
         }
         let extra = spend(extra: body.extra_usage, spend: body.spend, plan: plan, notes: &notes)
         return Reading(windows: Array(windows.values), extra: extra, plan: plan,
-                       fetchedAt: observedAt, source: .api, notes: notes.sorted(),
+                       fetchedAt: observedAt, source: source, notes: notes.sorted(),
                        unknownKeys: unknownKeys(body.keys))
     }
 
