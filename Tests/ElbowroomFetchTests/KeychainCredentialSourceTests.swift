@@ -39,12 +39,12 @@ import ElbowroomTestSupport
         let json = Sandbox.credentialsJSON(accessToken: Tokens.access, refreshToken: Tokens.refresh,
                                            expiresAt: Date().addingTimeInterval(3600))
         let script = try Self.fakeSecurity(in: sandbox.root, itemHex: Self.hex(Data(json.utf8)))
-        let source = KeychainCredentialSource(service: sandbox.paths.keychainService, account: "tester", executable: script)
+        let source = KeychainCredentialSource(service: ClaudeCodeStorage(environment: sandbox.elbowroomEnvironment).keychainService(), account: "tester", executable: script)
         let loaded = source.load()
         #expect(loaded.oauth?.accessToken == Tokens.access)
         #expect(loaded.oauth?.subscriptionType == "max")
         let argv = try String(contentsOfFile: sandbox.root + "/argv.log", encoding: .utf8)
-        #expect(argv == "find-generic-password\n-s\n\(sandbox.paths.keychainService)\n-a\ntester\n-w\n")
+        #expect(argv == "find-generic-password\n-s\n\(ClaudeCodeStorage(environment: sandbox.elbowroomEnvironment).keychainService())\n-a\ntester\n-w\n")
     }
 
     @Test func missingItemIsMissing() throws {
@@ -73,7 +73,7 @@ import ElbowroomTestSupport
         #expect(h.tokenRequests.count == 1)
 
         let stdin = try String(contentsOfFile: dir + "/stdin.log", encoding: .utf8)
-        let prefix = "add-generic-password -U -s \"\(h.sandbox.paths.keychainService)\" -a \"tester\" -X "
+        let prefix = "add-generic-password -U -s \"\(ClaudeCodeStorage(environment: h.sandbox.elbowroomEnvironment).keychainService())\" -a \"tester\" -X "
         #expect(stdin.hasPrefix(prefix))
         let hex = String(stdin.dropFirst(prefix.count)).trimmingCharacters(in: .whitespacesAndNewlines)
         let written = CredentialsParser.unhexIfNeeded(hex)

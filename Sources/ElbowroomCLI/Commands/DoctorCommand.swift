@@ -56,7 +56,7 @@ enum DoctorCommand {
         let envNote = environment.hasInferenceOnlyToken
             ? "; CLAUDE_CODE_OAUTH_TOKEN is set but is inference-only and cannot read usage" : ""
         #if os(macOS)
-        return Line(ok: true, text: "credentials: macOS Keychain item '\(paths.keychainService)' (read by elbowroom-fetch; see the api line)\(envNote)")
+        return Line(ok: true, text: "credentials: macOS Keychain item '\(ClaudeCodeStorage(environment: environment).keychainService())' (read by elbowroom-fetch; see the api line)\(envNote)")
         #else
         let file = paths.credentialsFile
         guard FileSystem.exists(file) else {
