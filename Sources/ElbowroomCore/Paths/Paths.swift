@@ -58,11 +58,13 @@ public struct Paths: Sendable, Equatable {
         let claude = Self.trimmed(env.absolutePath("CLAUDE_CONFIG_DIR") ?? defaultClaude)
         claudeConfigDir = claude
         isDefaultClaudeConfigDir = claude == defaultClaude
-        credentialsFile = ClaudeCodeStorage(environment: env).credentialsFile
+        let storage = ClaudeCodeStorage(environment: env)
+        credentialsFile = storage.credentialsFile
         configHome = Self.join(env.absolutePath("XDG_CONFIG_HOME") ?? Self.join(home, ".config"), "elbowroom")
         configFile = env.absolutePath("ELBOWROOM_CONFIG").map(Self.trimmed) ?? Self.join(configHome, "config.toml")
         cacheDir = Self.join(env.absolutePath("XDG_CACHE_HOME") ?? Self.join(home, ".cache"), "elbowroom")
-        let account = Self.resolved(claude)
+        // One login, one account: keyed by where the login lives (`D`), resolved.
+        let account = Self.resolved(storage.directory)
         accountSource = Self.join(account, ".credentials.json")
         accountKey = String(SHA256.hex(account).prefix(16))
         cacheFile = Self.join(cacheDir, "usage-\(accountKey).json")
