@@ -183,6 +183,9 @@ import ElbowroomTestSupport
         #expect(paths(dir.path + "/none/./x/..").accountKey == paths(dir.path + "/none").accountKey)
         // Claude Code's own names are left as given: the credentials file and the Keychain service.
         #expect(paths(dir.path + "/link").credentialsFile == dir.path + "/link/.credentials.json")
-        #expect(paths(dir.path + "/link").keychainService != plain.keychainService)
+        func service(_ claude: String) -> String {
+            ClaudeCodeStorage(environment: ElbowroomEnvironment(["HOME": dir.path, "CLAUDE_CONFIG_DIR": claude])).keychainService()
+        }
+        #expect(service(dir.path + "/link") != service(real))
     }
 }
