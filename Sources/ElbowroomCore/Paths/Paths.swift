@@ -3,13 +3,6 @@ import FoundationEssentials
 #else
 import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Every path elbowroom reads or writes, derived from the environment (never the working
 /// directory), so the renderer can find its cache without reading credentials. The one file
@@ -35,7 +28,7 @@ public struct Paths: Sendable, Equatable {
     public var userAdaptersDir: String { Self.join(configHome, "adapters") }
     public let cacheDir: String
     /// Where the credentials come from, as recorded in the cache (no secret): the credentials
-    /// file in the resolved config dir.
+    /// file, its directory resolved (`resolved`).
     public let accountSource: String
     /// First 16 hex digits of SHA-256 of the resolved Claude config dir (`resolved`): names this
     /// account's files, so one login under two spellings (`/.`, `..`, a symlink) is one account,
@@ -70,7 +63,6 @@ public struct Paths: Sendable, Equatable {
         cacheFile = Self.join(cacheDir, "usage-\(accountKey).json")
     }
 
-
     static func join(_ a: String, _ b: String) -> String {
         a.hasSuffix("/") ? a + b : a + "/" + b
     }
@@ -78,10 +70,7 @@ public struct Paths: Sendable, Equatable {
     /// The directory `path` names: `realpath` when it exists (symlinks, `.` and `..` resolved),
     /// else the path with `.`, `..` and repeated slashes resolved by spelling alone.
     static func resolved(_ path: String) -> String {
-        if let real = realpath(path, nil) {
-            defer { free(real) }
-            return String(cString: real)
-        }
+        if let real = FileSystem.realPath(path) { return real }
         var parts: [Substring] = []
         for part in path.split(separator: "/") where part != "." {
             if part == ".." {
