@@ -190,6 +190,21 @@ import ElbowroomTestSupport
         },
     ]
 
+    /// Commands whose data reaches the user only through an adapter (`HostileDataTests` walks
+    /// those), and commands that print nothing from the data.
+    static let walkedThroughAdapters = ["render", "watch"]
+    static let printNoData = ["init", "help"]
+
+    /// A new command is walked here, or said to need no walk: like the adapter registry, the
+    /// list of commands is the one to cover.
+    @Test func everyCommandIsWalked() {
+        let walked = Self.paths.map { String($0.name.prefix { $0 != " " && $0 != ":" }) }
+        for command in ArgumentParser.commands {
+            #expect(walked.contains(command) || Self.walkedThroughAdapters.contains(command) || Self.printNoData.contains(command),
+                    "\(command) prints data: add its paths to HostilePathsTests.paths")
+        }
+    }
+
     @Test(arguments: paths)
     func dataMeetsAPersonOrAProgramOnlyCleaned(_ path: OutputPath) throws {
         for payload in Self.payloads { try path.walk(payload) }

@@ -183,9 +183,9 @@ import ElbowroomTestSupport
         #expect(paths(dir.path + "/none/./x/..").accountKey == paths(dir.path + "/none").accountKey)
         // Claude Code's own names are left as given: the credentials file and the Keychain service.
         #expect(paths(dir.path + "/link").credentialsFile == dir.path + "/link/.credentials.json")
-        func keychainService(_ claude: String) -> String {
+        func service(_ claude: String) -> String {
             ClaudeCodeStorage(environment: ElbowroomEnvironment(["HOME": dir.path, "CLAUDE_CONFIG_DIR": claude])).keychainService()
         }
-        #expect(keychainService(dir.path + "/link") != keychainService(real))
+        #expect(service(dir.path + "/link") != service(real))
     }
 }

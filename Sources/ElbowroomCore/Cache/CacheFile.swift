@@ -44,7 +44,7 @@ public struct CacheFile: Codable, Sendable, Equatable {
         for window in reading?.windows ?? [] where !sane(window.observedAt) || !sane(window.resetsAt) {
             return false
         }
-        return true
+        return sane(reading?.extra?.resetsAt)
     }
 
     public func encoded() -> Data {
@@ -72,12 +72,15 @@ public struct CacheFile: Codable, Sendable, Equatable {
     /// `ELBOWROOM_NOW` set for one run) or resetting later than any window can
     /// (`WindowCatalog.latestPlausibleReset`) would otherwise hold off every real reading until that
     /// date; the new one replaces it.
+    /// A gateway's spend limit (`newer.extra` from the status line) is taken when it differs
+    /// from the cached one: spending only grows within a period, and a new period is news too.
     public mutating func ingest(_ newer: Reading) -> Bool {
         let accepted = newer.windows.filter { w in
             Self.moves(reading?.window(key: w.key), forwardTo: w)
         }
-        guard !accepted.isEmpty else { return false }
-        let fresher = Reading(windows: accepted, extra: nil, plan: nil, fetchedAt: newer.fetchedAt,
+        let spend = newer.extra.flatMap { $0 == reading?.extra ? nil : $0 }
+        guard !accepted.isEmpty || spend != nil else { return false }
+        let fresher = Reading(windows: accepted, extra: spend, plan: nil, fetchedAt: newer.fetchedAt,
                               source: newer.source, notes: newer.notes)
         reading = reading.map { $0.merging(fresher) } ?? fresher
         return true

@@ -41,7 +41,8 @@ extension Reading {
         }
         let limited = Reading(windows: kept, extra: extra.map(Self.limited),
                               plan: plan.map { SafeText.prefix($0, maxBytes: ReadingLimits.maxTextBytes) },
-                              fetchedAt: fetchedAt, source: source)
+                              fetchedAt: fetchedAt, source: source, notes: notes,
+                              unknownKeys: unknownKeys.map { Array($0.filter { $0.utf8.count <= ReadingLimits.maxKeyBytes }.prefix(32)) })
         return (limited, dropped)
     }
 
@@ -54,6 +55,12 @@ extension Reading {
             monthlyLimitMinor: bound(extra.monthlyLimitMinor, -ReadingLimits.maxMoney, ReadingLimits.maxMoney),
             usedMinor: bound(extra.usedMinor, -ReadingLimits.maxMoney, ReadingLimits.maxMoney),
             utilization: bound(extra.utilization, 0, ReadingLimits.maxUtilization),
-            currency: extra.currency.flatMap { $0.utf8.count <= 8 ? $0 : nil })
+            currency: MinorUnits.code(extra.currency),
+            exponent: extra.exponent.flatMap { (0...6).contains($0) ? $0 : nil },
+            organisation: extra.organisation,
+            disabledReason: extra.disabledReason.map { SafeText.prefix($0, maxBytes: ReadingLimits.maxTextBytes) },
+            limitReached: extra.limitReached,
+            period: extra.period.map { String($0.prefix(32)) },
+            resetsAt: extra.resetsAt, source: extra.source)
     }
 }

@@ -56,6 +56,44 @@ public enum WindowCatalog {
         }
     }
 
+    /// Claude Code's own title for the row `/usage` shows: `Current session`, `Current week
+    /// (all models)`, `Current week (Sonnet only)`, `Current week (Fable)`, `Claude Code and
+    /// Cowork credit`, `wattle_ember`'s label (or `Credit`); else the label.
+    public static func title(forKey key: String, apiLabel: String? = nil) -> String {
+        switch key {
+        case "five_hour": return "Current session"
+        case "seven_day": return "Current week (all models)"
+        case "seven_day_sonnet": return "Current week (Sonnet only)"
+        case "cinder_cove": return "Claude Code and Cowork credit"
+        case "wattle_ember": return apiLabel.flatMap { $0.isEmpty ? nil : $0 } ?? "Credit"
+        default:
+            if key.hasPrefix("seven_day_") { return "Current week (\(label(forKey: key, apiLabel: apiLabel)))" }
+            return label(forKey: key, apiLabel: apiLabel)
+        }
+    }
+
+    /// Credit windows Claude Code's `/usage` shows although their names are codenames.
+    public static func isShownCredit(_ key: String) -> Bool {
+        key == "cinder_cove" || key == "wattle_ember"
+    }
+
+    /// Whether Claude Code's `/usage` shows this window as a row: the session, the week, the
+    /// Sonnet week (on max, team or unknown plans), a model-scoped week from `limits[]` (it has a
+    /// display name from the API), `cinder_cove` and `wattle_ember`. Not the flat
+    /// `seven_day_opus`, `seven_day_oauth_apps` or other codename keys: those stay reachable by name and appear
+    /// on a line only when they need attention.
+    public static func isShownByClaudeCode(key: String, apiLabel: String?, plan: String?) -> Bool {
+        switch key {
+        case "five_hour", "seven_day", "cinder_cove", "wattle_ember": return true
+        case "seven_day_sonnet":
+            guard let plan = plan?.lowercased() else { return true }
+            return plan.contains("max") || plan.contains("team")
+        case "seven_day_oauth_apps": return false
+        // A model-scoped week from `limits[]` carries its display name; the flat keys do not.
+        default: return key.hasPrefix("seven_day_") && apiLabel?.isEmpty == false
+        }
+    }
+
     /// `oauth_apps` → `Oauth Apps`, `fable` → `Fable`: an identifier as words.
     public static func humanize(_ id: String) -> String {
         id.split(whereSeparator: { $0 == "_" || $0 == "-" || $0 == " " })

@@ -4,13 +4,6 @@ import FoundationEssentials
 #else
 import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Every path elbowroom reads or writes, derived from the environment (never the working
 /// directory), so the renderer can find its cache without reading credentials. The one file
@@ -36,7 +29,7 @@ public struct Paths: Sendable, Equatable {
     public var userAdaptersDir: String { Self.join(configHome, "adapters") }
     public let cacheDir: String
     /// Where the credentials come from, as recorded in the cache (no secret): the credentials
-    /// file in the resolved config dir.
+    /// file, its directory resolved (`resolved`).
     public let accountSource: String
     /// First 16 hex digits of SHA-256 of the resolved Claude config dir (`resolved`): names this
     /// account's files, so one login under two spellings (`/.`, `..`, a symlink) is one account,
@@ -59,16 +52,17 @@ public struct Paths: Sendable, Equatable {
         let claude = Self.trimmed(env.absolutePath("CLAUDE_CONFIG_DIR") ?? defaultClaude)
         claudeConfigDir = claude
         isDefaultClaudeConfigDir = claude == defaultClaude
-        credentialsFile = ClaudeCodeStorage(environment: env).credentialsFile
+        let storage = ClaudeCodeStorage(environment: env)
+        credentialsFile = storage.credentialsFile
         configHome = Self.join(env.absolutePath("XDG_CONFIG_HOME") ?? Self.join(home, ".config"), "elbowroom")
         configFile = env.absolutePath("ELBOWROOM_CONFIG").map(Self.trimmed) ?? Self.join(configHome, "config.toml")
         cacheDir = Self.join(env.absolutePath("XDG_CACHE_HOME") ?? Self.join(home, ".cache"), "elbowroom")
-        let account = Self.resolved(claude)
+        // One login, one account: keyed by where the login lives (`D`), resolved.
+        let account = Self.resolved(storage.directory)
         accountSource = Self.join(account, ".credentials.json")
         accountKey = String(SHA256.hex(account).prefix(16))
         cacheFile = Self.join(cacheDir, "usage-\(accountKey).json")
     }
-
 
     static func join(_ a: String, _ b: String) -> String {
         a.hasSuffix("/") ? a + b : a + "/" + b
@@ -77,10 +71,7 @@ public struct Paths: Sendable, Equatable {
     /// The directory `path` names: `realpath` when it exists (symlinks, `.` and `..` resolved),
     /// else the path with `.`, `..` and repeated slashes resolved by spelling alone.
     static func resolved(_ path: String) -> String {
-        if let real = realpath(path, nil) {
-            defer { free(real) }
-            return String(cString: real)
-        }
+        if let real = FileSystem.realPath(path) { return real }
         var parts: [Substring] = []
         for part in path.split(separator: "/") where part != "." {
             if part == ".." {

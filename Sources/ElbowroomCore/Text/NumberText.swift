@@ -25,18 +25,39 @@ public enum NumberText {
         return (value < 0 && scaled != 0 ? "-" : "") + text
     }
 
-    public static func money(minor: Double, currency: String, decimals: Int) -> String {
-        let amount = fixed(minor / 100, decimals: decimals)
+    /// `minor` in units of 10^-`exponent` of `currency`, with `decimals` places and thousands
+    /// grouped: `$5,000.00`, `€3.10`, `¥1,234`, `12.34 CHF`. A code that is not three letters
+    /// is not shown.
+    public static func money(minor: Double, currency: String, exponent: Int = 2, decimals: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<min(max(exponent, 0), 12) { scale *= 10 }
+        let amount = fixed(minor / scale, decimals: decimals)
         let negative = amount.hasPrefix("-")
-        let digits = negative ? String(amount.dropFirst()) : amount
+        var digits = negative ? String(amount.dropFirst()) : amount
+        digits = grouped(digits)
         let sign = negative ? "-" : ""
         switch currency.uppercased() {
         case "USD": return sign + "$" + digits
         case "EUR": return sign + "€" + digits
         case "GBP": return sign + "£" + digits
         case "JPY": return sign + "¥" + digits
-        case "": return sign + digits
-        default: return sign + digits + " " + SafeText.clean(currency.uppercased(), lines: .join)
+        case "KRW": return sign + "₩" + digits
+        default:
+            guard let code = MinorUnits.code(currency) else { return sign + digits }
+            return sign + digits + " " + code
         }
+    }
+
+    /// `5000.00` → `5,000.00`: commas every three digits of the whole part.
+    public static func grouped(_ number: String) -> String {
+        let point = number.firstIndex(of: ".") ?? number.endIndex
+        let whole = number[..<point]
+        guard whole.count > 3, whole.allSatisfy({ $0.isASCII && $0.isNumber }) else { return number }
+        var out = ""
+        for (i, ch) in whole.enumerated() {
+            if i > 0 && (whole.count - i) % 3 == 0 { out.append(",") }
+            out.append(ch)
+        }
+        return out + number[point...]
     }
 }

@@ -19,7 +19,7 @@ extension TemplateLibrary {
     public static let shipped: [ShippedTemplate] = [
         ShippedTemplate(
             name: "compact",
-            summary: "5h and 7d headroom left, level-coloured, plus any other window that needs attention: 5h 37% · 7d 59% · Opus 8%"),
+            summary: "the rows Claude Code's /usage shows, headroom left, level-coloured, then the spend: 5h 37% · 7d 59% · Sonnet 92% · credits $3.10"),
         ShippedTemplate(
             name: "full",
             summary: "every window with its reset countdown, burn rate and when it runs out at that rate, extra usage and status: 5h 37% ↻2h13m ▁▂▃▅▆▇ 25.3%/h out in 1h27m · 7d 59% ↻3d4h · …"),

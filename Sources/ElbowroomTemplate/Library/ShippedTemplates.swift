@@ -10,51 +10,53 @@ extension TemplateLibrary {
         switch name {
         case "claude":
             return #"""
-            ([{claude.model}](bold) · )(ctx {claude.context}% · )\
-            ([5h {5h.left}%](level))({5h.left|exists}{7d.left|exists} · )([7d {7d.left}%](level))\
-            ({5h.left|exists}{other.alert} · [{other.label} {other.left}%](level))\
-            ({5h.left|not}{7d.left|exists}{other.alert} · [{other.label} {other.left}%](level))\
-            ({5h.left|not}{7d.left|not}[{worst.name} {worst.left}%](level))\
+            ([{claude.model}](bold))( · ctx {claude.context}%)\
+            ( · [5h {5h.left}%](level))( · [7d {7d.left}%](level))\
+            ( · [{each.label} {each.left}%](level))\
+            ({spend.limit_is_yours} · [({spend.org}org )({spend.used} / {spend.limit})({spend.uncapped}{spend.used} spent)({spend.used|not}spend {spend.percent}%)](level)( {spend.period}))\
+            ({spend.limit_is_yours|not} · credits {spend.used}( / {spend.limit}))\
+            ({notice|exists} · [{notice}](dim))\
             [( {stale}stale)( {age|exists}{offline}offline)](stale)\
-            ({age|not}[{error}](warn))({age|not}{error|not}[loading…](dim))
+            ({age|not} · [{error}](warn))({age|not}{error|not} · [loading…](dim))
             """#
         case "compact":
             return #"""
-            ([5h {5h.left}%](level))({5h.left|exists}{7d.left|exists} · )([7d {7d.left}%](level))\
-            ({5h.left|exists}{other.alert} · [{other.label} {other.left}%](level))\
-            ({5h.left|not}{7d.left|exists}{other.alert} · [{other.label} {other.left}%](level))\
-            ({5h.left|not}{7d.left|not}[{worst.name} {worst.left}%](level))\
+            ([5h {5h.left}%](level))( · [7d {7d.left}%](level))\
+            ( · [{each.label} {each.left}%](level))\
+            ({spend.limit_is_yours} · [({spend.org}org )({spend.used} / {spend.limit})({spend.uncapped}{spend.used} spent)({spend.used|not}spend {spend.percent}%)](level)( {spend.period}))\
+            ({spend.limit_is_yours|not} · credits {spend.used}( / {spend.limit}))\
+            ({notice|exists} · [{notice}](dim))\
             [( {stale}stale)( {age|exists}{offline}offline)](stale)\
             ({age|not}[{error}](warn))({age|not}{error|not}[loading…](dim))
             """#
         case "full":
             return #"""
-            ([5h {5h.left}%](level)( ↻{5h.resets_in})( {5h.spark|spark(6)} {5h.rate|fixed(1)}%/h)( out in {5h.eta}))({5h.left|exists}{7d.left|exists} · )\
-            ([7d {7d.left}%](level)( ↻{7d.resets_in})( {7d.rate|fixed(1)}%/h)( out in {7d.eta}))\
-            ({7d.left|exists}{sonnet.left|exists} · )([sonnet {sonnet.left}%](level)( ↻{sonnet.resets_in})( out in {sonnet.eta}))\
-            ({opus.left|exists}{7d.left|exists} · )({opus.left|exists}{7d.left|not}{sonnet.left|exists} · )([opus {opus.left}%](level)( ↻{opus.resets_in})( out in {opus.eta}))\
-            ( · [oauth apps {seven_day_oauth_apps.left}%](level)( ↻{seven_day_oauth_apps.resets_in}))\
+            ([5h {5h.left}%](level)( ↻{5h.resets_in})( {5h.spark|spark(6)} {5h.rate|fixed(1)}%/h)( out in {5h.eta}))\
+            ( · [7d {7d.left}%](level)( ↻{7d.resets_in})( {7d.rate|fixed(1)}%/h)( out in {7d.eta}))\
             ( · [{each.label} {each.left}%](level)( ↻{each.resets_in})( out in {each.eta}))\
-            ({extra.enabled} · extra {extra.used}/{extra.limit})\
+            ({spend.limit_is_yours} · [({spend.org}org )({spend.used} / {spend.limit})({spend.uncapped}{spend.used} spent)({spend.used|not}spend {spend.percent}%)](level)({spend.used|exists}{spend.capped} \({spend.percent}%\))( {spend.period})( ↻{spend.resets_in}))\
+            ({spend.limit_is_yours|not} · credits {spend.used}( / {spend.limit}))\
+            ({notice|exists} · [{notice}](dim))\
             [( · {stale}stale {age})( · {age|exists}{offline}offline)](stale)({age|exists} · [{error}](warn))\
             ({age|not}[{error}](warn))({age|not}{error|not}[loading…](dim))
             """#
         case "minimal":
             return #"""
-            ([{worst.name} {worst.left}%](level))[( {stale}stale)](stale)\
+            ([{worst.name} {worst.left}%](level))\
+            ({worst.left|not}{spend.limit_is_yours}[({spend.org}org )({spend.used} / {spend.limit})({spend.uncapped}{spend.used} spent)({spend.used|not}spend {spend.percent}%)](level))\
+            ({notice|exists}[{notice}](dim))[( {stale}stale)](stale)\
             ({age|not}[{error}](warn))({age|not}{error|not}[…](dim))
             """#
         case "tooltip":
             return #"""
             Claude usage( \({plan}\))[( · updated {age} ago)](dim)[( · {stale}stale)( · {age|exists}{offline}offline)](stale)( · [{error}](warn))\
             ({age|not}{error|not}\nloading…)\
-            (\n[{5h.label|pad(-8)}](level) {5h.left|pad(3)}% left  {5h.used|bar(10, "░")}( {5h.spark|spark(10)})( · resets {5h.resets_at})( · {5h.rate|fixed(1)}%/h)( · pace {5h.pace}%)( · runs out in {5h.eta})( · {5h.binding}binds now))\
-            (\n[{7d.label|pad(-8)}](level) {7d.left|pad(3)}% left  {7d.used|bar(10, "░")}( {7d.spark|spark(10)})( · resets {7d.resets_at})( · {7d.rate|fixed(1)}%/h)( · pace {7d.pace}%)( · runs out in {7d.eta})( · {7d.binding}binds now))\
-            (\n[{sonnet.label|pad(-8)}](level) {sonnet.left|pad(3)}% left  {sonnet.used|bar(10, "░")}( {sonnet.spark|spark(10)})( · resets {sonnet.resets_at})( · {sonnet.rate|fixed(1)}%/h)( · pace {sonnet.pace}%)( · runs out in {sonnet.eta})( · {sonnet.binding}binds now))\
-            (\n[{opus.label|pad(-8)}](level) {opus.left|pad(3)}% left  {opus.used|bar(10, "░")}( {opus.spark|spark(10)})( · resets {opus.resets_at})( · {opus.rate|fixed(1)}%/h)( · pace {opus.pace}%)( · runs out in {opus.eta})( · {opus.binding}binds now))\
-            (\n[{seven_day_oauth_apps.label|pad(-8)}](level) {seven_day_oauth_apps.left|pad(3)}% left  {seven_day_oauth_apps.used|bar(10, "░")}( · resets {seven_day_oauth_apps.resets_at})( · {seven_day_oauth_apps.binding}binds now))\
-            (\n[{each.label|pad(-8)}](level) {each.left|pad(3)}% left  {each.used|bar(10, "░")}( {each.spark|spark(10)})( · resets {each.resets_at})( · {each.rate|fixed(1)}%/h)( · pace {each.pace}%)( · runs out in {each.eta})( · {each.binding}binds now))\
-            ({extra.enabled}\nExtra    {extra.used} of {extra.limit}( \({extra.percent}%\)))
+            (\n[{5h.label|pad(-8)}](level) {5h.left|pad(3)}% left  {5h.used|bar(10, "░")}( {5h.spark|spark(10)})( · resets {5h.resets_at})( · {5h.rate|fixed(1)}%/h)( · pace {5h.pace}%)( · runs out in {5h.eta})( · {5h.binding}binds now)[( · {5h.source} {5h.age} ago)](dim))\
+            (\n[{7d.label|pad(-8)}](level) {7d.left|pad(3)}% left  {7d.used|bar(10, "░")}( {7d.spark|spark(10)})( · resets {7d.resets_at})( · {7d.rate|fixed(1)}%/h)( · pace {7d.pace}%)( · runs out in {7d.eta})( · {7d.binding}binds now)[( · {7d.source} {7d.age} ago)](dim))\
+            (\n[{each.label|pad(-8)}](level) {each.left|pad(3)}% left  {each.used|bar(10, "░")}( {each.spark|spark(10)})( · resets {each.resets_at})( · {each.rate|fixed(1)}%/h)( · pace {each.pace}%)( · runs out in {each.eta})( · {each.binding}binds now)[( · {each.source} {each.age} ago)](dim))\
+            ({spend.used|exists}\n({spend.limit_is_yours}[Spend   ](level))({spend.limit_is_yours|not}[Credits ](level)) ({spend.org}organisation's pool: ){spend.used}( of {spend.limit})( spent{spend.uncapped})( \({spend.percent}%\))( {spend.period})( · resets in {spend.resets_in}))\
+            ({spend.used|not}{spend.percent|exists}\n[Spend   ](level) {spend.percent}% of the spend limit( {spend.period})( · resets in {spend.resets_in}))\
+            ({notice|exists}\n{notice})
             """#
         default:
             return nil
@@ -82,14 +84,14 @@ extension TemplateLibrary {
                                 usesLevel: false
                             )
                         ),
-                        .text(" · "),
                     ]),
                     .conditional([
-                        .text("ctx "),
+                        .text(" · ctx "),
                         .placeholder(Placeholder(variable: .claude(.context), filters: [])),
-                        .text("% · "),
+                        .text("%"),
                     ]),
                     .conditional([
+                        .text(" · "),
                         .styled(
                             [
                                 .text("5h "),
@@ -110,11 +112,7 @@ extension TemplateLibrary {
                         ),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .window("5h", .left), filters: [.exists])),
-                        .placeholder(Placeholder(variable: .window("7d", .left), filters: [.exists])),
                         .text(" · "),
-                    ]),
-                    .conditional([
                         .styled(
                             [
                                 .text("7d "),
@@ -135,14 +133,12 @@ extension TemplateLibrary {
                         ),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .window("5h", .left), filters: [.exists])),
-                        .placeholder(Placeholder(variable: .window("other", .alert), filters: [])),
                         .text(" · "),
                         .styled(
                             [
-                                .placeholder(Placeholder(variable: .window("other", .label), filters: [])),
+                                .placeholder(Placeholder(variable: .window("each", .label), filters: [])),
                                 .text(" "),
-                                .placeholder(Placeholder(variable: .window("other", .left), filters: [])),
+                                .placeholder(Placeholder(variable: .window("each", .left), filters: [])),
                                 .text("%"),
                             ],
                             StyleSpec.Parsed(
@@ -159,16 +155,30 @@ extension TemplateLibrary {
                         ),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .window("5h", .left), filters: [.not])),
-                        .placeholder(Placeholder(variable: .window("7d", .left), filters: [.exists])),
-                        .placeholder(Placeholder(variable: .window("other", .alert), filters: [])),
+                        .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [])),
                         .text(" · "),
                         .styled(
                             [
-                                .placeholder(Placeholder(variable: .window("other", .label), filters: [])),
-                                .text(" "),
-                                .placeholder(Placeholder(variable: .window("other", .left), filters: [])),
-                                .text("%"),
+                                .conditional([
+                                    .placeholder(Placeholder(variable: .spend(.org), filters: [])),
+                                    .text("org "),
+                                ]),
+                                .conditional([
+                                    .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                                    .text(" / "),
+                                    .placeholder(Placeholder(variable: .spend(.limit), filters: [])),
+                                ]),
+                                .conditional([
+                                    .placeholder(Placeholder(variable: .spend(.uncapped), filters: [])),
+                                    .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                                    .text(" spent"),
+                                ]),
+                                .conditional([
+                                    .placeholder(Placeholder(variable: .spend(.used), filters: [.not])),
+                                    .text("spend "),
+                                    .placeholder(Placeholder(variable: .spend(.percent), filters: [])),
+                                    .text("%"),
+                                ]),
                             ],
                             StyleSpec.Parsed(
                                 style: Style(
@@ -182,27 +192,35 @@ extension TemplateLibrary {
                                 usesLevel: true
                             )
                         ),
+                        .conditional([
+                            .text(" "),
+                            .placeholder(Placeholder(variable: .spend(.period), filters: [])),
+                        ]),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .window("5h", .left), filters: [.not])),
-                        .placeholder(Placeholder(variable: .window("7d", .left), filters: [.not])),
+                        .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [.not])),
+                        .text(" · credits "),
+                        .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                        .conditional([
+                            .text(" / "),
+                            .placeholder(Placeholder(variable: .spend(.limit), filters: [])),
+                        ]),
+                    ]),
+                    .conditional([
+                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists])),
+                        .text(" · "),
                         .styled(
-                            [
-                                .placeholder(Placeholder(variable: .window("worst", .name), filters: [])),
-                                .text(" "),
-                                .placeholder(Placeholder(variable: .window("worst", .left), filters: [])),
-                                .text("%"),
-                            ],
+                            [.placeholder(Placeholder(variable: .top(.notice), filters: []))],
                             StyleSpec.Parsed(
                                 style: Style(
-                                    semantic: nil,
+                                    semantic: .dim,
                                     foreground: nil,
                                     background: nil,
                                     bold: false,
                                     italic: false,
                                     underline: false
                                 ),
-                                usesLevel: true
+                                usesLevel: false
                             )
                         ),
                     ]),
@@ -234,6 +252,7 @@ extension TemplateLibrary {
                     ),
                     .conditional([
                         .placeholder(Placeholder(variable: .top(.age), filters: [.not])),
+                        .text(" · "),
                         .styled(
                             [.placeholder(Placeholder(variable: .top(.error), filters: []))],
                             StyleSpec.Parsed(
@@ -252,6 +271,7 @@ extension TemplateLibrary {
                     .conditional([
                         .placeholder(Placeholder(variable: .top(.age), filters: [.not])),
                         .placeholder(Placeholder(variable: .top(.error), filters: [.not])),
+                        .text(" · "),
                         .styled(
                             [.text("loading…")],
                             StyleSpec.Parsed(
@@ -293,11 +313,7 @@ extension TemplateLibrary {
                         ),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .window("5h", .left), filters: [.exists])),
-                        .placeholder(Placeholder(variable: .window("7d", .left), filters: [.exists])),
                         .text(" · "),
-                    ]),
-                    .conditional([
                         .styled(
                             [
                                 .text("7d "),
@@ -318,14 +334,12 @@ extension TemplateLibrary {
                         ),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .window("5h", .left), filters: [.exists])),
-                        .placeholder(Placeholder(variable: .window("other", .alert), filters: [])),
                         .text(" · "),
                         .styled(
                             [
-                                .placeholder(Placeholder(variable: .window("other", .label), filters: [])),
+                                .placeholder(Placeholder(variable: .window("each", .label), filters: [])),
                                 .text(" "),
-                                .placeholder(Placeholder(variable: .window("other", .left), filters: [])),
+                                .placeholder(Placeholder(variable: .window("each", .left), filters: [])),
                                 .text("%"),
                             ],
                             StyleSpec.Parsed(
@@ -342,16 +356,30 @@ extension TemplateLibrary {
                         ),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .window("5h", .left), filters: [.not])),
-                        .placeholder(Placeholder(variable: .window("7d", .left), filters: [.exists])),
-                        .placeholder(Placeholder(variable: .window("other", .alert), filters: [])),
+                        .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [])),
                         .text(" · "),
                         .styled(
                             [
-                                .placeholder(Placeholder(variable: .window("other", .label), filters: [])),
-                                .text(" "),
-                                .placeholder(Placeholder(variable: .window("other", .left), filters: [])),
-                                .text("%"),
+                                .conditional([
+                                    .placeholder(Placeholder(variable: .spend(.org), filters: [])),
+                                    .text("org "),
+                                ]),
+                                .conditional([
+                                    .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                                    .text(" / "),
+                                    .placeholder(Placeholder(variable: .spend(.limit), filters: [])),
+                                ]),
+                                .conditional([
+                                    .placeholder(Placeholder(variable: .spend(.uncapped), filters: [])),
+                                    .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                                    .text(" spent"),
+                                ]),
+                                .conditional([
+                                    .placeholder(Placeholder(variable: .spend(.used), filters: [.not])),
+                                    .text("spend "),
+                                    .placeholder(Placeholder(variable: .spend(.percent), filters: [])),
+                                    .text("%"),
+                                ]),
                             ],
                             StyleSpec.Parsed(
                                 style: Style(
@@ -365,27 +393,35 @@ extension TemplateLibrary {
                                 usesLevel: true
                             )
                         ),
+                        .conditional([
+                            .text(" "),
+                            .placeholder(Placeholder(variable: .spend(.period), filters: [])),
+                        ]),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .window("5h", .left), filters: [.not])),
-                        .placeholder(Placeholder(variable: .window("7d", .left), filters: [.not])),
+                        .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [.not])),
+                        .text(" · credits "),
+                        .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                        .conditional([
+                            .text(" / "),
+                            .placeholder(Placeholder(variable: .spend(.limit), filters: [])),
+                        ]),
+                    ]),
+                    .conditional([
+                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists])),
+                        .text(" · "),
                         .styled(
-                            [
-                                .placeholder(Placeholder(variable: .window("worst", .name), filters: [])),
-                                .text(" "),
-                                .placeholder(Placeholder(variable: .window("worst", .left), filters: [])),
-                                .text("%"),
-                            ],
+                            [.placeholder(Placeholder(variable: .top(.notice), filters: []))],
                             StyleSpec.Parsed(
                                 style: Style(
-                                    semantic: nil,
+                                    semantic: .dim,
                                     foreground: nil,
                                     background: nil,
                                     bold: false,
                                     italic: false,
                                     underline: false
                                 ),
-                                usesLevel: true
+                                usesLevel: false
                             )
                         ),
                     ]),
@@ -491,11 +527,7 @@ extension TemplateLibrary {
                         ]),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .window("5h", .left), filters: [.exists])),
-                        .placeholder(Placeholder(variable: .window("7d", .left), filters: [.exists])),
                         .text(" · "),
-                    ]),
-                    .conditional([
                         .styled(
                             [
                                 .text("7d "),
@@ -529,113 +561,6 @@ extension TemplateLibrary {
                         ]),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .window("7d", .left), filters: [.exists])),
-                        .placeholder(Placeholder(variable: .window("sonnet", .left), filters: [.exists])),
-                        .text(" · "),
-                    ]),
-                    .conditional([
-                        .styled(
-                            [
-                                .text("sonnet "),
-                                .placeholder(Placeholder(variable: .window("sonnet", .left), filters: [])),
-                                .text("%"),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                        .conditional([
-                            .text(" ↻"),
-                            .placeholder(Placeholder(variable: .window("sonnet", .resets_in), filters: [])),
-                        ]),
-                        .conditional([
-                            .text(" out in "),
-                            .placeholder(Placeholder(variable: .window("sonnet", .eta), filters: [])),
-                        ]),
-                    ]),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .window("opus", .left), filters: [.exists])),
-                        .placeholder(Placeholder(variable: .window("7d", .left), filters: [.exists])),
-                        .text(" · "),
-                    ]),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .window("opus", .left), filters: [.exists])),
-                        .placeholder(Placeholder(variable: .window("7d", .left), filters: [.not])),
-                        .placeholder(Placeholder(variable: .window("sonnet", .left), filters: [.exists])),
-                        .text(" · "),
-                    ]),
-                    .conditional([
-                        .styled(
-                            [
-                                .text("opus "),
-                                .placeholder(Placeholder(variable: .window("opus", .left), filters: [])),
-                                .text("%"),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                        .conditional([
-                            .text(" ↻"),
-                            .placeholder(Placeholder(variable: .window("opus", .resets_in), filters: [])),
-                        ]),
-                        .conditional([
-                            .text(" out in "),
-                            .placeholder(Placeholder(variable: .window("opus", .eta), filters: [])),
-                        ]),
-                    ]),
-                    .conditional([
-                        .text(" · "),
-                        .styled(
-                            [
-                                .text("oauth apps "),
-                                .placeholder(
-                                    Placeholder(
-                                        variable: .window("seven_day_oauth_apps", .left),
-                                        filters: []
-                                    )
-                                ),
-                                .text("%"),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                        .conditional([
-                            .text(" ↻"),
-                            .placeholder(
-                                Placeholder(
-                                    variable: .window("seven_day_oauth_apps", .resets_in),
-                                    filters: []
-                                )
-                            ),
-                        ]),
-                    ]),
-                    .conditional([
                         .text(" · "),
                         .styled(
                             [
@@ -666,11 +591,85 @@ extension TemplateLibrary {
                         ]),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .extra(.enabled), filters: [])),
-                        .text(" · extra "),
-                        .placeholder(Placeholder(variable: .extra(.used), filters: [])),
-                        .text("/"),
-                        .placeholder(Placeholder(variable: .extra(.limit), filters: [])),
+                        .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [])),
+                        .text(" · "),
+                        .styled(
+                            [
+                                .conditional([
+                                    .placeholder(Placeholder(variable: .spend(.org), filters: [])),
+                                    .text("org "),
+                                ]),
+                                .conditional([
+                                    .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                                    .text(" / "),
+                                    .placeholder(Placeholder(variable: .spend(.limit), filters: [])),
+                                ]),
+                                .conditional([
+                                    .placeholder(Placeholder(variable: .spend(.uncapped), filters: [])),
+                                    .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                                    .text(" spent"),
+                                ]),
+                                .conditional([
+                                    .placeholder(Placeholder(variable: .spend(.used), filters: [.not])),
+                                    .text("spend "),
+                                    .placeholder(Placeholder(variable: .spend(.percent), filters: [])),
+                                    .text("%"),
+                                ]),
+                            ],
+                            StyleSpec.Parsed(
+                                style: Style(
+                                    semantic: nil,
+                                    foreground: nil,
+                                    background: nil,
+                                    bold: false,
+                                    italic: false,
+                                    underline: false
+                                ),
+                                usesLevel: true
+                            )
+                        ),
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.used), filters: [.exists])),
+                            .placeholder(Placeholder(variable: .spend(.capped), filters: [])),
+                            .text(" ("),
+                            .placeholder(Placeholder(variable: .spend(.percent), filters: [])),
+                            .text("%)"),
+                        ]),
+                        .conditional([
+                            .text(" "),
+                            .placeholder(Placeholder(variable: .spend(.period), filters: [])),
+                        ]),
+                        .conditional([
+                            .text(" ↻"),
+                            .placeholder(Placeholder(variable: .spend(.resets_in), filters: [])),
+                        ]),
+                    ]),
+                    .conditional([
+                        .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [.not])),
+                        .text(" · credits "),
+                        .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                        .conditional([
+                            .text(" / "),
+                            .placeholder(Placeholder(variable: .spend(.limit), filters: [])),
+                        ]),
+                    ]),
+                    .conditional([
+                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists])),
+                        .text(" · "),
+                        .styled(
+                            [.placeholder(Placeholder(variable: .top(.notice), filters: []))],
+                            StyleSpec.Parsed(
+                                style: Style(
+                                    semantic: .dim,
+                                    foreground: nil,
+                                    background: nil,
+                                    bold: false,
+                                    italic: false,
+                                    underline: false
+                                ),
+                                usesLevel: false
+                            )
+                        ),
                     ]),
                     .styled(
                         [
@@ -753,7 +752,7 @@ extension TemplateLibrary {
                         ),
                     ]),
                 ],
-                namedKeys: ["five_hour", "seven_day", "seven_day_sonnet", "seven_day_opus", "seven_day_oauth_apps"])
+                namedKeys: ["five_hour", "seven_day"])
         case "minimal":
             return (
                 nodes: [
@@ -775,6 +774,62 @@ extension TemplateLibrary {
                                     underline: false
                                 ),
                                 usesLevel: true
+                            )
+                        ),
+                    ]),
+                    .conditional([
+                        .placeholder(Placeholder(variable: .window("worst", .left), filters: [.not])),
+                        .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [])),
+                        .styled(
+                            [
+                                .conditional([
+                                    .placeholder(Placeholder(variable: .spend(.org), filters: [])),
+                                    .text("org "),
+                                ]),
+                                .conditional([
+                                    .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                                    .text(" / "),
+                                    .placeholder(Placeholder(variable: .spend(.limit), filters: [])),
+                                ]),
+                                .conditional([
+                                    .placeholder(Placeholder(variable: .spend(.uncapped), filters: [])),
+                                    .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                                    .text(" spent"),
+                                ]),
+                                .conditional([
+                                    .placeholder(Placeholder(variable: .spend(.used), filters: [.not])),
+                                    .text("spend "),
+                                    .placeholder(Placeholder(variable: .spend(.percent), filters: [])),
+                                    .text("%"),
+                                ]),
+                            ],
+                            StyleSpec.Parsed(
+                                style: Style(
+                                    semantic: nil,
+                                    foreground: nil,
+                                    background: nil,
+                                    bold: false,
+                                    italic: false,
+                                    underline: false
+                                ),
+                                usesLevel: true
+                            )
+                        ),
+                    ]),
+                    .conditional([
+                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists])),
+                        .styled(
+                            [.placeholder(Placeholder(variable: .top(.notice), filters: []))],
+                            StyleSpec.Parsed(
+                                style: Style(
+                                    semantic: .dim,
+                                    foreground: nil,
+                                    background: nil,
+                                    bold: false,
+                                    italic: false,
+                                    underline: false
+                                ),
+                                usesLevel: false
                             )
                         ),
                     ]),
@@ -964,6 +1019,28 @@ extension TemplateLibrary {
                             .placeholder(Placeholder(variable: .window("5h", .binding), filters: [])),
                             .text("binds now"),
                         ]),
+                        .styled(
+                            [
+                                .conditional([
+                                    .text(" · "),
+                                    .placeholder(Placeholder(variable: .window("5h", .source), filters: [])),
+                                    .text(" "),
+                                    .placeholder(Placeholder(variable: .window("5h", .age), filters: [])),
+                                    .text(" ago"),
+                                ]),
+                            ],
+                            StyleSpec.Parsed(
+                                style: Style(
+                                    semantic: .dim,
+                                    foreground: nil,
+                                    background: nil,
+                                    bold: false,
+                                    italic: false,
+                                    underline: false
+                                ),
+                                usesLevel: false
+                            )
+                        ),
                     ]),
                     .conditional([
                         .text("\n"),
@@ -1017,177 +1094,28 @@ extension TemplateLibrary {
                             .placeholder(Placeholder(variable: .window("7d", .binding), filters: [])),
                             .text("binds now"),
                         ]),
-                    ]),
-                    .conditional([
-                        .text("\n"),
                         .styled(
                             [
-                                .placeholder(
-                                    Placeholder(variable: .window("sonnet", .label), filters: [.pad(-8)])
-                                ),
+                                .conditional([
+                                    .text(" · "),
+                                    .placeholder(Placeholder(variable: .window("7d", .source), filters: [])),
+                                    .text(" "),
+                                    .placeholder(Placeholder(variable: .window("7d", .age), filters: [])),
+                                    .text(" ago"),
+                                ]),
                             ],
                             StyleSpec.Parsed(
                                 style: Style(
-                                    semantic: nil,
+                                    semantic: .dim,
                                     foreground: nil,
                                     background: nil,
                                     bold: false,
                                     italic: false,
                                     underline: false
                                 ),
-                                usesLevel: true
+                                usesLevel: false
                             )
                         ),
-                        .text(" "),
-                        .placeholder(Placeholder(variable: .window("sonnet", .left), filters: [.pad(3)])),
-                        .text("% left  "),
-                        .placeholder(
-                            Placeholder(
-                                variable: .window("sonnet", .used),
-                                filters: [.bar(width: 10, fill: "░")]
-                            )
-                        ),
-                        .conditional([
-                            .text(" "),
-                            .placeholder(
-                                Placeholder(variable: .window("sonnet", .spark), filters: [.spark(10)])
-                            ),
-                        ]),
-                        .conditional([
-                            .text(" · resets "),
-                            .placeholder(Placeholder(variable: .window("sonnet", .resets_at), filters: [])),
-                        ]),
-                        .conditional([
-                            .text(" · "),
-                            .placeholder(
-                                Placeholder(variable: .window("sonnet", .rate), filters: [.fixed(1)])
-                            ),
-                            .text("%/h"),
-                        ]),
-                        .conditional([
-                            .text(" · pace "),
-                            .placeholder(Placeholder(variable: .window("sonnet", .pace), filters: [])),
-                            .text("%"),
-                        ]),
-                        .conditional([
-                            .text(" · runs out in "),
-                            .placeholder(Placeholder(variable: .window("sonnet", .eta), filters: [])),
-                        ]),
-                        .conditional([
-                            .text(" · "),
-                            .placeholder(Placeholder(variable: .window("sonnet", .binding), filters: [])),
-                            .text("binds now"),
-                        ]),
-                    ]),
-                    .conditional([
-                        .text("\n"),
-                        .styled(
-                            [
-                                .placeholder(
-                                    Placeholder(variable: .window("opus", .label), filters: [.pad(-8)])
-                                ),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                        .text(" "),
-                        .placeholder(Placeholder(variable: .window("opus", .left), filters: [.pad(3)])),
-                        .text("% left  "),
-                        .placeholder(
-                            Placeholder(
-                                variable: .window("opus", .used),
-                                filters: [.bar(width: 10, fill: "░")]
-                            )
-                        ),
-                        .conditional([
-                            .text(" "),
-                            .placeholder(
-                                Placeholder(variable: .window("opus", .spark), filters: [.spark(10)])
-                            ),
-                        ]),
-                        .conditional([
-                            .text(" · resets "),
-                            .placeholder(Placeholder(variable: .window("opus", .resets_at), filters: [])),
-                        ]),
-                        .conditional([
-                            .text(" · "),
-                            .placeholder(Placeholder(variable: .window("opus", .rate), filters: [.fixed(1)])),
-                            .text("%/h"),
-                        ]),
-                        .conditional([
-                            .text(" · pace "),
-                            .placeholder(Placeholder(variable: .window("opus", .pace), filters: [])),
-                            .text("%"),
-                        ]),
-                        .conditional([
-                            .text(" · runs out in "),
-                            .placeholder(Placeholder(variable: .window("opus", .eta), filters: [])),
-                        ]),
-                        .conditional([
-                            .text(" · "),
-                            .placeholder(Placeholder(variable: .window("opus", .binding), filters: [])),
-                            .text("binds now"),
-                        ]),
-                    ]),
-                    .conditional([
-                        .text("\n"),
-                        .styled(
-                            [
-                                .placeholder(
-                                    Placeholder(
-                                        variable: .window("seven_day_oauth_apps", .label),
-                                        filters: [.pad(-8)]
-                                    )
-                                ),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                        .text(" "),
-                        .placeholder(
-                            Placeholder(variable: .window("seven_day_oauth_apps", .left), filters: [.pad(3)])
-                        ),
-                        .text("% left  "),
-                        .placeholder(
-                            Placeholder(
-                                variable: .window("seven_day_oauth_apps", .used),
-                                filters: [.bar(width: 10, fill: "░")]
-                            )
-                        ),
-                        .conditional([
-                            .text(" · resets "),
-                            .placeholder(
-                                Placeholder(
-                                    variable: .window("seven_day_oauth_apps", .resets_at),
-                                    filters: []
-                                )
-                            ),
-                        ]),
-                        .conditional([
-                            .text(" · "),
-                            .placeholder(
-                                Placeholder(variable: .window("seven_day_oauth_apps", .binding), filters: [])
-                            ),
-                            .text("binds now"),
-                        ]),
                     ]),
                     .conditional([
                         .text("\n"),
@@ -1247,21 +1175,133 @@ extension TemplateLibrary {
                             .placeholder(Placeholder(variable: .window("each", .binding), filters: [])),
                             .text("binds now"),
                         ]),
+                        .styled(
+                            [
+                                .conditional([
+                                    .text(" · "),
+                                    .placeholder(
+                                        Placeholder(variable: .window("each", .source), filters: [])
+                                    ),
+                                    .text(" "),
+                                    .placeholder(Placeholder(variable: .window("each", .age), filters: [])),
+                                    .text(" ago"),
+                                ]),
+                            ],
+                            StyleSpec.Parsed(
+                                style: Style(
+                                    semantic: .dim,
+                                    foreground: nil,
+                                    background: nil,
+                                    bold: false,
+                                    italic: false,
+                                    underline: false
+                                ),
+                                usesLevel: false
+                            )
+                        ),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .extra(.enabled), filters: [])),
-                        .text("\nExtra    "),
-                        .placeholder(Placeholder(variable: .extra(.used), filters: [])),
-                        .text(" of "),
-                        .placeholder(Placeholder(variable: .extra(.limit), filters: [])),
+                        .placeholder(Placeholder(variable: .spend(.used), filters: [.exists])),
+                        .text("\n"),
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [])),
+                            .styled(
+                                [.text("Spend   ")],
+                                StyleSpec.Parsed(
+                                    style: Style(
+                                        semantic: nil,
+                                        foreground: nil,
+                                        background: nil,
+                                        bold: false,
+                                        italic: false,
+                                        underline: false
+                                    ),
+                                    usesLevel: true
+                                )
+                            ),
+                        ]),
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [.not])),
+                            .styled(
+                                [.text("Credits ")],
+                                StyleSpec.Parsed(
+                                    style: Style(
+                                        semantic: nil,
+                                        foreground: nil,
+                                        background: nil,
+                                        bold: false,
+                                        italic: false,
+                                        underline: false
+                                    ),
+                                    usesLevel: true
+                                )
+                            ),
+                        ]),
+                        .text(" "),
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.org), filters: [])),
+                            .text("organisation\'s pool: "),
+                        ]),
+                        .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                        .conditional([
+                            .text(" of "),
+                            .placeholder(Placeholder(variable: .spend(.limit), filters: [])),
+                        ]),
+                        .conditional([
+                            .text(" spent"),
+                            .placeholder(Placeholder(variable: .spend(.uncapped), filters: [])),
+                        ]),
                         .conditional([
                             .text(" ("),
-                            .placeholder(Placeholder(variable: .extra(.percent), filters: [])),
+                            .placeholder(Placeholder(variable: .spend(.percent), filters: [])),
                             .text("%)"),
                         ]),
+                        .conditional([
+                            .text(" "),
+                            .placeholder(Placeholder(variable: .spend(.period), filters: [])),
+                        ]),
+                        .conditional([
+                            .text(" · resets in "),
+                            .placeholder(Placeholder(variable: .spend(.resets_in), filters: [])),
+                        ]),
+                    ]),
+                    .conditional([
+                        .placeholder(Placeholder(variable: .spend(.used), filters: [.not])),
+                        .placeholder(Placeholder(variable: .spend(.percent), filters: [.exists])),
+                        .text("\n"),
+                        .styled(
+                            [.text("Spend   ")],
+                            StyleSpec.Parsed(
+                                style: Style(
+                                    semantic: nil,
+                                    foreground: nil,
+                                    background: nil,
+                                    bold: false,
+                                    italic: false,
+                                    underline: false
+                                ),
+                                usesLevel: true
+                            )
+                        ),
+                        .text(" "),
+                        .placeholder(Placeholder(variable: .spend(.percent), filters: [])),
+                        .text("% of the spend limit"),
+                        .conditional([
+                            .text(" "),
+                            .placeholder(Placeholder(variable: .spend(.period), filters: [])),
+                        ]),
+                        .conditional([
+                            .text(" · resets in "),
+                            .placeholder(Placeholder(variable: .spend(.resets_in), filters: [])),
+                        ]),
+                    ]),
+                    .conditional([
+                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists])),
+                        .text("\n"),
+                        .placeholder(Placeholder(variable: .top(.notice), filters: [])),
                     ]),
                 ],
-                namedKeys: ["five_hour", "seven_day", "seven_day_sonnet", "seven_day_opus", "seven_day_oauth_apps"])
+                namedKeys: ["five_hour", "seven_day"])
         default:
             return nil
         }

@@ -11,8 +11,8 @@ enum Value: Sendable, Equatable {
     case flag(Bool)
     case text(String)
     case level(Level)
-    /// Minor units (cents) and an ISO 4217 code.
-    case money(minor: Double, currency: String)
+    /// Minor units (cents), an ISO 4217 code and the digits of its minor unit.
+    case money(minor: Double, currency: String, exponent: Int)
     /// A window's history, drawn with `Sparkline.defaultPoints` points unless `spark(n)` says.
     case spark(Sparkline)
 
@@ -38,7 +38,8 @@ enum Value: Sendable, Equatable {
         case .flag: return ""
         case .text(let s): return SafeText.clean(s, lines: .join)
         case .level(let l): return l.rawValue
-        case .money(let minor, let currency): return NumberText.money(minor: minor, currency: currency, decimals: 2)
+        case .money(let minor, let currency, let exponent):
+            return NumberText.money(minor: minor, currency: currency, exponent: exponent, decimals: exponent)
         case .spark(let line): return line.render(points: Sparkline.defaultPoints)
         }
     }
