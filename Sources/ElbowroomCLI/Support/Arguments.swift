@@ -69,9 +69,8 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 
 public enum ArgumentParser {
     static var commands: [String] { CommandCatalog.names }
-    static let flags = ["--adapter", "--template", "--tooltip", "--max-age", "--offline", "--wait", "--color",
-                        "--demo", "--interval", "--force", "--json", "--verbose", "--version", "--help",
-                        "--window", "--since", "--csv", "--notify"]
+    /// Every long flag (`FlagCatalog`), for did-you-mean.
+    static var flags: [String] { FlagCatalog.longs }
     /// Flags that belong to some commands only, and where to point a user who gave one elsewhere;
     /// `nil` for the others. (A switch, not a static array: every render parses its flags, and
     /// a table of tuples costs its first use ~40 k instructions of generic metadata.)
