@@ -14,6 +14,8 @@ public struct CLIContext: Sendable {
     public var stderr: any OutputSink
     /// Reads all of stdin (bounded), or `nil` when stdin is a terminal or closed.
     public var readStdin: @Sendable () -> Data?
+    /// The descriptor `watch` reads click events from as they come: stdin.
+    public var stdinFD: Int32 = 0
     public var stdoutIsTTY: Bool
     public var spawner: any ProcessSpawner
     /// Where `elbowroom-fetch` is; `nil` when it cannot be found. Looked up when asked: a render

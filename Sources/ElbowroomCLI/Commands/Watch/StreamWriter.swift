@@ -1,12 +1,6 @@
 import ElbowroomCore
 
 extension WatchCommand {
-    /// Whether stdout is a pipe or socket whose reader has closed it.
-    static func readerHasGone() -> Bool {
-        var fd = pollfd(fd: 1, events: 0, revents: 0)
-        return poll(&fd, 1, 0) > 0 && fd.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
-    }
-
     /// Writes whole lines to the bar. On a descriptor it waits for room with `poll` (never
     /// spinning, whether the descriptor blocks or not), gives up on a frame the pipe cannot take
     /// at all (`busy`: the bar stopped reading), and never leaves half a line: once a line is
@@ -15,6 +9,13 @@ extension WatchCommand {
         var sink: any OutputSink
 
         enum Result { case written, busy, gone }
+
+        /// Whether the output is a pipe or socket whose reader has closed it.
+        func readerHasGone() -> Bool {
+            guard let fd = (sink as? FileDescriptorSink)?.fd else { return false }
+            var p = pollfd(fd: fd, events: 0, revents: 0)
+            return poll(&p, 1, 0) > 0 && p.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
+        }
 
         /// - Parameter waiting: wait for room for the first byte too, rather than answer `busy`.
         func write(_ text: String, waiting: Bool = false, stop: () -> Bool) -> Result {

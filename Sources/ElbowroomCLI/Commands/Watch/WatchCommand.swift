@@ -41,7 +41,7 @@ enum WatchCommand {
         } catch {
             let status = RenderSetup.report(error, context: context, streaming: true)
             // A bar restarts a command that exits; keep the error on screen instead.
-            if error.adapter != nil { waitForStop() }
+            if error.adapter != nil { waitForStop(context) }
             return status
         }
         installSignalHandlers()
@@ -69,7 +69,7 @@ enum WatchCommand {
         var lastForced: Date?
         var refreshPending = false
         var lastLine: String?
-        var clicks = ClickInput(fd: 0)
+        var clicks = ClickInput(fd: context.stdinFD)
 
         // The header must come first, whole: wait for the bar to take it.
         if let header = setup.adapter.streamHeader(),
@@ -108,7 +108,7 @@ enum WatchCommand {
             }
             // A bar that went away without a signal: the line may not change for minutes, so
             // do not wait for a failed write to notice.
-            if readerHasGone() { return 0 }
+            if out.readerHasGone() { return 0 }
             if watchPaused == 0 {
                 let line = refusal != nil ? setup.adapter.streamError(RenderCommand.cacheRefused)
                     : setup.adapter.streamFrame(setup.frame(cache: cache, now: now, template: cycle[cycleIndex], history: history))
@@ -158,9 +158,9 @@ enum WatchCommand {
 
     /// After printing a visible error, stay alive until told to stop, so a bar that restarts
     /// exited commands does not spin.
-    static func waitForStop() {
+    static func waitForStop(_ context: CLIContext) {
         installSignalHandlers()
-        while watchStopRequested == 0 && !readerHasGone() {
+        while watchStopRequested == 0 && !StreamWriter(sink: context.stdout).readerHasGone() {
             var request = timespec(tv_sec: 1, tv_nsec: 0)
             _ = nanosleep(&request, nil)
         }
