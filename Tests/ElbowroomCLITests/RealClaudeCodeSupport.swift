@@ -370,3 +370,33 @@ struct HarnessFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Holds a lock directory of Claude Code's as a live holder does: touched every 2 s (Claude Code
+/// counts one untouched for 60 s as stale) until `release()` removes it.
+final class LockHolder: @unchecked Sendable {
+    let path: String
+    private let done = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    private var released = false
+
+    init(path: String) {
+        self.path = path
+        let done = done, finished = finished
+        Thread.detachNewThread {
+            while done.wait(timeout: .now() + 2) == .timedOut {
+                utimes(path, nil)
+            }
+            finished.signal()
+        }
+    }
+
+    func release() {
+        guard !released else { return }
+        released = true
+        done.signal()
+        finished.wait()
+        rmdir(path)
+    }
+
+    deinit { release() }
+}

@@ -57,7 +57,7 @@ struct RealClaudeCodeTests {
         #expect(!after.isEmpty && after.allSatisfy { $0.bearer == issued.access && $0.status == 200 },
                 "Claude Code's requests after the refresh: \(after.map { "\($0.status) \($0.bearer == issued.access ? "new" : "other")" })")
         let claudeRefreshes = session.standin.tokenRequests.filter(\.fromClaudeCode)
-        #expect(claudeRefreshes.isEmpty, "Claude Code refreshed itself: \(claudeRefreshes.map { "\($0.status) \($0.body)" })")
+        #expect(claudeRefreshes.count == 0, "Claude Code refreshed itself: \(claudeRefreshes.map { "\($0.status) \($0.body)" })")
         #expect(!session.standin.tokenRequests.contains { $0.status != 200 })
         // Signed in still, with elbowroom's tokens.
         #expect(session.credentials()["refreshToken"] as? String == issued.refresh)
@@ -86,11 +86,41 @@ struct RealClaudeCodeTests {
         // Claude Code's own refresh completes and it answers.
         #expect(session.waitForScreen("Refreshed and answered, 1357.", seconds: 30), "\(session.snapshot())")
         let ours = session.standin.tokenRequests.filter { !$0.fromClaudeCode }
-        #expect(ours.isEmpty, "elbowroom sent \(ours.count) token request(s) while Claude Code held its refresh locks:\n\(run.stderr)")
+        #expect(ours.count == 0, "elbowroom sent \(ours.count) token request(s) while Claude Code held its refresh locks:\n\(run.stderr)")
         let claudes = session.standin.tokenRequests.filter(\.fromClaudeCode)
         #expect(claudes.count == 1 && claudes.first?.status == 200, "\(session.snapshot())")
         #expect(session.credentials()["refreshToken"] as? String == session.standin.currentTokens.refresh)
         #expect(!FileManager.default.fileExists(atPath: lock))
+    }
+
+    /// The same with the locks alone, as another Claude Code process holds them (the refresh lock
+    /// in the credentials directory, or the legacy one beside it that older versions take), kept
+    /// fresh the way their holder does: elbowroom sends no token request. Then the lock goes, and
+    /// the running Claude Code refreshes the token nobody spent and stays signed in.
+    @Test(arguments: ["refresh lock", "legacy lock"])
+    func elbowroomSendsNoTokenRequestWhileALockOfClaudeCodesIsHeld(_ which: String) throws {
+        let session = try ClaudeSession()
+        try session.sandbox.writeConfig("timeout = 5\nrefresh = \"always\"\n")
+        try session.start()
+        let directory = URL(fileURLWithPath: session.credentialsDirectory).resolvingSymlinksInPath().path
+        let lock = which == "refresh lock" ? directory + "/.oauth_refresh.lock" : directory + ".lock"
+        try FileManager.default.createDirectory(atPath: lock, withIntermediateDirectories: false)
+        let holder = LockHolder(path: lock)
+        try session.setExpiry(Date().addingTimeInterval(30))
+
+        let run = try session.runElbowroom(["fetch", "--force", "--verbose"], seconds: 70)
+        let ours = session.standin.tokenRequests.filter { !$0.fromClaudeCode }
+        #expect(ours.count == 0, "elbowroom sent \(ours.count) token request(s) while \(lock) was held:\n\(run.stderr)")
+        #expect(!run.timedOut)
+        holder.release()
+
+        try session.standin.configure(["ratelimit": Standin.rateLimitHeaders(fiveHour: 0.2, sevenDay: 0.2),
+                                       "reply": "Refreshed it myself, 2244."])
+        try session.send("hello")
+        #expect(session.waitForScreen("Refreshed it myself, 2244.", seconds: 30), "\(session.snapshot())")
+        let claudes = session.standin.tokenRequests.filter(\.fromClaudeCode)
+        #expect(claudes.count == 1 && claudes.first?.status == 200, "\(session.snapshot())")
+        #expect(session.credentials()["refreshToken"] as? String == session.standin.currentTokens.refresh)
     }
 
     /// A hook configured in the sandbox's settings runs, and its output reaches the Messages API
