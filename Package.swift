@@ -49,8 +49,13 @@ let package = Package(
             name: "elbowroom", dependencies: ["ElbowroomCLI"], exclude: ["render-path.order"],
             swiftSettings: staticOnLinuxRelease, linkerSettings: staticLinkOnLinuxRelease),
 
-        // Network side: Foundation + FoundationNetworking, started detached by the renderer.
-        .target(name: "ElbowroomFetch", dependencies: ["ElbowroomCore"]),
+        // Network side, started detached by the renderer. On Linux its transport is the system
+        // libcurl (the library the toolchain's own URLSession wraps), called directly: no
+        // FoundationNetworking, whose fatal errors on a cut-off answer we could not catch.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        .target(name: "ElbowroomFetch",
+                dependencies: ["ElbowroomCore", .target(name: "CCurl", condition: .when(platforms: [.linux]))]),
         .executableTarget(name: "elbowroom-fetch", dependencies: ["ElbowroomFetch"]),
 
         // Tests.

@@ -167,10 +167,9 @@ import Testing
         #expect(p.credentialsFile == "/home/u/.claude/.credentials.json")
         #expect(p.configFile == "/home/u/.config/elbowroom/config.toml")
         #expect(p.cacheFile.hasPrefix("/home/u/.cache/elbowroom/usage-"))
-        #expect(p.keychainService == "Claude Code-credentials")
         let q = Paths(environment: ElbowroomEnvironment(["HOME": "/home/u", "CLAUDE_CONFIG_DIR": "/work/claude2/", "XDG_CACHE_HOME": "/c", "ELBOWROOM_CONFIG": "/etc/h.toml"]))
         #expect(q.claudeConfigDir == "/work/claude2")
-        #expect(q.keychainService == "Claude Code-credentials-" + SHA256.hex("/work/claude2").prefix(8))
+        #expect(q.credentialsFile == "/work/claude2/.credentials.json")
         #expect(q.cacheFile != p.cacheFile && q.cacheFile.hasPrefix("/c/elbowroom/"))
         #expect(q.configFile == "/etc/h.toml")
     }

@@ -3,6 +3,9 @@ import Testing
 import ElbowroomCore
 @testable import ElbowroomFetch
 import ElbowroomTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct FetchCoordinatorTests {
     @Test func validTokenFetchesAndCachesTheReading() throws {
@@ -32,8 +35,11 @@ import ElbowroomTestSupport
         #expect(report.result == .fetched)
         #expect(h.tokenRequests.count == 1)
         let tokenBody = try #require(try JSONSerialization.jsonObject(with: h.tokenRequests[0].body) as? [String: String])
+        // As Claude Code sends it: its client id, the scopes it asks for (none of the optional
+        // ones is held here).
         #expect(tokenBody == ["grant_type": "refresh_token", "refresh_token": Tokens.refresh,
-                              "client_id": "9d1c250a-e61b-44d9-88ed-5944d1962f5e"])
+                              "client_id": "9d1c250a-e61b-44d9-88ed-5944d1962f5e",
+                              "scope": "user:profile user:inference user:sessions:claude_code user:mcp_servers user:file_upload user:plugins"])
         #expect(h.tokenRequests[0].method == "POST")
         #expect(h.usageRequests.count == 1)
         #expect(h.usageRequests[0].header("Authorization") == "Bearer \(h.fake.validAccessToken)")
@@ -78,19 +84,112 @@ import ElbowroomTestSupport
         #expect(oauth["accessToken"] as? String == h.fake.validAccessToken)
     }
 
-    @Test func autoLeavesTheRefreshToARunningClaudeCode() throws {
+    /// With Claude Code's own locks taken, `auto` refreshes while Claude Code runs: a running
+    /// Claude Code adopts what we write (the real binary proves it in RealClaudeCodeTests).
+    @Test func autoRefreshesUnderClaudeCodesLocksWhileItRuns() throws {
         let h = try FetchHarness(validAccess: "will-be-issued")
         let proc = h.sandbox.root + "/proc"
         try FakeProc.add(pid: 4242, comm: "claude", cmdline: ["claude"], to: proc)
-        try FakeProc.add(pid: 4243, comm: "bash", cmdline: ["-bash"], to: proc)
         h.detector = ProcClaudeProcessDetector(procRoot: proc, ownPID: 1)
+        let storage = ClaudeCodeStorage(environment: h.sandbox.elbowroomEnvironment)
+        let locksSeen = LogBox()
+        h.transport.beforeSend = { request in
+            if request.url.path == FakeAnthropic.tokenPath {
+                for path in [storage.refreshLock, storage.legacyLock()] { locksSeen.append("\(FileSystem.exists(path))") }
+            }
+        }
+        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        #expect(h.run().result == .fetched)
+        #expect(h.tokenRequests.count == 1)
+        #expect(locksSeen.lines == ["true", "true"], "both of Claude Code's locks are held during the token request")
+        // ... and released after, in Claude Code's order, leaving nothing behind.
+        #expect(!FileSystem.exists(storage.refreshLock) && !FileSystem.exists(storage.legacyLock()))
+        #expect(!FileSystem.exists(storage.writeLock))
+        #expect(h.sandbox.oauthObject?["accessToken"] as? String == h.fake.validAccessToken)
+    }
+
+    /// Where Claude Code's locks cannot be made at all, `auto` falls back to the old rule: no
+    /// refresh while a Claude Code process of this user runs.
+    @Test func autoLeavesTheRefreshToARunningClaudeCodeWhenItsLocksCannotBeTaken() throws {
+        let h = try FetchHarness(validAccess: "will-be-issued")
         let original = try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
-        let report = h.run()
-        #expect(report.result.failure?.outcome == .expired)
-        #expect(report.result.failure?.description.contains("open claude code") == true)
+        // Locks under a directory that does not exist: mkdir fails for everyone.
+        let nowhere = ClaudeCodeStorage(environment: ElbowroomEnvironment(["HOME": "/", "CLAUDE_CONFIG_DIR": h.sandbox.root + "/missing/dir"]))
+        let renewal = TokenRenewal(
+            source: FileCredentialSource(path: h.sandbox.credentialsFile),
+            refresher: TokenRefresher(tokenURL: URL(string: h.server.baseURL + FakeAnthropic.tokenPath)!, transport: h.transport, timeout: 5),
+            mode: .auto, detector: FixedClaudeProcessDetector(running: true), log: DebugLog(enabled: false),
+            storage: nowhere)
+        let stale = OAuthCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        #expect(throws: FetchError.self) { try renewal.renew(stale: stale, why: "expired", now: h.clock.now) }
         #expect(h.tokenRequests.isEmpty)
-        #expect(h.usageRequests.isEmpty)
         #expect(h.sandbox.credentialsData() == original)
+    }
+
+    /// While Claude Code holds its refresh lock, elbowroom sends no token request: it waits as
+    /// Claude Code does (re-reading the credentials), then backs off.
+    @Test func whileClaudeCodeHoldsItsLockNoTokenRequestIsSent() throws {
+        let h = try FetchHarness(validAccess: "will-be-issued")
+        let original = try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        let storage = ClaudeCodeStorage(environment: h.sandbox.elbowroomEnvironment)
+        try FileManager.default.createDirectory(atPath: storage.refreshLock, withIntermediateDirectories: false)
+        let pauses = LogBox()
+        let renewal = TokenRenewal(
+            source: FileCredentialSource(path: h.sandbox.credentialsFile),
+            refresher: TokenRefresher(tokenURL: URL(string: h.server.baseURL + FakeAnthropic.tokenPath)!, transport: h.transport, timeout: 5),
+            mode: .always, detector: FixedClaudeProcessDetector(running: true), log: DebugLog(enabled: false),
+            storage: storage, pause: { pauses.append("\($0)") })
+        let stale = OAuthCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        do {
+            _ = try renewal.renew(stale: stale, why: "expired", now: h.clock.now)
+            Issue.record("refreshed while claude code held its lock")
+        } catch {
+            #expect(error.outcome == .expired)
+            #expect(error.description.contains("claude code is refreshing it right now"))
+        }
+        #expect(pauses.lines.count == TokenRenewal.busyRetries)
+        #expect(pauses.lines.allSatisfy { Double($0).map { (1...2).contains($0) } == true })
+        #expect(h.tokenRequests.isEmpty)
+        #expect(h.sandbox.credentialsData() == original)
+        // Its lock is left alone, and ours (the legacy one) is not left behind.
+        #expect(FileSystem.exists(storage.refreshLock))
+        #expect(!FileSystem.exists(storage.legacyLock()))
+    }
+
+    /// Claude Code refreshed while we waited for its lock: its new token is used, no request.
+    @Test func aTokenClaudeCodeWroteWhileWeWaitedIsAdopted() throws {
+        let h = try FetchHarness(validAccess: "will-be-issued")
+        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        let storage = ClaudeCodeStorage(environment: h.sandbox.elbowroomEnvironment)
+        try FileManager.default.createDirectory(atPath: storage.refreshLock, withIntermediateDirectories: false)
+        let sandbox = h.sandbox
+        let valid = h.valid
+        let renewal = TokenRenewal(
+            source: FileCredentialSource(path: h.sandbox.credentialsFile),
+            refresher: TokenRefresher(tokenURL: URL(string: h.server.baseURL + FakeAnthropic.tokenPath)!, transport: h.transport, timeout: 5),
+            mode: .auto, detector: FixedClaudeProcessDetector(running: true), log: DebugLog(enabled: false),
+            storage: storage, pause: { _ in
+                _ = try? sandbox.writeCredentials(accessToken: "sk-ant-oat01-claude-code-refreshed", refreshToken: "sk-ant-ort01-cc", expiresAt: valid)
+            })
+        let stale = OAuthCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        let renewed = try renewal.renew(stale: stale, why: "expired", now: h.clock.now)
+        #expect(renewed.accessToken == "sk-ant-oat01-claude-code-refreshed")
+        #expect(h.tokenRequests.isEmpty)
+    }
+
+    /// A lock left by a holder that died (not touched for over a minute) is taken over, as
+    /// Claude Code takes one over.
+    @Test func aStaleLockIsTakenOverByClaudeCodesRule() throws {
+        let h = try FetchHarness(validAccess: "will-be-issued")
+        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        let storage = ClaudeCodeStorage(environment: h.sandbox.elbowroomEnvironment)
+        try FileManager.default.createDirectory(atPath: storage.refreshLock, withIntermediateDirectories: false)
+        var old = [timespec(tv_sec: Int(Date().timeIntervalSince1970) - 61, tv_nsec: 0),
+                   timespec(tv_sec: Int(Date().timeIntervalSince1970) - 61, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, storage.refreshLock, &old, 0) == 0)
+        #expect(h.run().result == .fetched)
+        #expect(h.tokenRequests.count == 1)
+        #expect(!FileSystem.exists(storage.refreshLock))
     }
 
     @Test func neverRefreshes() throws {
@@ -134,13 +233,13 @@ import ElbowroomTestSupport
         #expect(h.tokenRequests.count == 1)
     }
 
-    @Test func unauthorizedWithClaudeRunningIsExpiredWithoutARefresh() throws {
+    @Test func unauthorizedWithClaudeRunningIsRefreshedUnderItsLocks() throws {
         let h = try FetchHarness(validAccess: "revoked")
         h.detector = FixedClaudeProcessDetector(running: true)
         try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.valid)
-        #expect(h.run().result.failure?.outcome == .expired)
-        #expect(h.usageRequests.count == 1)
-        #expect(h.tokenRequests.isEmpty)
+        #expect(h.run().result == .fetched)
+        #expect(h.usageRequests.count == 2)
+        #expect(h.tokenRequests.count == 1)
     }
 
     @Test func anotherProcessAlreadyRefreshedSoWeUseItsToken() throws {
@@ -169,9 +268,11 @@ import ElbowroomTestSupport
         h.transport.beforeSend = { request in
             if request.url.path == FakeAnthropic.tokenPath { _ = try? sandbox.writeCredentials(theirs) }
         }
-        #expect(h.run().result == .fetched)
+        _ = h.run()
+        // Claude Code's compare-and-swap: the stored refresh token is no longer the one we
+        // posted, so their document stays and their tokens are the ones used.
         #expect(h.sandbox.credentialsData() == Data(theirs.utf8))
-        #expect(h.usageRequests.last?.header("Authorization") == "Bearer \(h.fake.validAccessToken)")
+        #expect(h.usageRequests.last?.header("Authorization") == "Bearer sk-ant-oat01-claude-code-wrote-this")
     }
 
     @Test func otherKeysChangedDuringTheRefreshStillGetTheRotatedToken() throws {
@@ -312,6 +413,16 @@ enum FakeProc {
         try FakeProc.add(pid: 77, comm: "claude", cmdline: ["claude"], to: root)
         try FileManager.default.createDirectory(atPath: root + "/self", withIntermediateDirectories: true)
         #expect(!ProcClaudeProcessDetector(procRoot: root, ownPID: 77).isClaudeRunning())
+    }
+
+    /// Another user's Claude Code refreshes another login: it never stops this user's refresh.
+    @Test func onlyThisUsersProcessesCount() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let root = sandbox.root + "/proc"
+        try FakeProc.add(pid: 88, comm: "claude", cmdline: ["claude"], to: root)
+        #expect(ProcClaudeProcessDetector(procRoot: root, ownPID: 1).isClaudeRunning())
+        #expect(!ProcClaudeProcessDetector(procRoot: root, ownPID: 1, uid: getuid() + 1).isClaudeRunning())
     }
 
     @Test func anUnreadableProcCountsAsRunning() {

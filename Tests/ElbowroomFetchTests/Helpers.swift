@@ -17,7 +17,7 @@ final class SpyTransport: HTTPTransport, @unchecked Sendable {
     private var sent: [HTTPRequest] = []
     var beforeSend: (@Sendable (HTTPRequest) -> Void)?
 
-    init(inner: any HTTPTransport = URLSessionTransport()) {
+    init(inner: any HTTPTransport = PlatformTransport.make()) {
         self.inner = inner
     }
 
@@ -163,5 +163,12 @@ final class LockedBox<T>: @unchecked Sendable {
     var value: T {
         get { lock.lock(); defer { lock.unlock() }; return stored }
         set { lock.lock(); stored = newValue; lock.unlock() }
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }

@@ -10,7 +10,7 @@ import ElbowroomTestSupport
     let now = Date(timeIntervalSince1970: 1_795_000_000)
 
     func client(_ server: LoopbackHTTPServer, timeout: TimeInterval = 5) -> UsageClient {
-        UsageClient(apiBase: URL(string: server.baseURL)!, transport: URLSessionTransport(), timeout: timeout)
+        UsageClient(apiBase: URL(string: server.baseURL)!, transport: PlatformTransport.make(), timeout: timeout)
     }
 
     func fetch(_ reply: ServerReply, timeout: TimeInterval = 5) throws -> (Result<Reading, FetchError>, LoopbackHTTPServer) {
@@ -36,14 +36,17 @@ import ElbowroomTestSupport
         #expect(request.path == "/api/oauth/usage")
         #expect(request.header("Authorization") == "Bearer \(Self.token)")
         #expect(request.header("anthropic-beta") == "oauth-2025-04-20")
-        #expect(request.header("User-Agent") == "claude-code/2.0.0")
-        #expect(request.header("Accept") == "application/json")
+        // As Claude Code 2.1 sends them to this endpoint (its usage-endpoint agent string).
+        #expect(request.header("User-Agent") == "claude-cli/2.1.331 (external, cli)")
+        #expect(request.header("Content-Type") == "application/json")
+        #expect(request.header("Accept-Encoding") == "identity")
         #expect(request.header("Cookie") == nil)
     }
 
     @Test(arguments: [
         (ServerReply.status(401), FetchOutcome.unauthorized),
-        (.status(403), .forbidden),
+        // A 403 is rate limiting, as Claude Code reads it (unless the scopes lack user:profile).
+        (.status(403), .rateLimited),
         (.rateLimited(retryAfter: "120"), .rateLimited),
         (.status(500), .server),
         (.status(503), .server),
@@ -64,8 +67,18 @@ import ElbowroomTestSupport
         #expect(error.description == error.description.lowercased() || error.description.contains("CLAUDE_CODE"))
     }
 
-    @Test func forbiddenExplainsTheMissingScope() throws {
-        let (result, _) = try fetch(.status(403))
+    @Test func forbiddenExplainsTheMissingScopeOnlyWhenTheScopesLackIt() throws {
+        let server = try LoopbackHTTPServer { _ in .status(403, headers: [("Retry-After", "120")]) }
+        defer { server.stop() }
+        let withProfile = Result { () throws(FetchError) in
+            try client(server).fetch(accessToken: Self.token, plan: nil, scopes: ["user:inference", "user:profile"], now: now)
+        }
+        #expect(withProfile.failure == .rateLimited(retryAfter: 120))
+        let unknown = Result { () throws(FetchError) in try client(server).fetch(accessToken: Self.token, plan: nil, now: now) }
+        #expect(unknown.failure == .rateLimited(retryAfter: 120))
+        let result = Result { () throws(FetchError) in
+            try client(server).fetch(accessToken: Self.token, plan: nil, scopes: ["user:inference"], now: now)
+        }
         guard case .failure(let error) = result else { Issue.record("no error"); return }
         #expect(error == .forbidden)
         #expect(error.description.contains("user:profile"))
@@ -99,12 +112,35 @@ import ElbowroomTestSupport
         #expect(RetryAfter.seconds("1e300", now: now) == 86400)
         #expect(RetryAfter.seconds("99999999", now: now) == 86400)
         #expect(RetryAfter.seconds(Self.httpDate(now.addingTimeInterval(9 * 86400)), now: now) == 86400)
+        // The usage api's own wait is bounded by an hour, as Claude Code bounds it.
         let (result, _) = try fetch(.rateLimited(retryAfter: "1e300"))
         guard case .failure(.rateLimited(let wait)) = result else { Issue.record("not rate limited"); return }
-        #expect(wait == 86400)
+        #expect(wait == 3600)
         var state = FetchState()
         state.recordFailure(.rateLimited, message: nil, at: now, retryAfter: .infinity)
         #expect(state.cooldownUntil == now.addingTimeInterval(300))
+    }
+
+    /// A 200 whose body is an error envelope is rate limiting (or the error it names), never
+    /// "not usage json".
+    @Test func anErrorEnvelopeIsRateLimitingNotAParseError() throws {
+        let (limited, _) = try fetch(.json(200, #"{"error":{"type":"rate_limit_error","message":"slow down"}}"#))
+        #expect(limited.failure == .rateLimited(retryAfter: 300))
+        let (other, _) = try fetch(.json(200, #"{"type":"error","error":{"type":"overloaded_error"}}"#))
+        #expect(other.failure?.description == "the usage api answered with an error (overloaded_error)")
+    }
+
+    /// `user_agent` in the config is what goes on the wire.
+    @Test func theConfiguredAgentStringIsSent() throws {
+        let server = try LoopbackHTTPServer { _ in .json(200, UsageFixtures.flat) }
+        defer { server.stop() }
+        let client = UsageClient(apiBase: URL(string: server.baseURL)!, transport: PlatformTransport.make(), timeout: 5,
+                                 userAgent: "claude-cli/9.9.9 (external, cli)")
+        _ = try client.fetch(accessToken: Self.token, plan: nil, now: now)
+        #expect(server.requests.first?.header("User-Agent") == "claude-cli/9.9.9 (external, cli)")
+        let config = try Config.parse("user_agent = \"claude-cli/9.9.9 (external, cli)\"\n", file: "c")
+        #expect(config.userAgent == "claude-cli/9.9.9 (external, cli)")
+        #expect(throws: ConfigError.self) { try Config.parse("user_agent = \"a\\nb\"\n", file: "c") }
     }
 
     static func httpDate(_ date: Date) -> String {
@@ -166,7 +202,7 @@ import ElbowroomTestSupport
         let server = try LoopbackHTTPServer()
         let base = server.baseURL
         server.stop()
-        let client = UsageClient(apiBase: URL(string: base)!, transport: URLSessionTransport(), timeout: 2)
+        let client = UsageClient(apiBase: URL(string: base)!, transport: PlatformTransport.make(), timeout: 2)
         #expect {
             try client.fetch(accessToken: Self.token, plan: nil, now: now)
         } throws: { ($0 as? FetchError)?.outcome == .network }
@@ -186,7 +222,7 @@ import ElbowroomTestSupport
     }
 
     @Test func transportRefusesCleartextToAnotherHost() throws {
-        let transport = URLSessionTransport()
+        let transport = PlatformTransport.make()
         #expect {
             try transport.send(HTTPRequest(url: URL(string: "http://example.com/api/oauth/usage")!,
                                            headers: [("Authorization", "Bearer \(Self.token)")], timeout: 1))
@@ -197,7 +233,7 @@ import ElbowroomTestSupport
     }
 
     @Test func requestsAndGrantsNeverInterpolateTheirTokens() {
-        let client = UsageClient(apiBase: URL(string: "https://api.anthropic.com")!, transport: URLSessionTransport(), timeout: 1)
+        let client = UsageClient(apiBase: URL(string: "https://api.anthropic.com")!, transport: PlatformTransport.make(), timeout: 1)
         let request = client.request(accessToken: Self.token)
         let grant = TokenGrant(accessToken: Self.token, refreshToken: Self.token + "-r", expiresIn: 60)
         for text in ["\(request)", String(reflecting: request), "\(grant)", String(reflecting: grant)] {

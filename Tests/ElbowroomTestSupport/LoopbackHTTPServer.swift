@@ -41,6 +41,9 @@ public enum ServerReply: Sendable {
     /// A 200 whose body arrives one byte every `interval` seconds and never ends (until the
     /// server stops or the client goes away): an idle timeout never fires on it.
     case drip(interval: TimeInterval)
+    /// `head` as given, then `chunk` again and again, as fast as the peer reads, until it
+    /// closes or the server stops: an endless body.
+    case flood(head: Data, chunk: Data)
 
     public static func json(_ status: Int = 200, _ text: String, headers: [(String, String)] = []) -> ServerReply {
         .respond(status: status, headers: [("Content-Type", "application/json")] + headers, body: Data(text.utf8))
@@ -94,35 +97,54 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private var openConnections: Set<Int32> = []
     private var accepted = 0
 
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// Listening on `[::1]` rather than 127.0.0.1.
+    public let ipv6: Bool
 
-    public init(handler: @escaping Handler = { _ in .status(404) }) throws {
+    public var baseURL: String { ipv6 ? "http://[::1]:\(port)" : "http://127.0.0.1:\(port)" }
+
+    public init(ipv6: Bool = false, handler: @escaping Handler = { _ in .status(404) }) throws {
         self.handler = handler
+        self.ipv6 = ipv6
         #if canImport(Glibc)
-        listenFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        listenFD = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        listenFD = socket(AF_INET, SOCK_STREAM, 0)
+        listenFD = socket(ipv6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0)
         #endif
         guard listenFD >= 0 else { throw ServerError("socket failed") }
         _ = fcntl(listenFD, F_SETFD, FD_CLOEXEC)
         var yes: Int32 = 1
         setsockopt(listenFD, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listenFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let bound: Int32
+        if ipv6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = 0
+            address.sin6_addr = in6addr_loopback
+            bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listenFD, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = 0
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listenFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
         }
         guard bound == 0, listen(listenFD, 128) == 0 else {
             close(listenFD)
             throw ServerError("bind/listen failed")
         }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listenFD, $0, &length) }
         }
-        port = UInt16(bigEndian: address.sin_port)
+        port = withUnsafePointer(to: &storage) { pointer in
+            ipv6 ? pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+                 : pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+        }
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
@@ -230,6 +252,15 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
                 if done { return }
                 usleep(useconds_t(interval * 1_000_000))
                 guard writeAll(fd, Data(" ".utf8)) else { return }
+            }
+        case .flood(let head, let chunk):
+            guard writeAll(fd, head) else { return }
+            while true {
+                lock.lock()
+                let done = stopped
+                lock.unlock()
+                if done { return }
+                guard writeAll(fd, chunk) else { return }
             }
         case .respond(let status, let headers, let body):
             var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"

@@ -197,6 +197,7 @@ enum CacheFileReader {
         case "signed_out": .signedOut
         case "expired": .expired
         case "config": .config
+        case "interrupted": .interrupted
         default: nil
         }
     }

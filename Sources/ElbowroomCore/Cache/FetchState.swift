@@ -25,6 +25,11 @@ public enum FetchOutcome: String, Codable, Sendable, CaseIterable {
     case expired
     /// A configuration problem (e.g. an `http://` API URL that is not loopback).
     case config
+    /// The fetcher stopped before it recorded how the attempt ended (a crash, `kill -9`, an
+    /// out-of-memory kill). Written before the request as the fetch lock's marker, and replaced
+    /// by the real outcome when the attempt ends, so even a fetcher that dies mid-request leaves
+    /// an attempt and its backoff behind: politeness holds however a fetch ends.
+    case interrupted
 
     public var isFailure: Bool { self != .ok }
 }
@@ -99,6 +104,20 @@ public struct FetchState: Codable, Sendable, Equatable {
         guard let until = cooldownUntil, until > now else { return nil }
         if let attempt = lastAttempt, attempt.timeIntervalSince(now) > Self.clockSlack { return nil }
         return until
+    }
+
+    /// How long an `interrupted` attempt may still be a fetch under way (three requests at the
+    /// longest timeout, and some): until then it is not shown as a failure.
+    public static let inFlightGrace: TimeInterval = 120
+
+    /// The last attempt failed, as a display sees it at `now`: an `interrupted` one that may
+    /// still be running is not (yet) a failure.
+    public func lastAttemptFailed(now: Date) -> Bool {
+        guard let outcome = lastOutcome, outcome.isFailure else { return false }
+        if outcome == .interrupted, let attempt = lastAttempt, now.timeIntervalSince(attempt) < Self.inFlightGrace {
+            return false
+        }
+        return true
     }
 
     /// How far in the future a recorded time may be before it means the clock moved back.

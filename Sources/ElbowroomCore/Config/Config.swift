@@ -4,11 +4,16 @@ import FoundationEssentials
 import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
 #endif
 
-/// Who may refresh Claude Code's access token.
+/// Who may refresh Claude Code's access token (refresh tokens rotate: two refreshers at once log
+/// users out). Both `auto` and `always` refresh under Claude Code's own refresh locks, so a
+/// running Claude Code adopts the new tokens and never races them (docs/fetching.md).
 public enum RefreshMode: String, Sendable, CaseIterable {
-    /// Only while no Claude Code process runs (refresh tokens rotate; two refreshers log users out).
+    /// Under Claude Code's locks, also while it runs; where the locks cannot be made (a
+    /// read-only directory) only while no Claude Code process of this user runs.
     case auto
+    /// Under Claude Code's locks; where they cannot be made, regardless.
     case always
+    /// Never: an expired token waits for Claude Code.
     case never
 }
 
@@ -21,6 +26,7 @@ public enum RefreshMode: String, Sendable, CaseIterable {
 /// | `stale_after` | `900` | seconds before the display calls the data stale |
 /// | `refresh` | `"auto"` | `auto` / `always` / `never`: who may refresh Claude Code's token |
 /// | `timeout` | `10` | seconds for one request |
+/// | `user_agent` | `"claude-cli/2.1.331 (external, cli)"` | the agent string sent to the usage api and the token endpoint, as Claude Code sends it: change it only to follow a server change |
 /// | `source` | `"api"` | `api`, or `statusline`: never read the login or touch the network (see `UsageSource`) |
 /// | `notify_command` | — | run with each notification as JSON on stdin, instead of notify-send / osascript |
 /// | `[notify] warn/critical/exhausted/runs_out/reset` | `true` (`reset`: `false`) | which events notify (see `NotifyKind`) |
@@ -33,6 +39,8 @@ public struct Config: Sendable, Equatable {
     public var staleAfter: TimeInterval = 900
     public var refresh: RefreshMode = .auto
     public var timeout: TimeInterval = 10
+    /// `user_agent`; `nil` for the built-in one.
+    public var userAgent: String?
     public var thresholds = Thresholds()
     /// Adapter name (or `default`, `tooltip`) → template name or inline text.
     public var templates: [String: String] = [:]
@@ -96,7 +104,7 @@ public struct Config: Sendable, Equatable {
         return config
     }
 
-    static let rootKeys = ["max_age", "stale_after", "refresh", "timeout", "source", "notify_command"]
+    static let rootKeys = ["max_age", "stale_after", "refresh", "timeout", "source", "notify_command", "user_agent"]
     /// A year: the upper bound of every duration (so no arithmetic on them can overflow).
     public static let maxSeconds: Double = 31_536_000
     static let tables = ["thresholds", "templates", "colors", "notify"]
@@ -137,6 +145,12 @@ public struct Config: Sendable, Equatable {
                 throw fail("source must be \"api\" or \"statusline\", not \"\(word)\"")
             }
             usageSource = mode
+        case ("", "user_agent"):
+            let agent = try string()
+            guard !agent.isEmpty, agent.utf8.count <= 200, agent.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+                throw fail("user_agent must be 1 to 200 printable ASCII characters")
+            }
+            userAgent = agent
         case ("", "notify_command"):
             let command = try string()
             notifyCommand = command.isEmpty ? nil : command

@@ -14,9 +14,16 @@ public struct OAuthCredentials: Sendable, Equatable, CustomStringConvertible {
     public var subscriptionType: String?
     public var rateLimitTier: String?
     public var scopes: [String]?
+    /// A client id stored with the login (Claude Code then refreshes with it and the stored scopes).
+    public var clientId: String?
+    /// The signed-in account (`accountUuid`), when stored: Claude Code's usage snapshot must match it.
+    public var accountUuid: String?
 
     public init(accessToken: String, refreshToken: String?, expiresAt: Date?,
-                subscriptionType: String? = nil, rateLimitTier: String? = nil, scopes: [String]? = nil) {
+                subscriptionType: String? = nil, rateLimitTier: String? = nil, scopes: [String]? = nil,
+                clientId: String? = nil, accountUuid: String? = nil) {
+        self.clientId = clientId
+        self.accountUuid = accountUuid
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresAt = expiresAt
@@ -71,7 +78,9 @@ public enum CredentialsParser {
         return .oauth(OAuthCredentials(
             accessToken: access, refreshToken: refresh, expiresAt: expires,
             subscriptionType: oauth.subscriptionType?.value, rateLimitTier: oauth.rateLimitTier?.value,
-            scopes: oauth.scopes?.value))
+            scopes: oauth.scopes?.value,
+            clientId: oauth.clientId?.value.flatMap { $0.isEmpty ? nil : $0 },
+            accountUuid: oauth.accountUuid?.value.flatMap { $0.isEmpty ? nil : $0 }))
     }
 
     /// The Keychain may hand the JSON back hex-encoded; this undoes that (or returns the input).
@@ -98,6 +107,8 @@ public enum CredentialsParser {
             var subscriptionType: Lenient<String>?
             var rateLimitTier: Lenient<String>?
             var scopes: Lenient<[String]>?
+            var clientId: Lenient<String>?
+            var accountUuid: Lenient<String>?
         }
         var claudeAiOauth: Lenient<OAuth>?
         var hasMCP = false

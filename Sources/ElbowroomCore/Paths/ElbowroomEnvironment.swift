@@ -75,14 +75,19 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
         return result
     }
 
+    /// The variable's value; an empty one reads as unset.
     public subscript(_ name: String) -> String? {
-        let found: String?
-        switch storage {
-        case .fixed(let variables): found = variables[name]
-        case .process: found = getenv(name).map { String(cString: $0) }
-        }
-        guard let value = found, !value.isEmpty else { return nil }
+        guard let value = raw(name), !value.isEmpty else { return nil }
         return value
+    }
+
+    /// The variable's value as set, empty included (where "set but empty" means something, as
+    /// `CLAUDE_SECURESTORAGE_CONFIG_DIR=` does to Claude Code).
+    public func raw(_ name: String) -> String? {
+        switch storage {
+        case .fixed(let variables): return variables[name]
+        case .process: return getenv(name).map { String(cString: $0) }
+        }
     }
 
     /// `HOME`, or `/` when it is unset or relative.
@@ -96,7 +101,7 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
     /// credentials or the fetcher from a directory the user merely `cd`'d into.
     public static let pathVariables = [
         "HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR",
-        "CLAUDE_CONFIG_DIR", "ELBOWROOM_CONFIG", "ELBOWROOM_FETCH",
+        "CLAUDE_CONFIG_DIR", "CLAUDE_SECURESTORAGE_CONFIG_DIR", "ELBOWROOM_CONFIG", "ELBOWROOM_FETCH",
     ]
 
     /// The value of a path variable with a leading `~` or `~/` expanded, when that is an absolute

@@ -10,7 +10,7 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 /// | what | where |
 /// |---|---|
 /// | Claude Code config | `$CLAUDE_CONFIG_DIR`, default `~/.claude` |
-/// | credentials | `<claude config>/.credentials.json` (Linux), Keychain on macOS |
+/// | credentials | `.credentials.json` in `$CLAUDE_SECURESTORAGE_CONFIG_DIR` or the Claude Code config (Linux), Keychain on macOS (`ClaudeCodeStorage`) |
 /// | elbowroom config | `$ELBOWROOM_CONFIG`, default `$XDG_CONFIG_HOME/elbowroom/config.toml` |
 /// | user templates | `$XDG_CONFIG_HOME/elbowroom/templates/NAME.tmpl` |
 /// | adapter plugins | `$XDG_CONFIG_HOME/elbowroom/adapters/elbowroom-adapter-NAME` |
@@ -47,7 +47,7 @@ public struct Paths: Sendable, Equatable {
         let claude = Self.trimmed(env.absolutePath("CLAUDE_CONFIG_DIR") ?? defaultClaude)
         claudeConfigDir = claude
         isDefaultClaudeConfigDir = claude == defaultClaude
-        credentialsFile = Self.join(claude, ".credentials.json")
+        credentialsFile = ClaudeCodeStorage(environment: env).credentialsFile
         configHome = Self.join(env.absolutePath("XDG_CONFIG_HOME") ?? Self.join(home, ".config"), "elbowroom")
         configFile = env.absolutePath("ELBOWROOM_CONFIG").map(Self.trimmed) ?? Self.join(configHome, "config.toml")
         cacheDir = Self.join(env.absolutePath("XDG_CACHE_HOME") ?? Self.join(home, ".cache"), "elbowroom")
@@ -56,13 +56,6 @@ public struct Paths: Sendable, Equatable {
         cacheFile = Self.join(cacheDir, "usage-\(accountKey).json")
     }
 
-    /// The macOS Keychain service Claude Code stores its credentials under: `Claude
-    /// Code-credentials`, with `-<first 8 hex of sha256(config dir)>` for a non-default dir.
-    public var keychainService: String {
-        isDefaultClaudeConfigDir
-            ? "Claude Code-credentials"
-            : "Claude Code-credentials-" + SHA256.hex(claudeConfigDir).prefix(8)
-    }
 
     static func join(_ a: String, _ b: String) -> String {
         a.hasSuffix("/") ? a + b : a + "/" + b

@@ -10,7 +10,7 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 /// |---|---|
 /// | `ok` | data is younger than `stale_after` and the last fetch did not fail |
 /// | `stale` | data is older than `stale_after` |
-/// | `offline` | the last fetch failed (network, timeout, 5xx, bad body): showing the last good data |
+/// | `offline` | the last fetch failed (network, timeout, 5xx, bad body, a fetcher that died mid-request): showing the last good data |
 /// | `rate_limited` | a 429 cooldown is running |
 /// | `expired` | the token expired and refreshing it is not ours to do: open Claude Code |
 /// | `signed_out` | no usable credentials (or the token cannot read usage) |
@@ -32,7 +32,7 @@ public enum DisplayStatus: String, Sendable, CaseIterable, Codable {
         }
         // A status-line reading that arrived after the failed attempt is fresh data all the same.
         let dataAfterFailure = reading.map { r in fetch.lastAttempt.map { r.fetchedAt > $0 } ?? true } ?? false
-        let failedSinceData = fetch.lastOutcome?.isFailure == true && !dataAfterFailure
+        let failedSinceData = fetch.lastAttemptFailed(now: now) && !dataAfterFailure
         let coolingDown = fetch.activeCooldown(now: now) != nil
         if fetch.lastOutcome == .rateLimited && coolingDown && failedSinceData { return .rateLimited }
         if failedSinceData { return .offline }

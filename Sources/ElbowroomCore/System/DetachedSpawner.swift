@@ -81,6 +81,7 @@ public struct PosixSpawner: ProcessSpawner {
         // first use (a debug build does for generic calls), could wait forever on a lock another
         // thread of the parent held at the fork (the renderer has one thread; tests have many).
         let devNull = Self.cPath("/dev/null")
+        let root = Self.cPath("/")
         let fdDirectory = Self.cPath("/proc/self/fd")
         let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         try CStringArray.with([path] + arguments) { argv in
@@ -89,8 +90,10 @@ public struct PosixSpawner: ProcessSpawner {
                 throw Failure(description: "cannot start \(path): \(String(cString: strerror(errno)))")
             }
             if pid > 0 { return }
-            // The child.
+            // The child. It starts from `/`: it holds no directory of the caller's busy (an
+            // unmount, a deleted checkout), and nothing it might leave lands in a prompt's directory.
             _ = Glibc.setsid()
+            _ = chdir(root)
             let input = open(devNull, O_RDONLY)
             let output = open(devNull, O_WRONLY)
             if input >= 0 { _ = dup2(input, 0) }
@@ -284,6 +287,7 @@ public struct PosixSpawner: ProcessSpawner {
         if detached {
             #if canImport(Darwin)
             flags |= Int16(POSIX_SPAWN_CLOEXEC_DEFAULT) | Int16(POSIX_SPAWN_SETSID)
+            posix_spawn_file_actions_addchdir_np(&actions, "/")
             #endif
         } else {
             // A group of its own, so a timeout kills what it started too.

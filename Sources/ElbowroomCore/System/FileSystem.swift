@@ -308,6 +308,14 @@ public enum FileSystem {
     }
 
     /// `/a/b/c` → `/a/b`; `c` → `.`.
+    /// `realpath(3)`: the path with every symlink, `.` and `..` resolved, or `nil` when it does
+    /// not resolve.
+    public static func realPath(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
     public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])

@@ -19,7 +19,7 @@ public struct FetchContext: Sendable {
     public var clock: @Sendable () -> Date
     public var log: DebugLog
 
-    public init(environment: ElbowroomEnvironment, transport: any HTTPTransport = URLSessionTransport(),
+    public init(environment: ElbowroomEnvironment, transport: any HTTPTransport = PlatformTransport.make(),
                 credentialSourceKind: CredentialSourceKind = .platformDefault,
                 detector: (any ClaudeProcessDetector)? = nil, securityExecutable: String = "/usr/bin/security",
                 clock: @escaping @Sendable () -> Date = { Date() }, log: DebugLog = DebugLog(enabled: false)) {
@@ -37,12 +37,14 @@ public struct FetchContext: Sendable {
     public func credentialSource(paths: Paths) -> any CredentialSource {
         switch credentialSourceKind {
         case .file:
-            return FileCredentialSource(path: paths.credentialsFile)
+            return FileCredentialSource(path: paths.credentialsFile, storage: ClaudeCodeStorage(environment: environment), log: log)
         case .keychain:
-            let account = environment["USER"] ?? Self.loginName() ?? "unknown"
-            let childEnv = ["HOME": environment.home, "USER": account, "PATH": "/usr/bin:/bin:/usr/sbin:/sbin"]
-            return KeychainCredentialSource(service: paths.keychainService, account: account,
-                                            executable: securityExecutable, environment: childEnv)
+            let account = ClaudeCodeStorage.keychainAccount(user: environment["USER"], loginName: Self.loginName())
+            let childEnv = ["HOME": environment.home, "USER": environment["USER"] ?? account, "PATH": "/usr/bin:/bin:/usr/sbin:/sbin"]
+            let service = ClaudeCodeStorage(environment: environment).keychainService(normalize: { $0.precomposedStringWithCanonicalMapping })
+            let file = FileCredentialSource(path: paths.credentialsFile, storage: ClaudeCodeStorage(environment: environment), log: log)
+            return KeychainCredentialSource(service: service, account: account, executable: securityExecutable,
+                                            environment: childEnv, fallback: file)
         }
     }
 
@@ -179,12 +181,23 @@ public struct FetchCoordinator: Sendable {
             return FetchReport(result: .skipped(reason: second.reason), cache: cache)
         }
 
-        let client = UsageClient(apiBase: apiURL, transport: context.transport, timeout: timeout)
+        let userAgent = config.userAgent ?? UsageClient.defaultUserAgent
+        let client = UsageClient(apiBase: apiURL, transport: context.transport, timeout: timeout, userAgent: userAgent)
         let notes = RunNotes()
+        let storage = ClaudeCodeStorage(environment: env)
+        for holder in storage.lockHolders(now: context.clock()) {
+            log("claude code lock: \(holder)")
+        }
         let renewal = TokenRenewal(
-            source: source, refresher: TokenRefresher(tokenURL: tokenURL, transport: context.transport, timeout: timeout),
+            source: source,
+            refresher: TokenRefresher(tokenURL: tokenURL, transport: context.transport, timeout: timeout, userAgent: userAgent),
             mode: config.refresh, detector: context.processDetector, log: log,
-            lockDirectory: paths.claudeConfigDir, notes: notes)
+            lockDirectory: storage.directory, notes: notes, storage: storage)
+        // Before the first byte leaves: should this process die mid-fetch, the attempt is on
+        // record all the same, with its backoff (the lock file's marker, laid over the cache).
+        var inFlight = cache?.fetch ?? FetchState()
+        inFlight.recordFailure(.interrupted, message: Messages.interrupted, at: context.clock())
+        try? store.saveMarker(inFlight, now: context.clock())
         let fetched: Reading
         do {
             fetched = try fetch(client: client, renewal: renewal, source: source)
@@ -199,6 +212,9 @@ public struct FetchCoordinator: Sendable {
         }
         let now = context.clock()
         let note = notes.message.map(log.redact)
+        // The attempt ended: the marker goes before the cache records how (it would otherwise be
+        // counted as a failure of its own).
+        store.clearMarker()
         do {
             let saved = try store.update { cache in
                 var fresh = reading
@@ -247,14 +263,14 @@ public struct FetchCoordinator: Sendable {
         log("GET \(client.usageURL.absoluteString)")
         do {
             return try client.fetch(accessToken: credentials.accessToken, plan: credentials.subscriptionType,
-                                    now: context.clock())
+                                    scopes: credentials.scopes, now: context.clock())
         } catch .unauthorized where !renewed {
             log("401: trying one refresh")
             credentials = try renewal.renew(stale: credentials, why: "the usage api rejected the token (401)",
                                             now: context.clock())
             log("GET \(client.usageURL.absoluteString) (retry)")
             return try client.fetch(accessToken: credentials.accessToken, plan: credentials.subscriptionType,
-                                    now: context.clock())
+                                    scopes: credentials.scopes, now: context.clock())
         }
     }
 
@@ -265,6 +281,7 @@ public struct FetchCoordinator: Sendable {
         let log = context.log
         let now = context.clock()
         let message = log.redact(error.description)
+        store.clearMarker()
         do {
             let saved = try store.update { cache in
                 cache.account = store.account

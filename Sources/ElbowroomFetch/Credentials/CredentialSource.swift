@@ -11,6 +11,10 @@ public protocol CredentialSource: Sendable {
     func readRaw() throws -> Data?
     /// Replaces the document.
     func writeRaw(_ data: Data) throws
+    /// Reads the current document and replaces it with what `decide` returns (`nil`: leave it),
+    /// as one step: for the file, under Claude Code's write lock and against the very file that
+    /// was read (`CredentialsFileUpdate`).
+    func update(_ decide: (Data?) throws -> Data?) throws
     /// When the source last changed, when it can tell (a signed-in-again ends a cooldown).
     func changedAt() -> Date?
     /// Whether a document of this many bytes can be written back whole. A refresh spends the old
@@ -23,6 +27,10 @@ public protocol CredentialSource: Sendable {
 
 extension CredentialSource {
     public func canStore(byteCount: Int) -> Bool { true }
+
+    public func update(_ decide: (Data?) throws -> Data?) throws {
+        if let document = try decide(try readRaw()) { try writeRaw(document) }
+    }
 
     public func checkWritable(byteCount: Int) throws {
         guard canStore(byteCount: byteCount) else {

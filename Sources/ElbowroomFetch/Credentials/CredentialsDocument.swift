@@ -8,8 +8,11 @@ public enum CredentialsDocument {
         public let description: String
     }
 
+    /// The document with new tokens, and — as Claude Code writes them — the granted `scopes` and
+    /// `refreshTokenExpiresAt` when the token endpoint sent them. Every other key stays.
     public static func replacingTokens(in raw: Data, accessToken: String, refreshToken: String?,
-                                       expiresAt: Date?) throws -> Data {
+                                       expiresAt: Date?, scopes: [String]? = nil,
+                                       refreshTokenExpiresAt: Date? = nil) throws -> Data {
         let parsed: Any
         do {
             parsed = try JSONSerialization.jsonObject(with: raw)
@@ -25,6 +28,8 @@ public enum CredentialsDocument {
         oauth["accessToken"] = accessToken
         if let refreshToken { oauth["refreshToken"] = refreshToken }
         if let expiresAt { oauth["expiresAt"] = milliseconds(expiresAt) }
+        if let scopes { oauth["scopes"] = scopes }
+        if let refreshTokenExpiresAt { oauth["refreshTokenExpiresAt"] = milliseconds(refreshTokenExpiresAt) }
         root["claudeAiOauth"] = oauth
         do {
             return try JSONSerialization.data(withJSONObject: root, options: [.withoutEscapingSlashes])

@@ -6,29 +6,43 @@ import Glibc
 import Darwin
 #endif
 
-/// `$CLAUDE_CONFIG_DIR/.credentials.json`. Writes go to a temp file beside the real file (through
-/// a symlink, to its target), are fsynced, keep the file's mode, and replace it by rename.
+/// `D/.credentials.json` (`ClaudeCodeStorage`). Every write is a `CredentialsFileUpdate`: under
+/// Claude Code's write lock when `storage` is given, to a temp file beside the real one (through
+/// a symlink only to a file of the link's owner), fsynced, keeping the file's mode and owner,
+/// replacing it by rename only if it is still the file that was read.
 public struct FileCredentialSource: CredentialSource {
     public let path: String
+    /// Where Claude Code's write lock is; `nil` for none.
+    public let storage: ClaudeCodeStorage?
+    public let log: DebugLog
 
-    public init(path: String) {
+    public init(path: String, storage: ClaudeCodeStorage? = nil, log: DebugLog = DebugLog(enabled: false)) {
         self.path = path
+        self.storage = storage
+        self.log = log
     }
 
     public var label: String { path }
 
     public func readRaw() throws -> Data? {
         guard FileSystem.exists(path) else { return nil }
-        guard let data = FileSystem.read(path, limit: 1 << 20) else {
+        if let size = FileSystem.size(of: path), size > CredentialsFileUpdate.readLimit {
+            throw CredentialsDocument.Unwritable(description: "\(path) is \(size) bytes, more than the \(CredentialsFileUpdate.readLimit >> 20) MiB elbowroom reads")
+        }
+        guard let data = FileSystem.read(path, limit: CredentialsFileUpdate.readLimit) else {
             throw CredentialsDocument.Unwritable(description: "cannot read \(path)")
         }
         return data
     }
 
     public func writeRaw(_ data: Data) throws {
-        let target = Self.resolved(path)
-        let mode = FileSystem.mode(of: target) ?? 0o600
-        try FileSystem.writeAtomically(data, to: target, mode: mode, keepOwner: true)
+        try update { _ in data }
+    }
+
+    public func update(_ decide: (Data?) throws -> Data?) throws {
+        let write = CredentialsFileUpdate(path: path)
+        guard let storage else { return try write.run(decide) }
+        try StorageWriteLock.with(storage: storage, log: { self.log($0) }) { try write.run(decide) }
     }
 
     /// Creates, fills and removes a file beside the real one, as large as the rewritten document

@@ -8,15 +8,19 @@ public protocol ClaudeProcessDetector: Sendable {
 }
 
 /// Linux: scans `/proc` (the root is injectable so tests build a fake one). A process counts when
-/// its `comm` or `argv[0]` is `claude` (native installs), or when it is a node/bun process running
-/// Claude Code's script (`…/claude`, `…/claude-code/cli.js`).
+/// it belongs to this user (another user's Claude Code refreshes another login) and its `comm` or
+/// `argv[0]` is `claude` (native installs), or it is a node/bun process running Claude Code's
+/// script (`…/claude`, `…/claude-code/cli.js`).
 public struct ProcClaudeProcessDetector: ClaudeProcessDetector {
     public let procRoot: String
     public let ownPID: Int32
+    public let uid: uid_t
 
-    public init(procRoot: String = "/proc", ownPID: Int32 = ProcessInfo.processInfo.processIdentifier) {
+    public init(procRoot: String = "/proc", ownPID: Int32 = ProcessInfo.processInfo.processIdentifier,
+                uid: uid_t = getuid()) {
         self.procRoot = procRoot
         self.ownPID = ownPID
+        self.uid = uid
     }
 
     /// Fails closed: when `/proc` cannot be listed we cannot know, so we say it runs (and leave
@@ -27,6 +31,8 @@ public struct ProcClaudeProcessDetector: ClaudeProcessDetector {
         for name in entries {
             guard let pid = Int32(name), pid != ownPID else { continue }
             let dir = procRoot + "/" + name
+            var info = stat()
+            guard stat(dir, &info) == 0, info.st_uid == uid else { continue }
             let comm = FileSystem.read(dir + "/comm", limit: 4096).map { String(decoding: $0, as: UTF8.self).trimmed } ?? ""
             if comm == "claude" { return true }
             guard let raw = FileSystem.read(dir + "/cmdline", limit: 1 << 16) else { continue }
@@ -49,7 +55,7 @@ public struct ProcClaudeProcessDetector: ClaudeProcessDetector {
     }
 }
 
-/// macOS: `ps -axo comm=,args=` is cheap and needs no entitlements.
+/// macOS: `ps -x -U <uid> -o pid=,args=` (this user's processes) is cheap and needs no entitlements.
 public struct PSClaudeProcessDetector: ClaudeProcessDetector {
     public let spawner: any ProcessSpawner
     public let ownPID: Int32
@@ -61,7 +67,7 @@ public struct PSClaudeProcessDetector: ClaudeProcessDetector {
     }
 
     public func isClaudeRunning() -> Bool {
-        guard let result = try? spawner.run(path: "/bin/ps", arguments: ["-axo", "pid=,args="],
+        guard let result = try? spawner.run(path: "/bin/ps", arguments: ["-x", "-U", "\(getuid())", "-o", "pid=,args="],
                                             environment: [:], stdin: Data(), timeout: 5),
               result.status == 0 else { return true }  // cannot tell: fail closed, as on Linux
         for line in String(decoding: result.stdout, as: UTF8.self).split(separator: "\n") {

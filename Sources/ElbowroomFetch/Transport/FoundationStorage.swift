@@ -1,3 +1,5 @@
+// Apple platforms only: on Linux the fetcher talks to libcurl directly (CurlTransport).
+#if !canImport(CCurl)
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -47,3 +49,4 @@ enum FoundationStorage {
         return configuration
     }
 }
+#endif

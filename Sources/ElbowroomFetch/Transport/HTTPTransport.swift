@@ -75,3 +75,15 @@ public enum HTTPLimits {
     /// Usage and token answers are a few hundred bytes; anything past this is not one of them.
     public static let bodyLimit = 1 << 20
 }
+
+/// The transport the fetcher uses on this platform: libcurl on Linux (`CurlTransport`),
+/// URLSession on Apple platforms (`URLSessionTransport`).
+public enum PlatformTransport {
+    public static func make(bodyLimit: Int = HTTPLimits.bodyLimit) -> any HTTPTransport {
+        #if canImport(CCurl)
+        return CurlTransport(bodyLimit: bodyLimit)
+        #else
+        return URLSessionTransport(bodyLimit: bodyLimit)
+        #endif
+    }
+}

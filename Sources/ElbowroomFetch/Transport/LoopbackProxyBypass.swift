@@ -1,3 +1,5 @@
+// Apple platforms only: on Linux the fetcher talks to libcurl directly (CurlTransport).
+#if !canImport(CCurl)
 import Foundation
 import ElbowroomCore
 #if canImport(FoundationNetworking)
@@ -38,3 +40,4 @@ enum LoopbackProxyBypass {
         #endif
     }
 }
+#endif

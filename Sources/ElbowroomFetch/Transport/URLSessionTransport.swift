@@ -1,3 +1,5 @@
+// Apple platforms only: on Linux the fetcher talks to libcurl directly (CurlTransport).
+#if !canImport(CCurl)
 import Foundation
 import ElbowroomCore
 #if canImport(FoundationNetworking)
@@ -141,3 +143,4 @@ private final class Exchange: NSObject, URLSessionDataDelegate, @unchecked Senda
         done.signal()
     }
 }
+#endif

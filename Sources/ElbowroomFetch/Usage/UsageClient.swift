@@ -1,21 +1,30 @@
 import Foundation
 import ElbowroomCore
 
-/// `GET {api}/api/oauth/usage` with exactly the headers Claude Code sends.
+/// `GET {api}/api/oauth/usage` with exactly the headers Claude Code 2.1 sends to it:
+/// `Authorization`, `anthropic-beta`, `Content-Type: application/json` and its usage-endpoint
+/// agent string (`claude-cli/<version> (external, cli)`, not the `claude-code/<version>` it sends
+/// elsewhere). `user_agent` in the config replaces the agent string, so a server change can be
+/// followed without a release.
 public struct UsageClient: Sendable {
-    /// The agent string. The endpoint answers other agents with a permanent 429 (`retry-after: 0`).
-    public static let userAgent = "claude-code/2.0.0"
+    /// The endpoint answers agents it does not know with a permanent 429 (`retry-after: 0`).
+    public static let defaultUserAgent = "claude-cli/2.1.331 (external, cli)"
     public static let betaHeader = "oauth-2025-04-20"
     public static let usagePath = "/api/oauth/usage"
+    /// The longest wait a 429 or 403 is given, whatever `Retry-After` says (Claude Code's bound).
+    public static let longestRetryAfter: TimeInterval = 3600
 
     public let apiBase: URL
     public let transport: any HTTPTransport
     public let timeout: TimeInterval
+    public let userAgent: String
 
-    public init(apiBase: URL, transport: any HTTPTransport, timeout: TimeInterval) {
+    public init(apiBase: URL, transport: any HTTPTransport, timeout: TimeInterval,
+                userAgent: String = UsageClient.defaultUserAgent) {
         self.apiBase = apiBase
         self.transport = transport
         self.timeout = timeout
+        self.userAgent = userAgent
     }
 
     public var usageURL: URL { Self.url(apiBase, path: Self.usagePath) }
@@ -24,26 +33,28 @@ public struct UsageClient: Sendable {
     public func request(accessToken: String?) -> HTTPRequest {
         var headers: [(name: String, value: String)] = []
         if let accessToken { headers.append(("Authorization", "Bearer \(accessToken)")) }
-        headers += [("anthropic-beta", Self.betaHeader), ("User-Agent", Self.userAgent),
-                    ("Accept", "application/json")]
+        headers += [("anthropic-beta", Self.betaHeader), ("Content-Type", "application/json"),
+                    ("User-Agent", userAgent)]
         return HTTPRequest(method: "GET", url: usageURL, headers: headers, timeout: timeout)
     }
 
-    /// The raw usage body, or the typed reason there is none.
-    public func fetchBody(accessToken: String, now: Date) throws(FetchError) -> Data {
+    /// The raw usage body, or the typed reason there is none. `scopes`: the login's, when known
+    /// (a 403 is a missing scope only when they lack `user:profile`).
+    public func fetchBody(accessToken: String, scopes: [String]? = nil, now: Date) throws(FetchError) -> Data {
         let response: HTTPResponse
         do {
             response = try transport.send(request(accessToken: accessToken))
         } catch {
             throw FetchError.from(error)
         }
-        try Self.check(response, now: now)
+        try Self.check(response, scopes: scopes, now: now)
+        try Self.checkEnvelope(response.body)
         return response.body
     }
 
     /// The reading, decoded with Core's decoder.
-    public func fetch(accessToken: String, plan: String?, now: Date) throws(FetchError) -> Reading {
-        let body = try fetchBody(accessToken: accessToken, now: now)
+    public func fetch(accessToken: String, plan: String?, scopes: [String]? = nil, now: Date) throws(FetchError) -> Reading {
+        let body = try fetchBody(accessToken: accessToken, scopes: scopes, now: now)
         do {
             return try UsageDecoder.decode(body, observedAt: now, plan: plan)
         } catch {
@@ -51,17 +62,32 @@ public struct UsageClient: Sendable {
         }
     }
 
-    /// Maps a status to success or a `FetchError`.
-    static func check(_ response: HTTPResponse, now: Date) throws(FetchError) {
+    /// Maps a status to success or a `FetchError`. Like Claude Code, a 403 is rate limiting
+    /// (`Retry-After`, else 5 min, at most 1 h) unless the login's scopes really lack
+    /// `user:profile`: only then is it "this login cannot read usage".
+    static func check(_ response: HTTPResponse, scopes: [String]? = nil, now: Date) throws(FetchError) {
         switch response.status {
         case 200..<300: return
         case 300..<400: throw .redirect(status: response.status)
         case 401: throw .unauthorized
-        case 403: throw .forbidden
-        case 429: throw .rateLimited(retryAfter: RetryAfter.seconds(response.header("retry-after"), now: now))
+        case 403 where scopes.map({ !$0.contains("user:profile") }) == true:
+            throw .forbidden
+        case 403, 429:
+            throw .rateLimited(retryAfter: min(RetryAfter.seconds(response.header("retry-after"), now: now), longestRetryAfter))
         case 500..<600: throw .server(status: response.status)
         default: throw .undecodable("the usage api answered with an unexpected status (\(response.status))")
         }
+    }
+
+    /// A 200 whose body is an error envelope (`{"error":{"type":"rate_limit_error"}}`) is rate
+    /// limiting, not a body that failed to parse; another error type is said as such.
+    static func checkEnvelope(_ body: Data) throws(FetchError) {
+        guard body.count < 64 * 1024, body.firstIndex(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }).map({ body[$0] == 0x7B }) == true,
+              let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
+              let error = object["error"], !(error is NSNull) else { return }
+        let type = ((error as? [String: Any])?["type"] as? String) ?? (error as? String) ?? "unknown"
+        if type == "rate_limit_error" { throw .rateLimited(retryAfter: FetchState.defaultRetryAfter) }
+        throw .undecodable("the usage api answered with an error (\(SafeText.clean(String(type.prefix(64)), lines: .join)))")
     }
 
     /// `base` + `path`, keeping any path prefix the base has (`http://127.0.0.1:8080/prefix`).
