@@ -97,7 +97,7 @@ struct RealClaudeCodeTests {
     /// in the credentials directory, or the legacy one beside it that older versions take), kept
     /// fresh the way their holder does: elbowroom sends no token request. Then the lock goes, and
     /// the running Claude Code refreshes the token nobody spent and stays signed in.
-    @Test(arguments: ["refresh lock", "legacy lock"])
+    @Test(.serialized, arguments: ["refresh lock", "legacy lock"])
     func elbowroomSendsNoTokenRequestWhileALockOfClaudeCodesIsHeld(_ which: String) throws {
         let session = try ClaudeSession()
         try session.sandbox.writeConfig("timeout = 5\nrefresh = \"always\"\n")
