@@ -262,14 +262,26 @@ final class ClaudeSession: @unchecked Sendable {
         ]) { $1 }
     }
 
-    /// Starts Claude Code and waits until it is ready: its prompt is on screen and its start-up
-    /// Messages request (which brings the rate-limit headers) has been answered.
+    /// Starts Claude Code and waits until it is ready: its prompt is on screen, its start-up
+    /// Messages request (which brings the rate-limit headers) has been answered, and it has done
+    /// writing the credentials file (2.1.331 rewrites it once at start-up, after its profile
+    /// request: a test that changes the file before then would see its change undone).
     func start() throws {
         let env = claudeEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\(EndToEnd.quote($0.value))" }
         let command = "cd \(EndToEnd.quote(project)) && exec env -i \(env.joined(separator: " ")) \(EndToEnd.quote(claude))"
+        let written = credentialsModified()
         try screen.start(command, width: 120, height: 30)
+        var settledSince = Date()
+        var lastModified = written
+        var answeredAt: Date?
         let ready = Eventually.within(40) {
-            !standin.messagesRequests.isEmpty && ((try? screen.screen()) ?? "").contains("❯")
+            let modified = credentialsModified()
+            if modified != lastModified { lastModified = modified; settledSince = Date() }
+            guard ((try? screen.screen()) ?? "").contains("❯"), !standin.messagesRequests.isEmpty else { return false }
+            let answered = answeredAt ?? Date()
+            answeredAt = answered
+            // Written and quiet for a second; or, should a version not write it, 3 s after the answer.
+            return modified != written ? Date().timeIntervalSince(settledSince) > 1 : Date().timeIntervalSince(answered) > 3
         }
         guard ready else {
             throw HarnessFailure("Claude Code did not start:\n\(snapshot())")
@@ -291,7 +303,10 @@ final class ClaudeSession: @unchecked Sendable {
 
     /// The screen and what the stand-in saw, for a failure message (tokens are the stand-in's).
     func snapshot() -> String {
-        let requests = standin.requests().map { "\($0.port) \($0.method) \($0.host)\($0.path.prefix(80)) → \($0.status)" }
+        let requests = standin.requests().map { request in
+            "\(request.port) \(request.method) \(request.host)\(request.path.prefix(80)) → \(request.status)"
+                + (request.bearer.map { " (bearer …\($0.suffix(12)), \(request.headers["user-agent"] ?? ""))" } ?? "")
+        }
         return "screen:\n\(screenText())\nrequests:\n\(requests.joined(separator: "\n"))"
     }
 
@@ -317,6 +332,10 @@ final class ClaudeSession: @unchecked Sendable {
             "mcpOAuth": ["kept|1": ["serverName": "kept", "accessToken": "mcp-x", "expiresAt": 0]],
         ]
         try replaceCredentials(document)
+    }
+
+    private func credentialsModified() -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: sandbox.credentialsFile))?[.modificationDate] as? Date
     }
 
     func credentials() -> [String: Any] {

@@ -87,6 +87,7 @@ struct RealClaudeCodeTests {
         #expect(session.waitForScreen("Refreshed and answered, 1357.", seconds: 30), "\(session.snapshot())")
         let ours = session.standin.tokenRequests.filter { !$0.fromClaudeCode }
         #expect(ours.count == 0, "elbowroom sent \(ours.count) token request(s) while Claude Code held its refresh locks:\n\(run.stderr)")
+        #expect(run.stderr.contains(".oauth_refresh.lock"), "fetch --verbose does not say who holds the lock:\n\(run.stderr)")
         let claudes = session.standin.tokenRequests.filter(\.fromClaudeCode)
         #expect(claudes.count == 1 && claudes.first?.status == 200, "\(session.snapshot())")
         #expect(session.credentials()["refreshToken"] as? String == session.standin.currentTokens.refresh)
@@ -97,8 +98,15 @@ struct RealClaudeCodeTests {
     /// in the credentials directory, or the legacy one beside it that older versions take), kept
     /// fresh the way their holder does: elbowroom sends no token request. Then the lock goes, and
     /// the running Claude Code refreshes the token nobody spent and stays signed in.
-    @Test(.serialized, arguments: ["refresh lock", "legacy lock"])
-    func elbowroomSendsNoTokenRequestWhileALockOfClaudeCodesIsHeld(_ which: String) throws {
+    @Test func elbowroomSendsNoTokenRequestWhileTheRefreshLockIsHeld() throws {
+        try noTokenRequestWhileHeld(lock: "refresh lock")
+    }
+
+    @Test func elbowroomSendsNoTokenRequestWhileTheLegacyLockIsHeld() throws {
+        try noTokenRequestWhileHeld(lock: "legacy lock")
+    }
+
+    private func noTokenRequestWhileHeld(lock which: String) throws {
         let session = try ClaudeSession()
         try session.sandbox.writeConfig("timeout = 5\nrefresh = \"always\"\n")
         try session.start()
@@ -112,6 +120,11 @@ struct RealClaudeCodeTests {
         let ours = session.standin.tokenRequests.filter { !$0.fromClaudeCode }
         #expect(ours.count == 0, "elbowroom sent \(ours.count) token request(s) while \(lock) was held:\n\(run.stderr)")
         #expect(!run.timedOut)
+        #expect(run.stderr.contains(URL(fileURLWithPath: lock).lastPathComponent),
+                "fetch --verbose does not say who holds the lock:\n\(run.stderr)")
+        let doctor = try session.runElbowroom(["doctor"])
+        #expect((doctor.stdout + doctor.stderr).contains(URL(fileURLWithPath: lock).lastPathComponent),
+                "doctor does not say who holds the lock:\n\(doctor.stdout)")
         holder.release()
 
         try session.standin.configure(["ratelimit": Standin.rateLimitHeaders(fiveHour: 0.2, sevenDay: 0.2),
