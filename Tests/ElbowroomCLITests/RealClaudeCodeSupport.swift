@@ -194,6 +194,7 @@ final class ClaudeSession: @unchecked Sendable {
     let standin: Standin
     let screen = TmuxScreen()
     let project: String
+    let temporaryDirectory: String
     let elbowroom: String
     let fetcher: String
     let claude: String
@@ -216,6 +217,8 @@ final class ClaudeSession: @unchecked Sendable {
         let root = URL(fileURLWithPath: sandbox.root).resolvingSymlinksInPath().path
         project = root + "/project"
         try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
+        temporaryDirectory = root + "/tmp"
+        try FileManager.default.createDirectory(atPath: temporaryDirectory, withIntermediateDirectories: true)
         standin = try Standin(directory: root + "/standin", accessToken: Self.initialAccess, refreshToken: Self.initialRefresh)
         try standin.configure(["ratelimit": Standin.rateLimitHeaders(fiveHour: 0.1, sevenDay: 0.1)])
         try writeCredentials(accessToken: Self.initialAccess, refreshToken: Self.initialRefresh,
@@ -259,6 +262,8 @@ final class ClaudeSession: @unchecked Sendable {
             "HTTPS_PROXY": "http://127.0.0.1:\(standin.proxyPort)",
             "NO_PROXY": "127.0.0.1,localhost",
             "NODE_EXTRA_CA_CERTS": standin.caFile,
+            // Its scratch directories (`$TMPDIR/claude-<uid>/…`) go with the sandbox.
+            "TMPDIR": temporaryDirectory,
         ]) { $1 }
     }
 
