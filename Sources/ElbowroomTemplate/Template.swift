@@ -56,7 +56,8 @@ public struct Template: Sendable {
     public static func parse(_ source: String, name: String = "template") throws(TemplateError) -> Template {
         let size = source.utf8.count
         guard size <= maxSourceBytes else {
-            let firstLine = source.prefix(80).prefix { !$0.isNewline }
+            // 80 bytes, not characters: one character can hold any number of combining marks.
+            let firstLine = SafeText.prefix(source, maxBytes: 80).prefix { !$0.isNewline }
             throw TemplateError(name: name, line: 1, column: 1,
                                 message: "template too large: \(size) bytes, at most \(maxSourceBytes) (64 KiB)",
                                 sourceLine: String(firstLine))

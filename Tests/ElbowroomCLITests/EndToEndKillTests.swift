@@ -73,10 +73,13 @@ import Testing
         #expect(killedRunning >= 30, "kills should land while the fetcher runs (\(killedRunning))")
         #expect(e.server.requests(path: FakeAnthropic.tokenPath).count > 0, "no kill came mid-refresh")
 
-        // The next run recovers at once: no lock held by the dead, a fresh reading in the cache.
+        // The dead left their attempts on record: a render's fetch backs off instead of asking again.
         let requests = e.usageRequests
+        let due = try BuiltExecutable.run(e.fetcher, arguments: ["--urgency", "when-due"], environment: e.sandbox.environment)
+        #expect(due.status == 0 && e.usageRequests == requests)
+        // A forced run recovers at once: no lock held by the dead, a fresh reading in the cache.
         let finalStart = Date()
-        let final = try BuiltExecutable.run(e.fetcher, arguments: ["--urgency", "now"], environment: e.sandbox.environment)
+        let final = try BuiltExecutable.run(e.fetcher, arguments: ["--urgency", "force"], environment: e.sandbox.environment)
         #expect(final.status == 0, "\(final.stderr)")
         #expect(Date().timeIntervalSince(finalStart) < 5, "a lock left by the dead would make this wait")
         #expect(e.usageRequests == requests + 1)

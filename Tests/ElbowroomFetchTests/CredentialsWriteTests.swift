@@ -3,6 +3,7 @@ import Testing
 import ElbowroomCore
 @testable import ElbowroomFetch
 import ElbowroomTestSupport
+import CCurl
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,6 +47,47 @@ import Glibc
         #expect(scene.victimUntouched)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: scene.dir.path).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty)
+    }
+
+    /// The swap raced for real, as the attack runs: root refreshes a login of `nobody`'s, in
+    /// `nobody`'s directory, while a thread acting as `nobody` flips the name between the file and
+    /// a link to root's file, 300 times. Every update writes the file it read or refuses; root's
+    /// file is never written (the suite's figure: 300 races).
+    @Test(.enabled(if: geteuid() == 0, "the attack needs root refreshing another user's login"))
+    func aSwapRacingTheWriteNeverReachesTheVictim() throws {
+        let scene = try Scene()
+        #expect(chown(scene.dir.path, Self.nobody, Self.nobody) == 0)
+        #expect(chown(scene.file, Self.nobody, Self.nobody) == 0)
+        let spare = scene.dir.path + "/spare"
+        let (file, victim) = (scene.file, scene.victim)
+        let stop = LockedFlag()
+        let flipper = Thread {
+            // This thread's files are nobody's, as the attacker's would be.
+            _ = elbowroom_setfsgid(UInt32(CredentialsWriteTests.nobody))
+            _ = elbowroom_setfsuid(UInt32(CredentialsWriteTests.nobody))
+            while !stop.value {
+                _ = rename(file, spare)
+                _ = symlink(victim, file)
+                usleep(50)
+                _ = unlink(file)
+                _ = rename(spare, file)
+                usleep(50)
+            }
+        }
+        flipper.start()
+        var wrote = 0, refused = 0
+        for round in 0..<300 {
+            do {
+                try CredentialsFileUpdate(path: scene.file).run { _ in Data("{\"round\":\(round)}".utf8) }
+                wrote += 1
+            } catch {
+                refused += 1
+            }
+        }
+        stop.value = true
+        while !flipper.isFinished { usleep(1000) }
+        #expect(scene.victimUntouched)
+        #expect(wrote + refused == 300)
     }
 
     /// A link that is there before the write is followed only to a file of the link's owner.
@@ -137,4 +179,13 @@ final class ScratchDirectory {
         chmod(path, 0o755)
     }
     deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = false
+    var value: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); stored = newValue; lock.unlock() }
+    }
 }

@@ -174,3 +174,34 @@ import ElbowroomTestSupport
         #expect(throws: KeychainCredentialSource.Failure.self) { try source.readRaw() }
     }
 }
+
+#if os(macOS)
+/// The real `/usr/bin/security` in a throwaway keychain: the macOS CI workflow makes one and sets
+/// ELBOWROOM_TEST_KEYCHAIN (there is no Keychain on Linux).
+@Suite struct RealKeychainTests {
+    static let keychain = ProcessInfo.processInfo.environment["ELBOWROOM_TEST_KEYCHAIN"]
+
+    @Test(.enabled(if: keychain != nil, "ELBOWROOM_TEST_KEYCHAIN is not set (the macOS CI workflow makes one)"))
+    func theRealSecurityReadsAndWritesAsClaudeCodeNamesIt() throws {
+        let keychain = try #require(Self.keychain)
+        let service = "Claude Code-credentials-" + SHA256.hex("/tmp/elbowroom-ci-\(getpid())").prefix(8)
+        let json = Sandbox.credentialsJSON(accessToken: Tokens.access, refreshToken: Tokens.refresh,
+                                           expiresAt: Date().addingTimeInterval(3600))
+        let hex = KeychainCredentialSourceTests.hex(Data(json.utf8))
+        let add = try PosixSpawner().run(path: "/usr/bin/security",
+                                         arguments: ["add-generic-password", "-U", "-s", service, "-a", "elbowroom-ci", "-X", hex, keychain],
+                                         environment: [:], stdin: Data(), timeout: 10)
+        #expect(add.status == 0)
+        defer {
+            _ = try? PosixSpawner().run(path: "/usr/bin/security", arguments: ["delete-generic-password", "-s", service, keychain],
+                                        environment: [:], stdin: Data(), timeout: 10)
+        }
+        let source = KeychainCredentialSource(service: service, account: "elbowroom-ci")
+        #expect(source.load().oauth?.accessToken == Tokens.access)
+        try source.update { current in
+            try CredentialsDocument.replacingTokens(in: current!, accessToken: "sk-ant-oat01-rotated", refreshToken: "sk-ant-ort01-rotated", expiresAt: Date())
+        }
+        #expect(source.load().oauth?.accessToken == "sk-ant-oat01-rotated")
+    }
+}
+#endif

@@ -148,6 +148,14 @@ public enum FuzzChecks {
 
     public static func statusLine(_ bytes: [UInt8]) -> String? {
         guard let input = StatusLineInput.decode(Data(bytes), observedAt: now) else { return nil }
+        // Bounded where they are read: no `$inf`, no context past 100 %, no reset in years.
+        if let cost = input.costUSD, !(abs(cost) <= ReadingLimits.maxMoney / 100) { return "claude.cost \(cost) out of bounds" }
+        if let context = input.contextUsedPercent, !(0...100).contains(context) { return "claude.context \(context) out of bounds" }
+        for window in input.windows {
+            if let reset = window.resetsAt, reset > WindowCatalog.latestPlausibleReset(forKey: window.key, observedAt: now) {
+                return "window \(window.key) resets at \(reset), further ahead than it lasts"
+            }
+        }
         guard let reading = input.reading(at: now) else {
             return renderReading(nil, statusLine: input, inputBytes: bytes.count)
         }

@@ -48,8 +48,9 @@ public struct RenderedFrame: Sendable {
 
     public var level: Level { view.level }
     public var status: DisplayStatus { view.status }
-    /// Percent used of the window with the least headroom (waybar's `percentage`).
-    public var percentage: Double? { view.worst?.used }
+    /// Percent used of the window with the least headroom, else of a spend that is the
+    /// account's limit (may pass 100): waybar's `percentage`.
+    public var percentage: Double? { view.headlinePercent }
 }
 
 /// What an adapter produces: the bytes to print and the exit status (`i3blocks` exits 33 when

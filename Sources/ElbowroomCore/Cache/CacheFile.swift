@@ -51,7 +51,7 @@ public struct CacheFile: Codable, Sendable, Equatable {
         for window in reading?.windows ?? [] where !sane(window.observedAt) || !sane(window.resetsAt) {
             return false
         }
-        return true
+        return sane(reading?.extra?.resetsAt)
     }
 
     public func encoded() -> Data {
@@ -73,12 +73,21 @@ public struct CacheFile: Codable, Sendable, Equatable {
     /// (same reset, ±60 s) with more used — usage within a window never goes down, and the same
     /// numbers again are no news. A window whose reset has passed is shown as reset, as one from
     /// the API is (`UsageView.project`): it is taken only where the cache has nothing better.
+    ///
+    /// The future is not believed, as the fetch state does not believe it (`FetchState.clockSlack`):
+    /// a cached window observed more than that after the new one (a clock that ran ahead,
+    /// `ELBOWROOM_NOW` set for one run) or resetting later than any window can
+    /// (`WindowCatalog.latestPlausibleReset`) would otherwise hold off every real reading until that
+    /// date; the new one replaces it.
+    /// A gateway's spend limit (`newer.extra` from the status line) is taken when it differs
+    /// from the cached one: spending only grows within a period, and a new period is news too.
     public mutating func ingest(_ newer: Reading) -> Bool {
         let accepted = newer.windows.filter { w in
             Self.moves(reading?.window(key: w.key), forwardTo: w)
         }
-        guard !accepted.isEmpty else { return false }
-        let fresher = Reading(windows: accepted, extra: nil, plan: nil, fetchedAt: newer.fetchedAt,
+        let spend = newer.extra.flatMap { $0 == reading?.extra ? nil : $0 }
+        guard !accepted.isEmpty || spend != nil else { return false }
+        let fresher = Reading(windows: accepted, extra: spend, plan: nil, fetchedAt: newer.fetchedAt,
                               source: newer.source, notes: newer.notes)
         reading = reading.map { $0.merging(fresher) } ?? fresher
         return true
@@ -86,6 +95,9 @@ public struct CacheFile: Codable, Sendable, Equatable {
 
     static func moves(_ old: UsageWindow?, forwardTo new: UsageWindow) -> Bool {
         guard let old else { return true }
+        if old.observedAt.timeIntervalSince(new.observedAt) > FetchState.clockSlack { return true }
+        if let oldReset = old.resetsAt,
+           oldReset > WindowCatalog.latestPlausibleReset(forKey: old.key, observedAt: new.observedAt) { return true }
         guard new.observedAt > old.observedAt else { return false }
         if let reset = new.resetsAt, reset <= new.observedAt { return false }
         if let oldReset = old.resetsAt, oldReset <= new.observedAt { return true }

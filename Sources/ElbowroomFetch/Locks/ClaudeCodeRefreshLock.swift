@@ -64,21 +64,25 @@ public final class ClaudeCodeRefreshLock: @unchecked Sendable {
 
     deinit { release() }
 
-    /// A thread that touches the held locks every 5 s, with termination signals blocked (they
-    /// belong to the thread that refreshes, which holds them back until the tokens are saved).
+    /// A thread that touches the held locks every 5 s. It is born with termination signals
+    /// blocked (a thread inherits its creator's mask): they belong to the thread that refreshes,
+    /// which holds them back until the tokens are saved, and a thread that did not block them
+    /// would take them instead, even in the moment before it could block them itself.
     private func startTouching() {
         let locks = held
         let stop = self.stop
         let thread = Thread {
-            var set = sigset_t()
-            sigemptyset(&set)
-            for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, signal) }
-            pthread_sigmask(SIG_BLOCK, &set, nil)
             while stop.wait(timeout: .now() + ClaudeCodeRefreshLock.touchEvery) == .timedOut {
                 for lock in locks { lock.touch() }
             }
         }
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, signal) }
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &set, &previous)
         thread.start()
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
         toucher = thread
     }
 }

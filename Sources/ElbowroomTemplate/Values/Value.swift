@@ -29,8 +29,8 @@ enum Value: Sendable, Equatable {
     case flag(Bool)
     case text(String)
     case level(Level)
-    /// Minor units (cents) and an ISO 4217 code.
-    case money(minor: Double, currency: String)
+    /// Minor units (cents), an ISO 4217 code and the digits of its minor unit.
+    case money(minor: Double, currency: String, exponent: Int)
     /// A window's history, drawn with `Sparkline.defaultPoints` points unless `spark(n)` says.
     case spark(Sparkline)
 
@@ -56,7 +56,8 @@ enum Value: Sendable, Equatable {
         case .flag: return ""
         case .text(let s): return SafeText.clean(s, lines: .join)
         case .level(let l): return l.rawValue
-        case .money(let minor, let currency): return NumberText.money(minor: minor, currency: currency, decimals: 2)
+        case .money(let minor, let currency, let exponent):
+            return NumberText.money(minor: minor, currency: currency, exponent: exponent, decimals: exponent)
         case .spark(let line): return line.render(points: Sparkline.defaultPoints)
         }
     }
@@ -82,19 +83,40 @@ enum NumberText {
         return (value < 0 && scaled != 0 ? "-" : "") + text
     }
 
-    static func money(minor: Double, currency: String, decimals: Int) -> String {
-        let amount = fixed(minor / 100, decimals: decimals)
+    /// `minor` in units of 10^-`exponent` of `currency`, with `decimals` places and thousands
+    /// grouped: `$5,000.00`, `€3.10`, `¥1,234`, `12.34 CHF`. A code that is not three letters
+    /// is not shown.
+    static func money(minor: Double, currency: String, exponent: Int = 2, decimals: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<min(max(exponent, 0), 12) { scale *= 10 }
+        let amount = fixed(minor / scale, decimals: decimals)
         let negative = amount.hasPrefix("-")
-        let digits = negative ? String(amount.dropFirst()) : amount
+        var digits = negative ? String(amount.dropFirst()) : amount
+        digits = grouped(digits)
         let sign = negative ? "-" : ""
         switch currency.uppercased() {
         case "USD": return sign + "$" + digits
         case "EUR": return sign + "€" + digits
         case "GBP": return sign + "£" + digits
         case "JPY": return sign + "¥" + digits
-        case "": return sign + digits
-        default: return sign + digits + " " + SafeText.clean(currency.uppercased(), lines: .join)
+        case "KRW": return sign + "₩" + digits
+        default:
+            guard let code = MinorUnits.code(currency) else { return sign + digits }
+            return sign + digits + " " + code
         }
+    }
+
+    /// `5000.00` → `5,000.00`: commas every three digits of the whole part.
+    static func grouped(_ number: String) -> String {
+        let point = number.firstIndex(of: ".") ?? number.endIndex
+        let whole = number[..<point]
+        guard whole.count > 3, whole.allSatisfy({ $0.isASCII && $0.isNumber }) else { return number }
+        var out = ""
+        for (i, ch) in whole.enumerated() {
+            if i > 0 && (whole.count - i) % 3 == 0 { out.append(",") }
+            out.append(ch)
+        }
+        return out + number[point...]
     }
 }
 

@@ -28,13 +28,29 @@ import ElbowroomCore
 /// | `W.name` | text | the name templates use: `5h`, `7d`, `opus`, or the API key |
 /// | `W.binding` | flag | the API marks this limit as the one that binds now (`is_active`) |
 /// | `W.alert` | flag | the window needs attention: its level is not ok, or it binds |
+/// | `W.title` | text | Claude Code's title for the row: `Current session`, `Current week (all models)`, `Current week (Sonnet only)`, `Claude Code and Cowork credit`, … |
+/// | `W.source` | text | where the number came from: `api`, `status_line`, `claude_snapshot`, `demo` |
+/// | `W.age` | duration | time since this window's number was observed: `42s` |
 /// | `age` | duration | time since the data was fetched: `42s` |
 /// | `stale` | flag | the data is older than `stale_after` |
 /// | `offline` | flag | the last fetch failed (or is rate limited): showing the last good data |
 /// | `status` | text | `ok`, `stale`, `offline`, `rate_limited`, `expired`, `signed_out`, `loading` |
 /// | `error` | text | why the status is not ok: `sign in to Claude Code`, `open Claude Code to refresh`, … |
 /// | `plan` | text | `pro`, `max`, … when known |
-/// | `level` | level | the worst level over all windows (`ok` without data) |
+/// | `level` | level | the worst level over all windows, and the spend's when it is the account's limit (`ok` without data) |
+/// | `account` | text | what the data shows: `subscriber`, `organisation pool`, `spend only`, `gateway`, `no limits` |
+/// | `notice` | text | for an account with data but no window and no spend: `team plan: no limits or spend to show` |
+/// | `spend.used` | money | spent this period, in the account's currency and minor units: `$41.20`, `¥1,234` |
+/// | `spend.limit` | money | the spend cap: `$5,000.00`; no value when uncapped |
+/// | `spend.left` | money | cap minus spent (not below 0) |
+/// | `spend.percent` | percent | percent of the cap spent; may exceed 100 (a gateway's `spend_limit`) |
+/// | `spend.level` | level | from `[thresholds]` on `100 - percent`; `critical` past 100 or when the limit is reached |
+/// | `spend.org` | flag | the spend is the organisation's pool, not yours (Team seats) |
+/// | `spend.capped`, `spend.uncapped` | flag | there is a cap / spending is on without one |
+/// | `spend.limit_is_yours` | flag | the spend is the account's limit (no windows, or a gateway's `spend_limit`): it drives `level` |
+/// | `spend.period` | text | a gateway's period: `monthly`, … |
+/// | `spend.resets_in` | duration | time until a gateway's spend limit resets |
+/// | `spend.source` | text | `api` or `status_line` |
 /// | `extra.used` | money | extra usage spent this month: `$12.34` |
 /// | `extra.limit` | money | the monthly extra-usage limit: `$50.00` |
 /// | `extra.left` | money | limit minus spent |
@@ -55,6 +71,7 @@ import ElbowroomCore
 enum Variable: Sendable, Equatable {
     enum WindowField: String, Sendable, CaseIterable {
         case used, left, resets_at, resets_in, level, pace, eta, label, name, binding, alert, rate, spark
+        case title, source, age
 
         /// Fields computed from the usage history (a render reads it only for these).
         var readsHistory: Bool {
@@ -65,7 +82,10 @@ enum Variable: Sendable, Equatable {
         }
     }
     enum TopField: String, Sendable, CaseIterable {
-        case age, stale, offline, status, error, plan, level
+        case age, stale, offline, status, error, plan, level, account, notice
+    }
+    enum SpendField: String, Sendable, CaseIterable {
+        case used, limit, left, percent, level, org, capped, uncapped, limit_is_yours, period, resets_in, source
     }
     enum ExtraField: String, Sendable, CaseIterable {
         case used, limit, left, percent, enabled
@@ -77,6 +97,7 @@ enum Variable: Sendable, Equatable {
     case window(String, WindowField)
     case top(TopField)
     case extra(ExtraField)
+    case spend(SpendField)
     case claude(ClaudeField)
 
     var type: ValueType {
@@ -88,15 +109,25 @@ enum Variable: Sendable, Equatable {
             case .resets_at: .date
             case .resets_in, .eta: .duration
             case .level: .level
-            case .label, .name: .text
+            case .label, .name, .title, .source: .text
             case .binding, .alert: .flag
+            case .age: .duration
             }
         case .top(let f):
             switch f {
             case .age: .duration
             case .stale, .offline: .flag
-            case .status, .error, .plan: .text
+            case .status, .error, .plan, .account, .notice: .text
             case .level: .level
+            }
+        case .spend(let f):
+            switch f {
+            case .used, .limit, .left: .money
+            case .percent: .percent
+            case .level: .level
+            case .org, .capped, .uncapped, .limit_is_yours: .flag
+            case .period, .source: .text
+            case .resets_in: .duration
             }
         case .extra(let f):
             switch f {
@@ -131,6 +162,7 @@ enum Variable: Sendable, Equatable {
     /// Every full name, for did-you-mean.
     static let allNames: [String] = TopField.allCases.map(\.rawValue)
         + ExtraField.allCases.map { "extra." + $0.rawValue }
+        + SpendField.allCases.map { "spend." + $0.rawValue }
         + ClaudeField.allCases.map { "claude." + $0.rawValue }
         + (WindowCatalog.aliases.map(\.alias) + standIns).flatMap { w in
             WindowField.allCases.map { "\(w).\($0.rawValue)" }
@@ -143,8 +175,8 @@ enum Variable: Sendable, Equatable {
         }
         guard let dot = name.firstIndex(of: ".") else {
             if let top = TopField(rawValue: name) { return .top(top) }
-            if name == "extra" || name == "claude" {
-                let example = name == "extra" ? "extra.used" : "claude.model"
+            if name == "extra" || name == "claude" || name == "spend" {
+                let example = name == "extra" ? "extra.used" : (name == "spend" ? "spend.used" : "claude.model")
                 throw reporter.error("'\(name)' needs a field, such as '\(example)'", at: range, suggestion: example)
             }
             if knownWindows.contains(name) {
@@ -162,6 +194,9 @@ enum Variable: Sendable, Equatable {
         case "claude":
             guard let f = ClaudeField(rawValue: field) else { throw unknown(allNames.filter { $0.hasPrefix("claude.") }) }
             return .claude(f)
+        case "spend":
+            guard let f = SpendField(rawValue: field) else { throw unknown(allNames.filter { $0.hasPrefix("spend.") }) }
+            return .spend(f)
         default:
             break
         }
@@ -209,6 +244,9 @@ enum Variable: Sendable, Equatable {
             case .alert: return .flag(w.needsAttention)
             case .rate: return w.rate.map(Value.percent)
             case .spark: return w.spark.map(Value.spark)
+            case .title: return .text(w.title)
+            case .source: return .text(w.source.rawValue)
+            case .age: return .duration(w.age(now: view.now))
             }
         case .top(let field):
             switch field {
@@ -216,20 +254,44 @@ enum Variable: Sendable, Equatable {
             case .stale: return .flag(view.isStale)
             case .offline: return .flag(view.isOffline)
             case .status: return .text(view.status.rawValue)
-            case .error: return view.error.map(Value.text)
+            case .error:
+                if view.waitsForStatusLine && context.statusLine != nil { return .text(UsageView.statusLineSentNoLimits) }
+                return view.error.map(Value.text)
             case .plan: return view.plan.map(Value.text)
             case .level: return .level(view.level)
+            case .account: return view.accountType.map(Value.text)
+            case .notice: return view.notice.map(Value.text)
+            }
+        case .spend(let field):
+            guard let spend = view.spend else { return nil }
+            func money(_ minor: Double) -> Value { .money(minor: minor, currency: spend.currency, exponent: spend.exponent) }
+            switch field {
+            case .used: return spend.usedMinor.map(money)
+            case .limit: return spend.limitMinor.flatMap { $0 > 0 ? money($0) : nil }
+            case .left:
+                guard let limit = spend.limitMinor, limit > 0 else { return nil }
+                return money(max(0, limit - (spend.usedMinor ?? 0)))
+            case .percent: return spend.percent.map(Value.percent)
+            case .level: return .level(spend.level)
+            case .org: return .flag(spend.organisation)
+            case .capped: return .flag(spend.percent != nil)
+            case .uncapped: return .flag(spend.percent == nil)
+            case .limit_is_yours: return .flag(spend.isLimit)
+            case .period: return spend.period.map(Value.text)
+            case .resets_in: return spend.resetsAt.map { .duration($0.timeIntervalSince(view.now)) }
+            case .source: return .text(spend.source.rawValue)
             }
         case .extra(let field):
             guard let extra = view.extra else { return nil }
             // Unknown is unknown: without a currency from the API, amounts show without a symbol.
             let currency = extra.currency ?? ""
+            let exponent = extra.minorDigits
             switch field {
-            case .used: return extra.usedMinor.map { .money(minor: $0, currency: currency) }
-            case .limit: return extra.monthlyLimitMinor.map { .money(minor: $0, currency: currency) }
+            case .used: return extra.usedMinor.map { .money(minor: $0, currency: currency, exponent: exponent) }
+            case .limit: return extra.monthlyLimitMinor.map { .money(minor: $0, currency: currency, exponent: exponent) }
             case .left:
                 guard let limit = extra.monthlyLimitMinor else { return nil }
-                return .money(minor: max(0, limit - (extra.usedMinor ?? 0)), currency: currency)
+                return .money(minor: max(0, limit - (extra.usedMinor ?? 0)), currency: currency, exponent: exponent)
             case .percent:
                 if let u = extra.utilization { return .percent(u) }
                 guard let limit = extra.monthlyLimitMinor, limit > 0, let used = extra.usedMinor else { return nil }
@@ -241,7 +303,7 @@ enum Variable: Sendable, Equatable {
             switch field {
             case .model: return input.modelName.map(Value.text)
             case .context: return input.contextUsedPercent.map(Value.percent)
-            case .cost: return input.costUSD.map { .money(minor: $0 * 100, currency: "USD") }
+            case .cost: return input.costUSD.map { .money(minor: $0 * 100, currency: "USD", exponent: 2) }
             }
         }
     }
