@@ -27,7 +27,7 @@ _elbowroom() {
             COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --window)
             COMPREPLY=($(compgen -W "5h 7d sonnet opus" -- "$cur")); return ;;
-        --max-age|--interval|--since)
+        --max-age|--account|--interval|--since)
             return ;;
     esac
 
@@ -35,7 +35,7 @@ _elbowroom() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            -a|--adapter|-t|--template|--tooltip|--color|--max-age|--interval|--window|--since)
+            -a|--adapter|-t|--template|--tooltip|--color|--max-age|--account|--interval|--window|--since)
                 ((i++))
                 [[ ${COMP_WORDS[i]} == = ]] && ((i++)) ;;
             -*|=) ;;
@@ -48,7 +48,7 @@ _elbowroom() {
         esac
     done
 
-    local render="-a --adapter -t --template --tooltip --max-age --offline --wait --color --demo"
+    local render="-a --adapter -t --template --tooltip --max-age --offline --wait --color --demo --account"
     if [[ $cur == -* ]]; then
         case $command in
             ''|render) COMPREPLY=($(compgen -W "$render --help --version" -- "$cur")) ;;

@@ -14,6 +14,53 @@ public enum ElbowroomMain {
         switch invocation.command {
         case .render: return RenderCommand.run(invocation, context: context)
         case .watch: return WatchCommand.run(invocation, context: context)
+        case .fetch, .doctor, .history, .notify, .cache:
+            return perAccount(invocation, context: context)
+        default:
+            return run(invocation, context: context)
+        }
+    }
+
+    /// A command that works on one account at a time, run for each account chosen
+    /// (`AccountSelection`): `fetch`, `doctor` and `notify` for every one, `history` and `cache`
+    /// for the first unless `--account` names another.
+    static func perAccount(_ invocation: Invocation, context: CLIContext) -> Int32 {
+        // A config that does not load is the command's own to report.
+        guard let config = try? Config.load(paths: context.paths) else {
+            if invocation.account != nil {
+                context.stderr.write("elbowroom: --account needs a config that loads (see elbowroom doctor)\n")
+                return 2
+            }
+            return run(invocation, context: context)
+        }
+        let selection: AccountSelection
+        switch AccountSelection.make(invocation, config: config, context: context) {
+        case .success(let found): selection = found
+        case .failure(let error):
+            context.stderr.write("elbowroom: \(error.message)\n")
+            return 2
+        }
+        switch invocation.command {
+        case .history, .cache:
+            return run(invocation, context: selection.parts[0].context)
+        case .fetch(let force, let json) where selection.isSeveral:
+            return FetchCommand.runEach(selection, force: force, json: json, verbose: invocation.verbose, context: context)
+        default:
+            var status: Int32 = 0
+            for part in selection.parts {
+                if selection.isSeveral, let account = part.account, case .doctor = invocation.command {
+                    context.stdout.write("account \(SafeText.clean(account.name, lines: .join)) (\(account.provider.word)):\n")
+                }
+                status = max(status, run(invocation, context: part.context))
+            }
+            return status
+        }
+    }
+
+    static func run(_ invocation: Invocation, context: CLIContext) -> Int32 {
+        switch invocation.command {
+        case .render: return RenderCommand.run(invocation, context: context)
+        case .watch: return WatchCommand.run(invocation, context: context)
         case .fetch(let force, let json):
             return FetchCommand.run(force: force, json: json, verbose: invocation.verbose, context: context)
         case .doctor: return DoctorCommand.run(context: context)

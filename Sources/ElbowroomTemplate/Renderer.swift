@@ -10,6 +10,33 @@ struct RenderContext: Sendable {
     var namedKeys: [String] = []
     /// The window an `each` group is being rendered for.
     var each: WindowView?
+    /// Every account, for `{NAME:…}` and `{each:…}` (empty with one account).
+    var accounts: [AccountView] = []
+    /// The account being rendered (for `{name}` and `{label}`), when there are accounts.
+    var account: AccountView?
+    /// The account an `{each:…}` group is being rendered for.
+    var eachAccount: AccountView?
+    /// The template names accounts: only then does a render look for them (a walk per group).
+    var namesAccounts = false
+
+    /// The context for account `name` (`each`: the one a group is repeated for), or `nil`.
+    func forAccount(_ name: String) -> RenderContext? {
+        if name == "each" { return eachAccount.map { Self(account: $0, localTime: localTime) } }
+        for account in accounts where account.name == name { return Self(account: account, localTime: localTime) }
+        return nil
+    }
+
+    init(view: UsageView, statusLine: StatusLineInput?, localTime: LocalTime, namedKeys: [String] = []) {
+        self.view = view
+        self.statusLine = statusLine
+        self.localTime = localTime
+        self.namedKeys = namedKeys
+    }
+
+    init(account: AccountView, localTime: LocalTime) {
+        self.init(view: account.view, statusLine: account.statusLine, localTime: localTime)
+        self.account = account
+    }
 
     /// The windows the template does not name, for `other` and `each`: of those a line shows
     /// by default (`UsageView.rows`: what Claude Code's `/usage` shows, and any that needs attention).
@@ -64,7 +91,12 @@ enum Renderer {
             case .text(let text):
                 append(text, style: style, to: &spans)
             case .placeholder(let placeholder):
-                var value = placeholder.variable.value(in: context)
+                var value: Value?
+                if let account = placeholder.account {
+                    value = context.forAccount(account).flatMap { placeholder.variable.value(in: $0) }
+                } else {
+                    value = placeholder.variable.value(in: context)
+                }
                 for filter in placeholder.filters { value = filter.apply(value, context: context) }
                 if let value, value.isPresent {
                     append(value.formatted(now: context.view.now, localTime: context.localTime), style: style, to: &spans)
@@ -78,8 +110,12 @@ enum Renderer {
                     // The worst of the windows the group names (a loop: an array of levels would
                     // cost a render its first use of `[Level]`).
                     var worst: Level?
-                    for name in node.windowNames {
-                        if let level = context.window(named: name)?.level { worst = max(worst ?? level, level) }
+                    if context.namesAccounts {
+                        node.worstLevel(in: context, into: &worst)
+                    } else {
+                        for name in node.windowNames {
+                            if let level = context.window(named: name)?.level { worst = max(worst ?? level, level) }
+                        }
                     }
                     own.semantic = SemanticStyle(worst ?? context.view.level)
                     own.foreground = nil
@@ -88,6 +124,14 @@ enum Renderer {
                            stopAtMissing: stopAtMissing, eachFree: eachFree) {
                     if stopAtMissing { return false }
                     complete = false
+                }
+            case .conditional(let inner) where context.namesAccounts && context.eachAccount == nil
+                && node.mentions(account: "each"):
+                // Once per account, in config order.
+                for account in context.accounts {
+                    var each = context
+                    each.eachAccount = account
+                    renderConditional(inner, style: style, context: each, into: &spans)
                 }
             case .conditional(let inner) where context.each == nil && !eachFree && node.mentions(window: "each"):
                 // Once per window the template does not name.

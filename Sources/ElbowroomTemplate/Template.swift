@@ -14,6 +14,9 @@ import ElbowroomCore
 /// ( {stale}stale )          a conditional group: shown only when every placeholder inside has a value
 /// ( · {each.label} )        a conditional group using `each.*`: repeated for every window the
 ///                           template does not name (see `Variable`)
+/// {work:5h.left}            a variable of one `[accounts.NAME]` (several accounts)
+/// ( {each:label} {each:5h.left}% )   a conditional group using `each:`: repeated for every
+///                           account, in config order
 /// \{ \} \[ \] \( \) \\      the characters themselves; \n a newline
 /// \ at the end of a line    joins the next line to this one
 /// ```
@@ -24,6 +27,9 @@ public struct Template: Sendable {
     let nodes: [Node]
     /// API keys of the windows this template names (what `other` and `each` leave out).
     let namedKeys: [String]
+    /// Whether a placeholder names an account (`{work:5h.left}`, `{each:label}`): such a template
+    /// is rendered once over every account, not once per account.
+    public let namesAccounts: Bool
 
     /// With `namedKeys` worked out at build time (`ShippedTemplates.swift`): walking a large tree
     /// for them costs a render ~50 k instructions.
@@ -32,6 +38,7 @@ public struct Template: Sendable {
         self.source = source
         self.nodes = nodes
         self.namedKeys = namedKeys
+        namesAccounts = false  // the shipped templates name none
     }
 
     init(name: String, source: String, nodes: [Node]) {
@@ -46,6 +53,9 @@ public struct Template: Sendable {
             if !keys.contains(key) { keys.append(key) }
         }
         namedKeys = keys
+        var accounts = false
+        for node in nodes where node.mentions(account: nil) { accounts = true }
+        namesAccounts = accounts
     }
 
     /// The largest template source, in UTF-8 bytes (64 KiB): the shipped ones are under 2 KiB, and
@@ -71,5 +81,15 @@ public struct Template: Sendable {
     public func render(_ view: UsageView, statusLine: StatusLineInput? = nil, localTime: LocalTime = .system) -> [Span] {
         Renderer.render(nodes, context: RenderContext(
             view: view, statusLine: statusLine, localTime: localTime, namedKeys: namedKeys))
+    }
+
+    /// Renders for one of several accounts (`account`), with every account reachable by name.
+    public func render(_ account: AccountView, among accounts: [AccountView], localTime: LocalTime = .system) -> [Span] {
+        var context = RenderContext(view: account.view, statusLine: account.statusLine, localTime: localTime,
+                                    namedKeys: namedKeys)
+        context.account = account
+        context.accounts = accounts
+        context.namesAccounts = namesAccounts
+        return Renderer.render(nodes, context: context)
     }
 }

@@ -10,7 +10,10 @@ public struct JSONAdapter: OutputAdapter {
     public var printsView: Bool { true }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        AdapterOutput(ViewJSON.value(frame.view).encoded + "\n")
+        if !frame.accounts.isEmpty {
+            return AdapterOutput(ViewJSON.value(accounts: frame.accounts, level: frame.level, now: frame.view.now).encoded + "\n")
+        }
+        return AdapterOutput(ViewJSON.value(frame.view).encoded + "\n")
     }
 
     /// `{"error":"…","status":"error"}`: still JSON, so a `jq` pipeline does not choke.

@@ -19,6 +19,8 @@ import ElbowroomCore
 /// bidi control, or writes CR as `\n`) and so would repeat another window's label value gets
 /// ` (2)`, ` (3)`, … after it (node_exporter keeps one of two equal series and drops the other).
 /// Keys shown as they are keep their value.
+///
+/// With several `[accounts.NAME]` every sample carries `account="NAME"` as its first label.
 public struct PrometheusAdapter: OutputAdapter {
     public init() {}
     public let name = "prometheus"
@@ -75,26 +77,37 @@ public struct PrometheusAdapter: OutputAdapter {
     }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        let view = frame.view
         var up = Family(name: "elbowroom_up", help: "1 when elbowroom has fresh usage data (status ok), else 0.")
-        up.samples = [("", view.status == .ok ? 1 : 0)]
         var status = Family(name: "elbowroom_status", help: "The current display status (1) among all statuses (0).")
-        status.samples = DisplayStatus.allCases.map { ("{status=\"\($0.rawValue)\"}", $0 == view.status ? 1 : 0) }
         var age = Family(name: "elbowroom_data_age_seconds", help: "Seconds since the usage data was observed.")
-        if let a = view.age { age.samples = [("", a.rounded())] }
         var used = Family(name: "elbowroom_window_used_percent", help: "Percent of the usage window used.")
         var left = Family(name: "elbowroom_window_left_percent", help: "Percent of the usage window left.")
         var resets = Family(name: "elbowroom_window_resets_at_seconds", help: "When the usage window resets, Unix time.")
         var level = Family(name: "elbowroom_window_level", help: "Severity of the usage window: 0 ok, 1 warn, 2 critical.")
         var rate = Family(name: "elbowroom_window_rate_percent_per_hour", help: "Percent of the usage window used per hour, now.")
-        let values = Self.windowLabelValues(view.windows.map(\.key))
-        for (w, value) in zip(view.windows, values) {
-            let labels = Self.window(value)
-            used.samples.append((labels, JSONNumber.rounded(w.used, places: 2)))
-            left.samples.append((labels, JSONNumber.rounded(w.left, places: 2)))
-            if let r = w.resetsAt { resets.samples.append((labels, r.timeIntervalSince1970.rounded(.down))) }
-            level.samples.append((labels, Self.levelValue(w.level)))
-            if let r = w.rate { rate.samples.append((labels, JSONNumber.rounded(r, places: 2))) }
+        // Several accounts: every sample of each carries `account="NAME"` first.
+        let parts: [(account: String?, view: UsageView)] = frame.accounts.isEmpty
+            ? [(nil, frame.view)] : frame.accounts.map { ($0.name, $0.view) }
+        for (account, view) in parts {
+            let accountLabel = account.map { "account=\"\(PrometheusEscaping.labelValue($0))\"" }
+            func labels(_ other: String?) -> String {
+                let inner = [accountLabel, other].compactMap { $0 }.joined(separator: ",")
+                return inner.isEmpty ? "" : "{" + inner + "}"
+            }
+            up.samples.append((labels(nil), view.status == .ok ? 1 : 0))
+            for s in DisplayStatus.allCases {
+                status.samples.append((labels("status=\"\(s.rawValue)\""), s == view.status ? 1 : 0))
+            }
+            if let a = view.age { age.samples.append((labels(nil), a.rounded())) }
+            let values = Self.windowLabelValues(view.windows.map(\.key))
+            for (w, value) in zip(view.windows, values) {
+                let labels = labels("window=\"\(value)\"")
+                used.samples.append((labels, JSONNumber.rounded(w.used, places: 2)))
+                left.samples.append((labels, JSONNumber.rounded(w.left, places: 2)))
+                if let r = w.resetsAt { resets.samples.append((labels, r.timeIntervalSince1970.rounded(.down))) }
+                level.samples.append((labels, Self.levelValue(w.level)))
+                if let r = w.rate { rate.samples.append((labels, JSONNumber.rounded(r, places: 2))) }
+            }
         }
         return AdapterOutput(Self.text([up, status, age, used, left, resets, level, rate]))
     }

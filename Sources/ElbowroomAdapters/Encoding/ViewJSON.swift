@@ -24,8 +24,32 @@ import ElbowroomCore
 /// | `account` | `subscriber`, `organisation pool`, `spend only`, `gateway`, `no limits`, or `null` without data |
 /// | `notice` | for an account with data but nothing to show: `team plan: no limits or spend to show`, else `null` |
 /// | `unknown_keys` | top-level keys of the last body elbowroom has never heard of |
+///
+/// With several `[accounts.NAME]` (and no `--account`) the object is instead `accounts` (each
+/// account's object as above, with `name`, `label` and `provider` added, in config order),
+/// `level` (the worst over all), `now` and `version`.
 public enum ViewJSON {
     public static let version = 1
+
+    /// Several accounts: `{"accounts":[…],"level":…,"now":…,"version":1}`.
+    public static func value(accounts: [AccountView], level: Level, now: Date) -> JSONValue {
+        var items: [JSONValue] = []
+        for account in accounts {
+            guard case .object(let pairs) = value(account.view) else { continue }
+            var all = pairs
+            all.append(("label", .string(SafeText.clean(account.label, lines: .keep))))
+            all.append(("name", .string(SafeText.clean(account.name, lines: .keep))))
+            all.append(("provider", .string(SafeText.clean(account.provider, lines: .keep))))
+            all.sort { $0.0 < $1.0 }
+            items.append(.object(all))
+        }
+        return .object([
+            ("accounts", .array(items)),
+            ("level", .string(level.rawValue)),
+            ("now", .string(ISO8601.format(now))),
+            ("version", .number(Double(version))),
+        ])
+    }
 
     public static func value(_ view: UsageView) -> JSONValue {
         func seconds(_ t: TimeInterval?) -> JSONValue { .number(t.map { $0.rounded() }) }

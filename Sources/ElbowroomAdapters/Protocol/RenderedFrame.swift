@@ -34,6 +34,9 @@ public struct RenderedFrame: Sendable {
     public var palette: Palette
     /// Resolved `--color` for adapters where colour is optional (plain, ansi).
     public var useColor: Bool
+    /// Several accounts side by side, in config order (empty for one): `view` is then the one
+    /// whose level is the worst, so `level`, the bar's class and icons follow the worst account.
+    public var accounts: [AccountView] = []
 
     public init(spans: [Span], tooltip: [Span] = [], view: UsageView, palette: Palette = Palette(),
                 useColor: Bool = true) {

@@ -30,4 +30,35 @@ enum FetchCommand {
         context.stderr.write("elbowroom: cannot run \(fetcher): \(String(cString: strerror(errno)))\n")
         return 1
     }
+
+    /// Several accounts: one fetch after the other, each with its account's environment; a
+    /// `--json` line each. Exit 1 when any failed.
+    static func runEach(_ selection: AccountSelection, force: Bool, json: Bool, verbose: Bool, context: CLIContext) -> Int32 {
+        guard let fetcher = context.fetcherPath else {
+            context.stderr.write("elbowroom: elbowroom-fetch not found beside elbowroom or on PATH; install both\n")
+            return 1
+        }
+        var status: Int32 = 0
+        for part in selection.parts {
+            let name = part.account.map { SafeText.clean($0.name, lines: .join) } ?? "default"
+            if (try? Config.load(paths: part.context.paths))?.usageSource.mayFetch == false, part.account?.provider == .claude {
+                context.stderr.write("elbowroom: \(name): not fetching: \(UsageSource.statusLineRefusal)\n")
+                continue
+            }
+            do {
+                let result = try context.spawner.run(
+                    path: fetcher, arguments: arguments(force: force, json: json, verbose: verbose),
+                    environment: part.context.environment.forChild, stdin: Data(), timeout: 120)
+                context.stdout.write(String(decoding: result.stdout, as: UTF8.self))
+                if result.status != 0 {
+                    context.stderr.write("elbowroom: \(name): the fetch failed (exit \(result.status))\n")
+                    status = 1
+                }
+            } catch {
+                context.stderr.write("elbowroom: \(name): cannot run \(fetcher): \(error)\n")
+                status = 1
+            }
+        }
+        return status
+    }
 }

@@ -15,6 +15,23 @@ enum RenderCommand {
         } catch {
             return RenderSetup.report(error, context: context)
         }
+        // `[accounts.NAME]` tables: one account (`--account`, or the only one) renders as
+        // always, in that account's context; several side by side.
+        if !setup.config.accounts.isEmpty || invocation.account != nil {
+            switch AccountSelection.make(invocation, config: setup.config, context: context) {
+            case .failure(let error):
+                return RenderSetup.report(.init(message: error.message, adapter: setup.adapter, short: "unknown account"),
+                                          context: context)
+            case .success(let selection) where selection.isSeveral:
+                return runSeveral(invocation, setup: setup, selection: selection, context: context)
+            case .success(let selection):
+                return run(invocation, setup: setup, context: selection.parts[0].context)
+            }
+        }
+        return run(invocation, setup: setup, context: context)
+    }
+
+    static func run(_ invocation: Invocation, setup: RenderSetup, context: CLIContext) -> Int32 {
         let now = context.now()
         var statusLine: StatusLineInput?
         var cache: CacheFile?
@@ -57,6 +74,58 @@ enum RenderCommand {
         let output = setup.adapter.render(frame)
         context.stdout.write(output.text)
         _ = fetchAfterOutput?.startIfDue(cache: cache)
+        context.endProcess?(output.exitCode)
+        return output.exitCode
+    }
+
+    /// Several accounts on one line: each account's cache read (one small file each), Claude
+    /// Code's status line ingested into the account it belongs to (the one the environment's
+    /// `CLAUDE_CONFIG_DIR` names), each account's fetch started when due, after the output.
+    static func runSeveral(_ invocation: Invocation, setup: RenderSetup, selection: AccountSelection,
+                           context: CLIContext) -> Int32 {
+        let now = context.now()
+        var data: [RenderSetup.AccountData] = []
+        var triggers: [FetchTrigger] = []
+        var waitFor: [Int] = []
+        for (account, accountContext) in selection.parts {
+            guard let account else { continue }
+            var part = RenderSetup.AccountData(account: account)
+            if invocation.demo {
+                part.cache = DemoReading.cache(now: now)
+                if setup.adapter.readsClaudeStatusLine && account.provider == .claude { part.statusLine = StatusLineIngest.demo }
+            } else {
+                let store = CacheStore(paths: accountContext.paths)
+                if case .loaded(let found) = store.read() { part.cache = found }
+                if setup.adapter.readsClaudeStatusLine && account.provider == .claude
+                    && accountContext.paths.accountKey == context.paths.accountKey {
+                    (part.statusLine, part.cache) = StatusLineIngest(context: accountContext, store: store, verbose: invocation.verbose)
+                        .ingest(into: part.cache)
+                }
+                if !invocation.offline {
+                    let trigger = FetchTrigger(context: accountContext, store: store, config: setup.config)
+                    if invocation.wait || FetchTrigger.isFirstRun(part.cache) {
+                        if trigger.startIfDue(cache: part.cache) { waitFor.append(data.count) }
+                    }
+                    triggers.append(trigger)
+                }
+            }
+            if setup.readsHistory {
+                part.history = invocation.demo ? DemoReading.history(now: now)
+                    : loadHistory(context: accountContext, verbose: invocation.verbose)
+            }
+            data.append(part)
+        }
+        // The fetches that show their result were started together; wait for each in turn.
+        for i in waitFor {
+            let timeout = invocation.wait ? 2 * setup.config.timeout + 2 : FetchTrigger.firstRunWait
+            data[i].cache = triggers[i].waitForAttempt(after: data[i].cache, timeout: timeout)
+        }
+        let frame = setup.frame(accounts: data, now: context.now())
+        let output = setup.adapter.render(frame)
+        context.stdout.write(output.text)
+        if !invocation.wait {
+            for i in triggers.indices where !waitFor.contains(i) { _ = triggers[i].startIfDue(cache: data[i].cache) }
+        }
         context.endProcess?(output.exitCode)
         return output.exitCode
     }

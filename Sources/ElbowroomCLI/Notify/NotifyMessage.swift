@@ -5,28 +5,32 @@ import ElbowroomAdapters
 /// The words of a notification, and the JSON a `notify_command` gets on stdin:
 ///
 /// ```json
-/// {"version":1,"event":"warn","title":"Claude Session: 25% left","body":"…","urgency":"normal",
+/// {"version":1,"account":null,"event":"warn","title":"Claude Session: 25% left","body":"…","urgency":"normal",
 ///  "time":"2026-11-22T14:03:00Z","key":"five_hour","name":"5h","label":"Session","used":75,
 ///  "left":25,"level":"warn","resets_at":"2026-11-22T18:00:00Z","resets_in":14220,"eta":null,"rate":12.5}
 /// ```
 /// `event` is `warn`, `critical`, `exhausted`, `runs_out` or `reset`; `urgency` `critical` for
 /// `critical` and `exhausted`, else `normal`; `resets_in`, `eta` are seconds, `rate` percent per
-/// hour (each `null` when unknown).
+/// hour (each `null` when unknown); `account` the `[accounts.NAME]` the window is of, or `null`
+/// without accounts (then the title says "Claude").
 ///
 /// Text from the data (the window's label, key and name) reaches a person and a program here as
 /// it does through an adapter: cut to `ReadingLimits.maxTextBytes` (a cache written before that
 /// cap counted bytes may hold more), without controls or bidi controls, and in the title on one
 /// line (`text`); the JSON's strings are cleaned the same way, so `jq -r` cannot print an escape.
 enum NotifyMessage {
-    static func title(_ event: NotifyEvent) -> String {
+    /// - Parameter account: the `[accounts.NAME]` the window is of (`Paths.accountName`), which
+    ///   the title names instead of "Claude" (several accounts notify side by side).
+    static func title(_ event: NotifyEvent, account: String? = nil) -> String {
         let w = event.window
-        let label = text(w.label, lines: .join)
+        let who = account.map { text($0, lines: .join) } ?? "Claude"
+        let label = who + " " + text(w.label, lines: .join)
         switch event.kind {
-        case .warn, .critical: return "Claude \(label): \(PercentText.whole(w.left))% left"
-        case .exhausted: return "Claude \(label): used up"
+        case .warn, .critical: return "\(label): \(PercentText.whole(w.left))% left"
+        case .exhausted: return "\(label): used up"
         case .runsOut:
-            return "Claude \(label) runs out " + (w.eta.map { $0 < 60 ? "now" : "in " + DurationText.short($0) } ?? "soon")
-        case .reset: return "Claude \(label) has reset"
+            return "\(label) runs out " + (w.eta.map { $0 < 60 ? "now" : "in " + DurationText.short($0) } ?? "soon")
+        case .reset: return "\(label) has reset"
         }
     }
 
@@ -49,12 +53,13 @@ enum NotifyMessage {
         }
     }
 
-    static func json(_ event: NotifyEvent, now: Date) -> String {
+    static func json(_ event: NotifyEvent, now: Date, account: String? = nil) -> String {
         let w = event.window
         return JSONValue.object([
             ("version", .number(1)),
+            ("account", .string(account.map { text($0, lines: .keep) })),
             ("event", .string(event.kind.rawValue)),
-            ("title", .string(title(event))),
+            ("title", .string(title(event, account: account))),
             ("body", .string(body(event))),
             ("urgency", .string(event.kind.isUrgent ? "critical" : "normal")),
             ("time", .string(ISO8601.format(now))),

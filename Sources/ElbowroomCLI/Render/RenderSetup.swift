@@ -74,6 +74,57 @@ struct RenderSetup {
             view: view, palette: palette, useColor: useColor)
     }
 
+    /// One account's data for a frame of several.
+    struct AccountData {
+        var account: Account
+        var cache: CacheFile?
+        var statusLine: StatusLineInput?
+        var history: UsageHistory?
+    }
+
+    /// A frame of several accounts, in config order. A template that names accounts
+    /// (`{work:5h.left}`, `{each:…}`) is rendered once over all of them; any other is rendered
+    /// once per account, after the account's label (`W 5h 37% · 7d 59%  H 5h 88%`). The tooltip
+    /// groups by account: each account's label on a line, its tooltip under it.
+    func frame(accounts data: [AccountData], now: Date, template override: Template? = nil) -> RenderedFrame {
+        let template = override ?? self.template
+        var accounts: [AccountView] = []
+        for part in data {
+            accounts.append(AccountView(
+                name: part.account.name, label: part.account.label, provider: part.account.provider.word,
+                view: UsageView(cache: part.cache, now: now, config: config, history: part.history),
+                statusLine: part.statusLine))
+        }
+        var worst = 0
+        for i in accounts.indices where accounts[i].view.level > accounts[worst].view.level { worst = i }
+        var spans: [Span] = []
+        var tooltipSpans: [Span] = []
+        if template.namesAccounts {
+            spans = template.render(accounts[worst], among: accounts)
+        }
+        for account in accounts {
+            if !template.namesAccounts {
+                let part = template.render(account, among: accounts)
+                if !spans.isEmpty { spans.append(Span(Self.accountSeparator)) }
+                spans.append(Span(account.label + " "))
+                spans.append(contentsOf: part)
+            }
+            if let tooltip {
+                if !tooltipSpans.isEmpty { tooltipSpans.append(Span("\n\n")) }
+                tooltipSpans.append(Span(account.label, style: Style(bold: true)))
+                tooltipSpans.append(Span("\n"))
+                tooltipSpans.append(contentsOf: tooltip.render(account, among: accounts))
+            }
+        }
+        var frame = RenderedFrame(spans: spans, tooltip: tooltipSpans, view: accounts[worst].view,
+                                  palette: palette, useColor: useColor)
+        frame.accounts = accounts
+        return frame
+    }
+
+    /// Between two accounts' parts of a line.
+    static let accountSeparator = "  "
+
     /// Reports a failed setup: the detail on stderr; for an adapter, its short visible error on
     /// stdout (a bar shows why instead of going blank). Returns the exit status: 2, or the
     /// adapter's (0 where its consumer would hide output that exits non-zero).

@@ -59,6 +59,8 @@ public struct Invocation: Equatable, Sendable {
     public var verbose = false
     /// `watch --notify`: also send desktop notifications (as `elbowroom notify` does).
     public var notify = false
+    /// `--account NAME`: that `[accounts.NAME]` of the config alone.
+    public var account: String?
 }
 
 /// A usage error: printed to stderr with exit status 2.
@@ -83,6 +85,8 @@ public enum ArgumentParser {
         case "--since": (["history"], "'elbowroom history'")
         case "--notify": (["watch"], "'elbowroom watch' (or run 'elbowroom notify')")
         case "--list": (["completions"], "'elbowroom completions'")
+        case "--account": (["render", "watch", "fetch", "doctor", "history", "notify", "cache"],
+                           "a command that reads usage (render, watch, fetch, doctor, history, notify, cache)")
         default: nil
         }
     }
@@ -142,6 +146,7 @@ public enum ArgumentParser {
                 }
                 history.since = seconds
             case "--notify": invocation.notify = true
+            case "--account": invocation.account = try take()
             case "-v", "--verbose": invocation.verbose = true
             case "--color":
                 let word = try take()

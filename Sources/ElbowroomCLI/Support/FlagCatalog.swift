@@ -44,6 +44,7 @@ enum FlagCatalog {
         Flag(long: "--color", scope: .render, values: .words(label: "when", "auto always never"),
              summary: "when to colour plain/ansi output"),
         Flag(long: "--demo", scope: .render, summary: "render a built-in sample reading"),
+        Flag(long: "--account", scope: .render, values: .free(label: "name"), summary: "one account of the config alone"),
         Flag(long: "--interval", scope: .watch, values: .free(label: "seconds"), summary: "seconds between frames"),
         Flag(long: "--notify", scope: .watch, summary: "also send desktop notifications"),
         Flag(long: "--window", scope: .history, values: .windows, summary: "one window"),

@@ -42,6 +42,8 @@ enum Help {
       --color WHEN          auto (default: colour on a terminal; NO_COLOR / CLICOLOR_FORCE
                             respected), always, never — for plain/ansi; bars always style
       --demo                render a built-in sample reading (no credentials, no network)
+      --account NAME        one [accounts.NAME] of the config alone (also watch, fetch, doctor,
+                            history, notify, cache); without it every account shows, in config order
       --interval SECONDS    watch: seconds between frames (fractions allowed, default 1)
       --notify              watch: also send desktop notifications, as elbowroom notify does
       --force               fetch: ignore max_age and every cooldown

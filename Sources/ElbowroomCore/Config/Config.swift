@@ -47,6 +47,11 @@ public enum ResetPolicy: String, Sendable, CaseIterable {
 /// | `[thresholds] critical` | `10` | headroom left (%) at or below which a window is `critical` |
 /// | `[templates] <adapter>` | — | a template name or inline text for that adapter; `default` for all, `tooltip` for tooltips ([templates](templates.md)) |
 /// | `[colors] ok`, `warn`, `critical`, `stale`, `dim` | green, yellow, red, grey, grey | colour of each style: a name, `#rrggbb`, or 0-255 |
+/// | `[accounts.NAME] provider` | `"claude"` | `claude`, `codex` or `plugin:NAME`: where this account's usage comes from ([several accounts and agents](accounts-and-agents.md)) |
+/// | `[accounts.NAME] label` | the name | what the line shows before the account's part: `W` |
+/// | `[accounts.NAME] claude_config_dir` | `$CLAUDE_CONFIG_DIR` | a `claude` account's Claude Code config directory (`~` allowed) |
+/// | `[accounts.NAME] codex_home` | `$CODEX_HOME`, else `~/.codex` | a `codex` account's Codex directory (`~` allowed) |
+/// | `[accounts.NAME] codex_source` | `"api"` | `api` (Codex's usage endpoint, with Codex's stored login) or `logs` (the rate limits Codex writes into its session logs: no token read, nothing sent) |
 public struct Config: Sendable, Equatable {
     public var maxAge: TimeInterval = 180
     public var staleAfter: TimeInterval = 900
@@ -69,8 +74,19 @@ public struct Config: Sendable, Equatable {
     public var notifyCommand: String?
     /// `[notify]`: which events notify.
     public var notify = NotifySettings()
+    /// `[accounts.NAME]` tables in file order; empty: one account, the environment's.
+    public var accounts: [Account] = []
 
     public init() {}
+
+    /// The account `--account` names, or why there is none.
+    public func account(named name: String) -> Result<Account, ConfigError> {
+        for account in accounts where account.name == name { return .success(account) }
+        let why = accounts.isEmpty
+            ? "--account \(name): the config has no [accounts.NAME] tables"
+            : "unknown account '\(name)'\(Suggest.hint(for: name, in: accounts.map(\.name))); the config has \(accounts.map(\.name).joined(separator: ", "))"
+        return .failure(ConfigError(file: source ?? "config", line: 1, column: 1, message: why))
+    }
 
     public static let semanticColorKeys = ["ok", "warn", "critical", "stale", "dim"]
 
@@ -111,6 +127,17 @@ public struct Config: Sendable, Equatable {
         for entry in entries {
             try config.apply(entry, file: file)
         }
+        for account in config.accounts {
+            let entry = entries.first { $0.table == "accounts." + account.name }
+            func mismatch(_ key: String, _ provider: String) -> ConfigError {
+                ConfigError(file: file, line: entry?.line ?? 1, column: 1,
+                            message: "accounts.\(account.name): \(key) goes with provider = \"\(provider)\"")
+            }
+            if account.claudeConfigDir != nil && account.provider != .claude { throw mismatch("claude_config_dir", "claude") }
+            if (account.codexHome != nil || account.codexSource != "api") && account.provider != .codex {
+                throw mismatch(account.codexHome != nil ? "codex_home" : "codex_source", "codex")
+            }
+        }
         if config.thresholds.critical > config.thresholds.warn {
             let entry = entries.first { $0.table == "thresholds" && $0.key == "critical" }
             throw ConfigError(file: file, line: entry?.line ?? 1, column: entry?.valueColumn ?? 1,
@@ -122,7 +149,8 @@ public struct Config: Sendable, Equatable {
     static let rootKeys = ["max_age", "stale_after", "refresh", "timeout", "source", "reset_policy", "notify_command", "user_agent"]
     /// A year: the upper bound of every duration (so no arithmetic on them can overflow).
     public static let maxSeconds: Double = 31_536_000
-    static let tables = ["thresholds", "templates", "colors", "notify"]
+    static let tables = ["thresholds", "templates", "colors", "notify", "accounts.NAME"]
+    static let accountKeys = ["provider", "label", "claude_config_dir", "codex_home", "codex_source"]
 
     private mutating func apply(_ e: TOMLSubset.Entry, file: String) throws(ConfigError) {
         func fail(_ message: String, atValue: Bool = true) -> ConfigError {
@@ -199,6 +227,42 @@ public struct Config: Sendable, Equatable {
             throw fail("unknown key 'thresholds.\(key)'\(Suggest.hint(for: key, in: ["warn", "critical"]))", atValue: false)
         case ("colors", let key):
             throw fail("unknown colour '\(key)'\(Suggest.hint(for: key, in: Self.semanticColorKeys)); colours are set for ok, warn, critical, stale, dim", atValue: false)
+        case (let table, let key) where table.hasPrefix("accounts."):
+            let name = String(table.dropFirst(9))
+            var index = accounts.firstIndex { $0.name == name }
+            if index == nil {
+                accounts.append(Account(name: name))
+                index = accounts.count - 1
+            }
+            let i = index!
+            switch key {
+            case "label":
+                let label = try string()
+                guard !label.isEmpty, label.utf8.count <= 64, SafeText.clean(label, lines: .join) == label else {
+                    throw fail("'accounts.\(name).label' must be 1 to 64 bytes of text without controls or line breaks")
+                }
+                accounts[i].label = label
+            case "provider":
+                let word = try string()
+                guard let provider = Provider(word) else {
+                    throw fail("'accounts.\(name).provider' must be \"claude\", \"codex\" or \"plugin:NAME\" (NAME of a-z, 0-9, _ and -), not \"\(word)\"")
+                }
+                accounts[i].provider = provider
+            case "claude_config_dir", "codex_home":
+                let dir = try string()
+                guard dir.hasPrefix("/") || dir == "~" || dir.hasPrefix("~/") else {
+                    throw fail("'accounts.\(name).\(key)' must be an absolute path (or start with ~/)")
+                }
+                if key == "codex_home" { accounts[i].codexHome = dir } else { accounts[i].claudeConfigDir = dir }
+            case "codex_source":
+                let word = try string()
+                guard word == "api" || word == "logs" else {
+                    throw fail("'accounts.\(name).codex_source' must be \"api\" or \"logs\", not \"\(word)\"")
+                }
+                accounts[i].codexSource = word
+            default:
+                throw fail("unknown key 'accounts.\(name).\(key)'\(Suggest.hint(for: key, in: Self.accountKeys))", atValue: false)
+            }
         case (let table, _):
             throw ConfigError(file: file, line: e.line, column: 1,
                               message: "unknown table [\(table)]\(Suggest.hint(for: table, in: Self.tables))")

@@ -3,7 +3,7 @@
 /// | construct | example |
 /// |---|---|
 /// | comment | `# anything to the end of the line` |
-/// | table | `[thresholds]` (one level, bare name) |
+/// | table | `[thresholds]` (one level, bare name); `[accounts.NAME]`, the one table with two parts |
 /// | key | `max_age`, `"quoted key"` |
 /// | string | `"basic \"escapes\" \n \t \\ \u00e9"`, `'literal'` |
 /// | integer / float | `180`, `-3`, `1_000`, `2.5` |
@@ -60,7 +60,12 @@ public enum TOMLSubset {
                 scanner.advance()
                 scanner.skipSpace()
                 if scanner.peek == "[" { throw scanner.error("arrays of tables are not supported") }
-                let name = try scanner.bareKey()
+                var name = try scanner.bareKey()
+                // `[accounts.NAME]`: the one two-part table name (one per account).
+                if name == "accounts" && scanner.peek == "." {
+                    scanner.advance()
+                    name += "." + (try scanner.bareKey())
+                }
                 scanner.skipSpace()
                 guard scanner.peek == "]" else {
                     throw scanner.error(scanner.peek == "." ? "nested tables are not supported" : "expected ']' to close the table name")

@@ -22,6 +22,9 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
         /// This process's environment, read on demand.
         case process
         case fixed([String: String])
+        /// This process's environment with some variables laid over it (`NAME=value` each,
+        /// the later winning): an account's (`Account.environment(over:)`).
+        case overlay([String])
     }
 
     private var storage: Storage
@@ -32,6 +35,13 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
             switch storage {
             case .fixed(let variables): return variables
             case .process: return Self.processVariables()
+            case .overlay(let entries):
+                var variables = Self.processVariables()
+                for entry in entries {
+                    let (name, value) = Self.split(entry)
+                    variables[name] = value
+                }
+                return variables
             }
         }
         set { storage = .fixed(newValue) }
@@ -76,6 +86,26 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
         return result
     }
 
+    /// This environment with `entries` (`NAME=value` each) laid over it: an empty value reads
+    /// as unset, as always. The live environment stays live underneath (no copy of it is made).
+    public func overlaid(_ entries: [String]) -> ElbowroomEnvironment {
+        switch storage {
+        case .fixed(var variables):
+            for entry in entries {
+                let (name, value) = Self.split(entry)
+                variables[name] = value
+            }
+            return ElbowroomEnvironment(variables)
+        case .process: return ElbowroomEnvironment(storage: .overlay(entries))
+        case .overlay(let earlier): return ElbowroomEnvironment(storage: .overlay(earlier + entries))
+        }
+    }
+
+    static func split(_ entry: String) -> (String, String) {
+        guard let eq = entry.firstIndex(of: "=") else { return (entry, "") }
+        return (String(entry[..<eq]), String(entry[entry.index(after: eq)...]))
+    }
+
     /// The variable's value; an empty one reads as unset.
     public subscript(_ name: String) -> String? {
         guard let value = raw(name), !value.isEmpty else { return nil }
@@ -88,6 +118,16 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
         switch storage {
         case .fixed(let variables): return variables[name]
         case .process: return getenv(name).map { String(cString: $0) }
+        case .overlay(let entries):
+            // The last entry for the name wins; a byte walk, no dictionary.
+            for entry in entries.reversed() {
+                let bytes = entry.utf8
+                if bytes.count > name.utf8.count, bytes.starts(with: name.utf8),
+                   bytes[bytes.index(bytes.startIndex, offsetBy: name.utf8.count)] == 0x3D {
+                    return String(entry.dropFirst(name.count + 1))
+                }
+            }
+            return getenv(name).map { String(cString: $0) }
         }
     }
 
@@ -102,7 +142,7 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
     /// credentials or the fetcher from a directory the user merely `cd`'d into.
     public static let pathVariables = [
         "HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR",
-        "CLAUDE_CONFIG_DIR", "CLAUDE_SECURESTORAGE_CONFIG_DIR", "ELBOWROOM_CONFIG", "ELBOWROOM_FETCH",
+        "CLAUDE_CONFIG_DIR", "CLAUDE_SECURESTORAGE_CONFIG_DIR", "ELBOWROOM_CONFIG", "ELBOWROOM_FETCH", "CODEX_HOME",
     ]
 
     /// The value of a path variable with a leading `~` or `~/` expanded, when that is an absolute

@@ -17,6 +17,7 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 /// | user templates | `$XDG_CONFIG_HOME/elbowroom/templates/NAME.tmpl` |
 /// | adapter plugins | `$XDG_CONFIG_HOME/elbowroom/adapters/elbowroom-adapter-NAME` |
 /// | cache | `$XDG_CACHE_HOME/elbowroom/usage-<account>.json` (+ `.lock`, `.fetch.lock`) |
+/// | a Codex account's login | `$CODEX_HOME/auth.json`, default `~/.codex/auth.json` (read by the fetcher only) |
 /// | usage history | `$XDG_CACHE_HOME/elbowroom/usage-<account>.history` (see `HistoryFile`), and what renders read of it, `.digest` (see `HistoryDigest`) |
 public struct Paths: Sendable, Equatable {
     public let claudeConfigDir: String
@@ -36,6 +37,10 @@ public struct Paths: Sendable, Equatable {
     /// with one cache, one fetch and one notification per crossing.
     public let accountKey: String
     public let cacheFile: String
+    /// `ELBOWROOM_ACCOUNT`: the `[accounts.NAME]` these paths are for, when one was chosen.
+    public let accountName: String?
+    /// A Codex account's `CODEX_HOME` (default `~/.codex`); `nil` for any other provider.
+    public let codexHome: String?
     /// Short lock for read-modify-write of the cache file.
     public var cacheLockFile: String { Self.join(cacheDir, "usage-\(accountKey).lock") }
     /// The usage history kept with the cache, written under the cache's lock.
@@ -53,14 +58,27 @@ public struct Paths: Sendable, Equatable {
         claudeConfigDir = claude
         isDefaultClaudeConfigDir = claude == defaultClaude
         let storage = ClaudeCodeStorage(environment: env)
-        credentialsFile = storage.credentialsFile
         configHome = Self.join(env.absolutePath("XDG_CONFIG_HOME") ?? Self.join(home, ".config"), "elbowroom")
         configFile = env.absolutePath("ELBOWROOM_CONFIG").map(Self.trimmed) ?? Self.join(configHome, "config.toml")
         cacheDir = Self.join(env.absolutePath("XDG_CACHE_HOME") ?? Self.join(home, ".cache"), "elbowroom")
-        // One login, one account: keyed by where the login lives (`D`), resolved.
-        let account = Self.resolved(storage.directory)
-        accountSource = Self.join(account, ".credentials.json")
-        accountKey = String(SHA256.hex(account).prefix(16))
+        accountName = env["ELBOWROOM_ACCOUNT"]
+        if let provider = env["ELBOWROOM_PROVIDER"] {
+            // Another agent's account (`[accounts.NAME] provider`): keyed by where its login
+            // lives (Codex: `CODEX_HOME`), or by the plugin's name.
+            let codex = Self.trimmed(env.absolutePath("CODEX_HOME") ?? Self.join(home, ".codex"))
+            codexHome = provider == "codex" ? codex : nil
+            let account = provider == "codex" ? "codex:" + Self.resolved(codex) : provider
+            credentialsFile = provider == "codex" ? Self.join(codex, "auth.json") : ""
+            accountSource = provider == "codex" ? credentialsFile : provider
+            accountKey = String(SHA256.hex(account).prefix(16))
+        } else {
+            codexHome = nil
+            credentialsFile = storage.credentialsFile
+            // One login, one account: keyed by where the login lives (`D`), resolved.
+            let account = Self.resolved(storage.directory)
+            accountSource = Self.join(account, ".credentials.json")
+            accountKey = String(SHA256.hex(account).prefix(16))
+        }
         cacheFile = Self.join(cacheDir, "usage-\(accountKey).json")
     }
 

@@ -71,7 +71,7 @@ extension TemplateLibrary {
                 nodes: [
                     .conditional([
                         .styled(
-                            [.placeholder(Placeholder(variable: .claude(.model), filters: []))],
+                            [.placeholder(Placeholder(variable: .claude(.model), filters: [], account: nil))],
                             StyleSpec.Parsed(
                                 style: Style(
                                     semantic: nil,
@@ -87,7 +87,7 @@ extension TemplateLibrary {
                     ]),
                     .conditional([
                         .text(" · ctx "),
-                        .placeholder(Placeholder(variable: .claude(.context), filters: [])),
+                        .placeholder(Placeholder(variable: .claude(.context), filters: [], account: nil)),
                         .text("%"),
                     ]),
                     .conditional([
@@ -95,7 +95,9 @@ extension TemplateLibrary {
                         .styled(
                             [
                                 .text("5h "),
-                                .placeholder(Placeholder(variable: .window("5h", .left), filters: [])),
+                                .placeholder(
+                                    Placeholder(variable: .window("5h", .left), filters: [], account: nil)
+                                ),
                                 .text("%"),
                             ],
                             StyleSpec.Parsed(
@@ -116,7 +118,9 @@ extension TemplateLibrary {
                         .styled(
                             [
                                 .text("7d "),
-                                .placeholder(Placeholder(variable: .window("7d", .left), filters: [])),
+                                .placeholder(
+                                    Placeholder(variable: .window("7d", .left), filters: [], account: nil)
+                                ),
                                 .text("%"),
                             ],
                             StyleSpec.Parsed(
@@ -136,9 +140,13 @@ extension TemplateLibrary {
                         .text(" · "),
                         .styled(
                             [
-                                .placeholder(Placeholder(variable: .window("each", .label), filters: [])),
+                                .placeholder(
+                                    Placeholder(variable: .window("each", .label), filters: [], account: nil)
+                                ),
                                 .text(" "),
-                                .placeholder(Placeholder(variable: .window("each", .left), filters: [])),
+                                .placeholder(
+                                    Placeholder(variable: .window("each", .left), filters: [], account: nil)
+                                ),
                                 .text("%"),
                             ],
                             StyleSpec.Parsed(
@@ -155,28 +163,44 @@ extension TemplateLibrary {
                         ),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [])),
+                        .placeholder(
+                            Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)
+                        ),
                         .text(" · "),
                         .styled(
                             [
                                 .conditional([
-                                    .placeholder(Placeholder(variable: .spend(.org), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.org), filters: [], account: nil)
+                                    ),
                                     .text("org "),
                                 ]),
                                 .conditional([
-                                    .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.used), filters: [], account: nil)
+                                    ),
                                     .text(" / "),
-                                    .placeholder(Placeholder(variable: .spend(.limit), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.limit), filters: [], account: nil)
+                                    ),
                                 ]),
                                 .conditional([
-                                    .placeholder(Placeholder(variable: .spend(.uncapped), filters: [])),
-                                    .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.uncapped), filters: [], account: nil)
+                                    ),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.used), filters: [], account: nil)
+                                    ),
                                     .text(" spent"),
                                 ]),
                                 .conditional([
-                                    .placeholder(Placeholder(variable: .spend(.used), filters: [.not])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.used), filters: [.not], account: nil)
+                                    ),
                                     .text("spend "),
-                                    .placeholder(Placeholder(variable: .spend(.percent), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.percent), filters: [], account: nil)
+                                    ),
                                     .text("%"),
                                 ]),
                             ],
@@ -194,23 +218,25 @@ extension TemplateLibrary {
                         ),
                         .conditional([
                             .text(" "),
-                            .placeholder(Placeholder(variable: .spend(.period), filters: [])),
+                            .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
                         ]),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [.not])),
+                        .placeholder(
+                            Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil)
+                        ),
                         .text(" · credits "),
-                        .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                        .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
                         .conditional([
                             .text(" / "),
-                            .placeholder(Placeholder(variable: .spend(.limit), filters: [])),
+                            .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
                         ]),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists])),
+                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
                         .text(" · "),
                         .styled(
-                            [.placeholder(Placeholder(variable: .top(.notice), filters: []))],
+                            [.placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil))],
                             StyleSpec.Parsed(
                                 style: Style(
                                     semantic: .dim,
@@ -228,13 +254,17 @@ extension TemplateLibrary {
                         [
                             .conditional([
                                 .text(" "),
-                                .placeholder(Placeholder(variable: .top(.stale), filters: [])),
+                                .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
                                 .text("stale"),
                             ]),
                             .conditional([
                                 .text(" "),
-                                .placeholder(Placeholder(variable: .top(.age), filters: [.exists])),
-                                .placeholder(Placeholder(variable: .top(.offline), filters: [])),
+                                .placeholder(
+                                    Placeholder(variable: .top(.age), filters: [.exists], account: nil)
+                                ),
+                                .placeholder(
+                                    Placeholder(variable: .top(.offline), filters: [], account: nil)
+                                ),
                                 .text("offline"),
                             ]),
                         ],
@@ -251,10 +281,10 @@ extension TemplateLibrary {
                         )
                     ),
                     .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.not])),
+                        .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
                         .text(" · "),
                         .styled(
-                            [.placeholder(Placeholder(variable: .top(.error), filters: []))],
+                            [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
                             StyleSpec.Parsed(
                                 style: Style(
                                     semantic: .warn,
@@ -269,8 +299,8 @@ extension TemplateLibrary {
                         ),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.not])),
-                        .placeholder(Placeholder(variable: .top(.error), filters: [.not])),
+                        .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
+                        .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
                         .text(" · "),
                         .styled(
                             [.text("loading…")],
@@ -296,7 +326,9 @@ extension TemplateLibrary {
                         .styled(
                             [
                                 .text("5h "),
-                                .placeholder(Placeholder(variable: .window("5h", .left), filters: [])),
+                                .placeholder(
+                                    Placeholder(variable: .window("5h", .left), filters: [], account: nil)
+                                ),
                                 .text("%"),
                             ],
                             StyleSpec.Parsed(
@@ -317,7 +349,9 @@ extension TemplateLibrary {
                         .styled(
                             [
                                 .text("7d "),
-                                .placeholder(Placeholder(variable: .window("7d", .left), filters: [])),
+                                .placeholder(
+                                    Placeholder(variable: .window("7d", .left), filters: [], account: nil)
+                                ),
                                 .text("%"),
                             ],
                             StyleSpec.Parsed(
@@ -337,9 +371,13 @@ extension TemplateLibrary {
                         .text(" · "),
                         .styled(
                             [
-                                .placeholder(Placeholder(variable: .window("each", .label), filters: [])),
+                                .placeholder(
+                                    Placeholder(variable: .window("each", .label), filters: [], account: nil)
+                                ),
                                 .text(" "),
-                                .placeholder(Placeholder(variable: .window("each", .left), filters: [])),
+                                .placeholder(
+                                    Placeholder(variable: .window("each", .left), filters: [], account: nil)
+                                ),
                                 .text("%"),
                             ],
                             StyleSpec.Parsed(
@@ -356,28 +394,44 @@ extension TemplateLibrary {
                         ),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [])),
+                        .placeholder(
+                            Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)
+                        ),
                         .text(" · "),
                         .styled(
                             [
                                 .conditional([
-                                    .placeholder(Placeholder(variable: .spend(.org), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.org), filters: [], account: nil)
+                                    ),
                                     .text("org "),
                                 ]),
                                 .conditional([
-                                    .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.used), filters: [], account: nil)
+                                    ),
                                     .text(" / "),
-                                    .placeholder(Placeholder(variable: .spend(.limit), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.limit), filters: [], account: nil)
+                                    ),
                                 ]),
                                 .conditional([
-                                    .placeholder(Placeholder(variable: .spend(.uncapped), filters: [])),
-                                    .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.uncapped), filters: [], account: nil)
+                                    ),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.used), filters: [], account: nil)
+                                    ),
                                     .text(" spent"),
                                 ]),
                                 .conditional([
-                                    .placeholder(Placeholder(variable: .spend(.used), filters: [.not])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.used), filters: [.not], account: nil)
+                                    ),
                                     .text("spend "),
-                                    .placeholder(Placeholder(variable: .spend(.percent), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.percent), filters: [], account: nil)
+                                    ),
                                     .text("%"),
                                 ]),
                             ],
@@ -395,23 +449,25 @@ extension TemplateLibrary {
                         ),
                         .conditional([
                             .text(" "),
-                            .placeholder(Placeholder(variable: .spend(.period), filters: [])),
+                            .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
                         ]),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [.not])),
+                        .placeholder(
+                            Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil)
+                        ),
                         .text(" · credits "),
-                        .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                        .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
                         .conditional([
                             .text(" / "),
-                            .placeholder(Placeholder(variable: .spend(.limit), filters: [])),
+                            .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
                         ]),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists])),
+                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
                         .text(" · "),
                         .styled(
-                            [.placeholder(Placeholder(variable: .top(.notice), filters: []))],
+                            [.placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil))],
                             StyleSpec.Parsed(
                                 style: Style(
                                     semantic: .dim,
@@ -429,13 +485,17 @@ extension TemplateLibrary {
                         [
                             .conditional([
                                 .text(" "),
-                                .placeholder(Placeholder(variable: .top(.stale), filters: [])),
+                                .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
                                 .text("stale"),
                             ]),
                             .conditional([
                                 .text(" "),
-                                .placeholder(Placeholder(variable: .top(.age), filters: [.exists])),
-                                .placeholder(Placeholder(variable: .top(.offline), filters: [])),
+                                .placeholder(
+                                    Placeholder(variable: .top(.age), filters: [.exists], account: nil)
+                                ),
+                                .placeholder(
+                                    Placeholder(variable: .top(.offline), filters: [], account: nil)
+                                ),
                                 .text("offline"),
                             ]),
                         ],
@@ -452,9 +512,9 @@ extension TemplateLibrary {
                         )
                     ),
                     .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.not])),
+                        .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
                         .styled(
-                            [.placeholder(Placeholder(variable: .top(.error), filters: []))],
+                            [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
                             StyleSpec.Parsed(
                                 style: Style(
                                     semantic: .warn,
@@ -469,8 +529,8 @@ extension TemplateLibrary {
                         ),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.not])),
-                        .placeholder(Placeholder(variable: .top(.error), filters: [.not])),
+                        .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
+                        .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
                         .styled(
                             [.text("loading…")],
                             StyleSpec.Parsed(
@@ -495,7 +555,9 @@ extension TemplateLibrary {
                         .styled(
                             [
                                 .text("5h "),
-                                .placeholder(Placeholder(variable: .window("5h", .left), filters: [])),
+                                .placeholder(
+                                    Placeholder(variable: .window("5h", .left), filters: [], account: nil)
+                                ),
                                 .text("%"),
                             ],
                             StyleSpec.Parsed(
@@ -512,18 +574,34 @@ extension TemplateLibrary {
                         ),
                         .conditional([
                             .text(" ↻"),
-                            .placeholder(Placeholder(variable: .window("5h", .resets_in), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .window("5h", .resets_in), filters: [], account: nil)
+                            ),
                         ]),
                         .conditional([
                             .text(" "),
-                            .placeholder(Placeholder(variable: .window("5h", .spark), filters: [.spark(6)])),
+                            .placeholder(
+                                Placeholder(
+                                    variable: .window("5h", .spark),
+                                    filters: [.spark(6)],
+                                    account: nil
+                                )
+                            ),
                             .text(" "),
-                            .placeholder(Placeholder(variable: .window("5h", .rate), filters: [.fixed(1)])),
+                            .placeholder(
+                                Placeholder(
+                                    variable: .window("5h", .rate),
+                                    filters: [.fixed(1)],
+                                    account: nil
+                                )
+                            ),
                             .text("%/h"),
                         ]),
                         .conditional([
                             .text(" out in "),
-                            .placeholder(Placeholder(variable: .window("5h", .eta), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .window("5h", .eta), filters: [], account: nil)
+                            ),
                         ]),
                     ]),
                     .conditional([
@@ -531,7 +609,9 @@ extension TemplateLibrary {
                         .styled(
                             [
                                 .text("7d "),
-                                .placeholder(Placeholder(variable: .window("7d", .left), filters: [])),
+                                .placeholder(
+                                    Placeholder(variable: .window("7d", .left), filters: [], account: nil)
+                                ),
                                 .text("%"),
                             ],
                             StyleSpec.Parsed(
@@ -548,25 +628,39 @@ extension TemplateLibrary {
                         ),
                         .conditional([
                             .text(" ↻"),
-                            .placeholder(Placeholder(variable: .window("7d", .resets_in), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .window("7d", .resets_in), filters: [], account: nil)
+                            ),
                         ]),
                         .conditional([
                             .text(" "),
-                            .placeholder(Placeholder(variable: .window("7d", .rate), filters: [.fixed(1)])),
+                            .placeholder(
+                                Placeholder(
+                                    variable: .window("7d", .rate),
+                                    filters: [.fixed(1)],
+                                    account: nil
+                                )
+                            ),
                             .text("%/h"),
                         ]),
                         .conditional([
                             .text(" out in "),
-                            .placeholder(Placeholder(variable: .window("7d", .eta), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .window("7d", .eta), filters: [], account: nil)
+                            ),
                         ]),
                     ]),
                     .conditional([
                         .text(" · "),
                         .styled(
                             [
-                                .placeholder(Placeholder(variable: .window("each", .label), filters: [])),
+                                .placeholder(
+                                    Placeholder(variable: .window("each", .label), filters: [], account: nil)
+                                ),
                                 .text(" "),
-                                .placeholder(Placeholder(variable: .window("each", .left), filters: [])),
+                                .placeholder(
+                                    Placeholder(variable: .window("each", .left), filters: [], account: nil)
+                                ),
                                 .text("%"),
                             ],
                             StyleSpec.Parsed(
@@ -583,36 +677,56 @@ extension TemplateLibrary {
                         ),
                         .conditional([
                             .text(" ↻"),
-                            .placeholder(Placeholder(variable: .window("each", .resets_in), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .window("each", .resets_in), filters: [], account: nil)
+                            ),
                         ]),
                         .conditional([
                             .text(" out in "),
-                            .placeholder(Placeholder(variable: .window("each", .eta), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .window("each", .eta), filters: [], account: nil)
+                            ),
                         ]),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [])),
+                        .placeholder(
+                            Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)
+                        ),
                         .text(" · "),
                         .styled(
                             [
                                 .conditional([
-                                    .placeholder(Placeholder(variable: .spend(.org), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.org), filters: [], account: nil)
+                                    ),
                                     .text("org "),
                                 ]),
                                 .conditional([
-                                    .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.used), filters: [], account: nil)
+                                    ),
                                     .text(" / "),
-                                    .placeholder(Placeholder(variable: .spend(.limit), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.limit), filters: [], account: nil)
+                                    ),
                                 ]),
                                 .conditional([
-                                    .placeholder(Placeholder(variable: .spend(.uncapped), filters: [])),
-                                    .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.uncapped), filters: [], account: nil)
+                                    ),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.used), filters: [], account: nil)
+                                    ),
                                     .text(" spent"),
                                 ]),
                                 .conditional([
-                                    .placeholder(Placeholder(variable: .spend(.used), filters: [.not])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.used), filters: [.not], account: nil)
+                                    ),
                                     .text("spend "),
-                                    .placeholder(Placeholder(variable: .spend(.percent), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.percent), filters: [], account: nil)
+                                    ),
                                     .text("%"),
                                 ]),
                             ],
@@ -629,35 +743,41 @@ extension TemplateLibrary {
                             )
                         ),
                         .conditional([
-                            .placeholder(Placeholder(variable: .spend(.used), filters: [.exists])),
-                            .placeholder(Placeholder(variable: .spend(.capped), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .spend(.used), filters: [.exists], account: nil)
+                            ),
+                            .placeholder(Placeholder(variable: .spend(.capped), filters: [], account: nil)),
                             .text(" ("),
-                            .placeholder(Placeholder(variable: .spend(.percent), filters: [])),
+                            .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
                             .text("%)"),
                         ]),
                         .conditional([
                             .text(" "),
-                            .placeholder(Placeholder(variable: .spend(.period), filters: [])),
+                            .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
                         ]),
                         .conditional([
                             .text(" ↻"),
-                            .placeholder(Placeholder(variable: .spend(.resets_in), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .spend(.resets_in), filters: [], account: nil)
+                            ),
                         ]),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [.not])),
+                        .placeholder(
+                            Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil)
+                        ),
                         .text(" · credits "),
-                        .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                        .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
                         .conditional([
                             .text(" / "),
-                            .placeholder(Placeholder(variable: .spend(.limit), filters: [])),
+                            .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
                         ]),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists])),
+                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
                         .text(" · "),
                         .styled(
-                            [.placeholder(Placeholder(variable: .top(.notice), filters: []))],
+                            [.placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil))],
                             StyleSpec.Parsed(
                                 style: Style(
                                     semantic: .dim,
@@ -675,14 +795,18 @@ extension TemplateLibrary {
                         [
                             .conditional([
                                 .text(" · "),
-                                .placeholder(Placeholder(variable: .top(.stale), filters: [])),
+                                .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
                                 .text("stale "),
-                                .placeholder(Placeholder(variable: .top(.age), filters: [])),
+                                .placeholder(Placeholder(variable: .top(.age), filters: [], account: nil)),
                             ]),
                             .conditional([
                                 .text(" · "),
-                                .placeholder(Placeholder(variable: .top(.age), filters: [.exists])),
-                                .placeholder(Placeholder(variable: .top(.offline), filters: [])),
+                                .placeholder(
+                                    Placeholder(variable: .top(.age), filters: [.exists], account: nil)
+                                ),
+                                .placeholder(
+                                    Placeholder(variable: .top(.offline), filters: [], account: nil)
+                                ),
                                 .text("offline"),
                             ]),
                         ],
@@ -699,10 +823,10 @@ extension TemplateLibrary {
                         )
                     ),
                     .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.exists])),
+                        .placeholder(Placeholder(variable: .top(.age), filters: [.exists], account: nil)),
                         .text(" · "),
                         .styled(
-                            [.placeholder(Placeholder(variable: .top(.error), filters: []))],
+                            [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
                             StyleSpec.Parsed(
                                 style: Style(
                                     semantic: .warn,
@@ -717,9 +841,9 @@ extension TemplateLibrary {
                         ),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.not])),
+                        .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
                         .styled(
-                            [.placeholder(Placeholder(variable: .top(.error), filters: []))],
+                            [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
                             StyleSpec.Parsed(
                                 style: Style(
                                     semantic: .warn,
@@ -734,8 +858,8 @@ extension TemplateLibrary {
                         ),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.not])),
-                        .placeholder(Placeholder(variable: .top(.error), filters: [.not])),
+                        .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
+                        .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
                         .styled(
                             [.text("loading…")],
                             StyleSpec.Parsed(
@@ -759,9 +883,13 @@ extension TemplateLibrary {
                     .conditional([
                         .styled(
                             [
-                                .placeholder(Placeholder(variable: .window("worst", .name), filters: [])),
+                                .placeholder(
+                                    Placeholder(variable: .window("worst", .name), filters: [], account: nil)
+                                ),
                                 .text(" "),
-                                .placeholder(Placeholder(variable: .window("worst", .left), filters: [])),
+                                .placeholder(
+                                    Placeholder(variable: .window("worst", .left), filters: [], account: nil)
+                                ),
                                 .text("%"),
                             ],
                             StyleSpec.Parsed(
@@ -778,28 +906,46 @@ extension TemplateLibrary {
                         ),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .window("worst", .left), filters: [.not])),
-                        .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [])),
+                        .placeholder(
+                            Placeholder(variable: .window("worst", .left), filters: [.not], account: nil)
+                        ),
+                        .placeholder(
+                            Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)
+                        ),
                         .styled(
                             [
                                 .conditional([
-                                    .placeholder(Placeholder(variable: .spend(.org), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.org), filters: [], account: nil)
+                                    ),
                                     .text("org "),
                                 ]),
                                 .conditional([
-                                    .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.used), filters: [], account: nil)
+                                    ),
                                     .text(" / "),
-                                    .placeholder(Placeholder(variable: .spend(.limit), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.limit), filters: [], account: nil)
+                                    ),
                                 ]),
                                 .conditional([
-                                    .placeholder(Placeholder(variable: .spend(.uncapped), filters: [])),
-                                    .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.uncapped), filters: [], account: nil)
+                                    ),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.used), filters: [], account: nil)
+                                    ),
                                     .text(" spent"),
                                 ]),
                                 .conditional([
-                                    .placeholder(Placeholder(variable: .spend(.used), filters: [.not])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.used), filters: [.not], account: nil)
+                                    ),
                                     .text("spend "),
-                                    .placeholder(Placeholder(variable: .spend(.percent), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .spend(.percent), filters: [], account: nil)
+                                    ),
                                     .text("%"),
                                 ]),
                             ],
@@ -817,9 +963,9 @@ extension TemplateLibrary {
                         ),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists])),
+                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
                         .styled(
-                            [.placeholder(Placeholder(variable: .top(.notice), filters: []))],
+                            [.placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil))],
                             StyleSpec.Parsed(
                                 style: Style(
                                     semantic: .dim,
@@ -837,7 +983,7 @@ extension TemplateLibrary {
                         [
                             .conditional([
                                 .text(" "),
-                                .placeholder(Placeholder(variable: .top(.stale), filters: [])),
+                                .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
                                 .text("stale"),
                             ]),
                         ],
@@ -854,9 +1000,9 @@ extension TemplateLibrary {
                         )
                     ),
                     .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.not])),
+                        .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
                         .styled(
-                            [.placeholder(Placeholder(variable: .top(.error), filters: []))],
+                            [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
                             StyleSpec.Parsed(
                                 style: Style(
                                     semantic: .warn,
@@ -871,8 +1017,8 @@ extension TemplateLibrary {
                         ),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.not])),
-                        .placeholder(Placeholder(variable: .top(.error), filters: [.not])),
+                        .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
+                        .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
                         .styled(
                             [.text("…")],
                             StyleSpec.Parsed(
@@ -896,14 +1042,14 @@ extension TemplateLibrary {
                     .text("Claude usage"),
                     .conditional([
                         .text(" ("),
-                        .placeholder(Placeholder(variable: .top(.plan), filters: [])),
+                        .placeholder(Placeholder(variable: .top(.plan), filters: [], account: nil)),
                         .text(")"),
                     ]),
                     .styled(
                         [
                             .conditional([
                                 .text(" · updated "),
-                                .placeholder(Placeholder(variable: .top(.age), filters: [])),
+                                .placeholder(Placeholder(variable: .top(.age), filters: [], account: nil)),
                                 .text(" ago"),
                             ]),
                         ],
@@ -923,13 +1069,17 @@ extension TemplateLibrary {
                         [
                             .conditional([
                                 .text(" · "),
-                                .placeholder(Placeholder(variable: .top(.stale), filters: [])),
+                                .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
                                 .text("stale"),
                             ]),
                             .conditional([
                                 .text(" · "),
-                                .placeholder(Placeholder(variable: .top(.age), filters: [.exists])),
-                                .placeholder(Placeholder(variable: .top(.offline), filters: [])),
+                                .placeholder(
+                                    Placeholder(variable: .top(.age), filters: [.exists], account: nil)
+                                ),
+                                .placeholder(
+                                    Placeholder(variable: .top(.offline), filters: [], account: nil)
+                                ),
                                 .text("offline"),
                             ]),
                         ],
@@ -948,7 +1098,7 @@ extension TemplateLibrary {
                     .conditional([
                         .text(" · "),
                         .styled(
-                            [.placeholder(Placeholder(variable: .top(.error), filters: []))],
+                            [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
                             StyleSpec.Parsed(
                                 style: Style(
                                     semantic: .warn,
@@ -963,14 +1113,22 @@ extension TemplateLibrary {
                         ),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.not])),
-                        .placeholder(Placeholder(variable: .top(.error), filters: [.not])),
+                        .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
+                        .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
                         .text("\nloading…"),
                     ]),
                     .conditional([
                         .text("\n"),
                         .styled(
-                            [.placeholder(Placeholder(variable: .window("5h", .label), filters: [.pad(-8)]))],
+                            [
+                                .placeholder(
+                                    Placeholder(
+                                        variable: .window("5h", .label),
+                                        filters: [.pad(-8)],
+                                        account: nil
+                                    )
+                                ),
+                            ],
                             StyleSpec.Parsed(
                                 style: Style(
                                     semantic: nil,
@@ -984,123 +1142,79 @@ extension TemplateLibrary {
                             )
                         ),
                         .text(" "),
-                        .placeholder(Placeholder(variable: .window("5h", .left), filters: [.pad(3)])),
+                        .placeholder(
+                            Placeholder(variable: .window("5h", .left), filters: [.pad(3)], account: nil)
+                        ),
                         .text("% left  "),
                         .placeholder(
                             Placeholder(
                                 variable: .window("5h", .used),
-                                filters: [.bar(width: 10, fill: "░")]
+                                filters: [.bar(width: 10, fill: "░")],
+                                account: nil
                             )
                         ),
                         .conditional([
                             .text(" "),
-                            .placeholder(Placeholder(variable: .window("5h", .spark), filters: [.spark(10)])),
+                            .placeholder(
+                                Placeholder(
+                                    variable: .window("5h", .spark),
+                                    filters: [.spark(10)],
+                                    account: nil
+                                )
+                            ),
                         ]),
                         .conditional([
                             .text(" · resets "),
-                            .placeholder(Placeholder(variable: .window("5h", .resets_at), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .window("5h", .resets_at), filters: [], account: nil)
+                            ),
                         ]),
                         .conditional([
                             .text(" · "),
-                            .placeholder(Placeholder(variable: .window("5h", .rate), filters: [.fixed(1)])),
+                            .placeholder(
+                                Placeholder(
+                                    variable: .window("5h", .rate),
+                                    filters: [.fixed(1)],
+                                    account: nil
+                                )
+                            ),
                             .text("%/h"),
                         ]),
                         .conditional([
                             .text(" · pace "),
-                            .placeholder(Placeholder(variable: .window("5h", .pace), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .window("5h", .pace), filters: [], account: nil)
+                            ),
                             .text("%"),
                         ]),
                         .conditional([
                             .text(" · runs out in "),
-                            .placeholder(Placeholder(variable: .window("5h", .eta), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .window("5h", .eta), filters: [], account: nil)
+                            ),
                         ]),
                         .conditional([
                             .text(" · "),
-                            .placeholder(Placeholder(variable: .window("5h", .binding), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .window("5h", .binding), filters: [], account: nil)
+                            ),
                             .text("binds now"),
                         ]),
                         .styled(
                             [
                                 .conditional([
                                     .text(" · "),
-                                    .placeholder(Placeholder(variable: .window("5h", .source), filters: [])),
+                                    .placeholder(
+                                        Placeholder(
+                                            variable: .window("5h", .source),
+                                            filters: [],
+                                            account: nil
+                                        )
+                                    ),
                                     .text(" "),
-                                    .placeholder(Placeholder(variable: .window("5h", .age), filters: [])),
-                                    .text(" ago"),
-                                ]),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: .dim,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                    .conditional([
-                        .text("\n"),
-                        .styled(
-                            [.placeholder(Placeholder(variable: .window("7d", .label), filters: [.pad(-8)]))],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                        .text(" "),
-                        .placeholder(Placeholder(variable: .window("7d", .left), filters: [.pad(3)])),
-                        .text("% left  "),
-                        .placeholder(
-                            Placeholder(
-                                variable: .window("7d", .used),
-                                filters: [.bar(width: 10, fill: "░")]
-                            )
-                        ),
-                        .conditional([
-                            .text(" "),
-                            .placeholder(Placeholder(variable: .window("7d", .spark), filters: [.spark(10)])),
-                        ]),
-                        .conditional([
-                            .text(" · resets "),
-                            .placeholder(Placeholder(variable: .window("7d", .resets_at), filters: [])),
-                        ]),
-                        .conditional([
-                            .text(" · "),
-                            .placeholder(Placeholder(variable: .window("7d", .rate), filters: [.fixed(1)])),
-                            .text("%/h"),
-                        ]),
-                        .conditional([
-                            .text(" · pace "),
-                            .placeholder(Placeholder(variable: .window("7d", .pace), filters: [])),
-                            .text("%"),
-                        ]),
-                        .conditional([
-                            .text(" · runs out in "),
-                            .placeholder(Placeholder(variable: .window("7d", .eta), filters: [])),
-                        ]),
-                        .conditional([
-                            .text(" · "),
-                            .placeholder(Placeholder(variable: .window("7d", .binding), filters: [])),
-                            .text("binds now"),
-                        ]),
-                        .styled(
-                            [
-                                .conditional([
-                                    .text(" · "),
-                                    .placeholder(Placeholder(variable: .window("7d", .source), filters: [])),
-                                    .text(" "),
-                                    .placeholder(Placeholder(variable: .window("7d", .age), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .window("5h", .age), filters: [], account: nil)
+                                    ),
                                     .text(" ago"),
                                 ]),
                             ],
@@ -1122,7 +1236,11 @@ extension TemplateLibrary {
                         .styled(
                             [
                                 .placeholder(
-                                    Placeholder(variable: .window("each", .label), filters: [.pad(-8)])
+                                    Placeholder(
+                                        variable: .window("7d", .label),
+                                        filters: [.pad(-8)],
+                                        account: nil
+                                    )
                                 ),
                             ],
                             StyleSpec.Parsed(
@@ -1138,41 +1256,62 @@ extension TemplateLibrary {
                             )
                         ),
                         .text(" "),
-                        .placeholder(Placeholder(variable: .window("each", .left), filters: [.pad(3)])),
+                        .placeholder(
+                            Placeholder(variable: .window("7d", .left), filters: [.pad(3)], account: nil)
+                        ),
                         .text("% left  "),
                         .placeholder(
                             Placeholder(
-                                variable: .window("each", .used),
-                                filters: [.bar(width: 10, fill: "░")]
+                                variable: .window("7d", .used),
+                                filters: [.bar(width: 10, fill: "░")],
+                                account: nil
                             )
                         ),
                         .conditional([
                             .text(" "),
                             .placeholder(
-                                Placeholder(variable: .window("each", .spark), filters: [.spark(10)])
+                                Placeholder(
+                                    variable: .window("7d", .spark),
+                                    filters: [.spark(10)],
+                                    account: nil
+                                )
                             ),
                         ]),
                         .conditional([
                             .text(" · resets "),
-                            .placeholder(Placeholder(variable: .window("each", .resets_at), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .window("7d", .resets_at), filters: [], account: nil)
+                            ),
                         ]),
                         .conditional([
                             .text(" · "),
-                            .placeholder(Placeholder(variable: .window("each", .rate), filters: [.fixed(1)])),
+                            .placeholder(
+                                Placeholder(
+                                    variable: .window("7d", .rate),
+                                    filters: [.fixed(1)],
+                                    account: nil
+                                )
+                            ),
                             .text("%/h"),
                         ]),
                         .conditional([
                             .text(" · pace "),
-                            .placeholder(Placeholder(variable: .window("each", .pace), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .window("7d", .pace), filters: [], account: nil)
+                            ),
                             .text("%"),
                         ]),
                         .conditional([
                             .text(" · runs out in "),
-                            .placeholder(Placeholder(variable: .window("each", .eta), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .window("7d", .eta), filters: [], account: nil)
+                            ),
                         ]),
                         .conditional([
                             .text(" · "),
-                            .placeholder(Placeholder(variable: .window("each", .binding), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .window("7d", .binding), filters: [], account: nil)
+                            ),
                             .text("binds now"),
                         ]),
                         .styled(
@@ -1180,10 +1319,16 @@ extension TemplateLibrary {
                                 .conditional([
                                     .text(" · "),
                                     .placeholder(
-                                        Placeholder(variable: .window("each", .source), filters: [])
+                                        Placeholder(
+                                            variable: .window("7d", .source),
+                                            filters: [],
+                                            account: nil
+                                        )
                                     ),
                                     .text(" "),
-                                    .placeholder(Placeholder(variable: .window("each", .age), filters: [])),
+                                    .placeholder(
+                                        Placeholder(variable: .window("7d", .age), filters: [], account: nil)
+                                    ),
                                     .text(" ago"),
                                 ]),
                             ],
@@ -1201,10 +1346,130 @@ extension TemplateLibrary {
                         ),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .spend(.used), filters: [.exists])),
+                        .text("\n"),
+                        .styled(
+                            [
+                                .placeholder(
+                                    Placeholder(
+                                        variable: .window("each", .label),
+                                        filters: [.pad(-8)],
+                                        account: nil
+                                    )
+                                ),
+                            ],
+                            StyleSpec.Parsed(
+                                style: Style(
+                                    semantic: nil,
+                                    foreground: nil,
+                                    background: nil,
+                                    bold: false,
+                                    italic: false,
+                                    underline: false
+                                ),
+                                usesLevel: true
+                            )
+                        ),
+                        .text(" "),
+                        .placeholder(
+                            Placeholder(variable: .window("each", .left), filters: [.pad(3)], account: nil)
+                        ),
+                        .text("% left  "),
+                        .placeholder(
+                            Placeholder(
+                                variable: .window("each", .used),
+                                filters: [.bar(width: 10, fill: "░")],
+                                account: nil
+                            )
+                        ),
+                        .conditional([
+                            .text(" "),
+                            .placeholder(
+                                Placeholder(
+                                    variable: .window("each", .spark),
+                                    filters: [.spark(10)],
+                                    account: nil
+                                )
+                            ),
+                        ]),
+                        .conditional([
+                            .text(" · resets "),
+                            .placeholder(
+                                Placeholder(variable: .window("each", .resets_at), filters: [], account: nil)
+                            ),
+                        ]),
+                        .conditional([
+                            .text(" · "),
+                            .placeholder(
+                                Placeholder(
+                                    variable: .window("each", .rate),
+                                    filters: [.fixed(1)],
+                                    account: nil
+                                )
+                            ),
+                            .text("%/h"),
+                        ]),
+                        .conditional([
+                            .text(" · pace "),
+                            .placeholder(
+                                Placeholder(variable: .window("each", .pace), filters: [], account: nil)
+                            ),
+                            .text("%"),
+                        ]),
+                        .conditional([
+                            .text(" · runs out in "),
+                            .placeholder(
+                                Placeholder(variable: .window("each", .eta), filters: [], account: nil)
+                            ),
+                        ]),
+                        .conditional([
+                            .text(" · "),
+                            .placeholder(
+                                Placeholder(variable: .window("each", .binding), filters: [], account: nil)
+                            ),
+                            .text("binds now"),
+                        ]),
+                        .styled(
+                            [
+                                .conditional([
+                                    .text(" · "),
+                                    .placeholder(
+                                        Placeholder(
+                                            variable: .window("each", .source),
+                                            filters: [],
+                                            account: nil
+                                        )
+                                    ),
+                                    .text(" "),
+                                    .placeholder(
+                                        Placeholder(
+                                            variable: .window("each", .age),
+                                            filters: [],
+                                            account: nil
+                                        )
+                                    ),
+                                    .text(" ago"),
+                                ]),
+                            ],
+                            StyleSpec.Parsed(
+                                style: Style(
+                                    semantic: .dim,
+                                    foreground: nil,
+                                    background: nil,
+                                    bold: false,
+                                    italic: false,
+                                    underline: false
+                                ),
+                                usesLevel: false
+                            )
+                        ),
+                    ]),
+                    .conditional([
+                        .placeholder(Placeholder(variable: .spend(.used), filters: [.exists], account: nil)),
                         .text("\n"),
                         .conditional([
-                            .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)
+                            ),
                             .styled(
                                 [.text("Spend   ")],
                                 StyleSpec.Parsed(
@@ -1221,7 +1486,9 @@ extension TemplateLibrary {
                             ),
                         ]),
                         .conditional([
-                            .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [.not])),
+                            .placeholder(
+                                Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil)
+                            ),
                             .styled(
                                 [.text("Credits ")],
                                 StyleSpec.Parsed(
@@ -1239,35 +1506,39 @@ extension TemplateLibrary {
                         ]),
                         .text(" "),
                         .conditional([
-                            .placeholder(Placeholder(variable: .spend(.org), filters: [])),
+                            .placeholder(Placeholder(variable: .spend(.org), filters: [], account: nil)),
                             .text("organisation\'s pool: "),
                         ]),
-                        .placeholder(Placeholder(variable: .spend(.used), filters: [])),
+                        .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
                         .conditional([
                             .text(" of "),
-                            .placeholder(Placeholder(variable: .spend(.limit), filters: [])),
+                            .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
                         ]),
                         .conditional([
                             .text(" spent"),
-                            .placeholder(Placeholder(variable: .spend(.uncapped), filters: [])),
+                            .placeholder(Placeholder(variable: .spend(.uncapped), filters: [], account: nil)),
                         ]),
                         .conditional([
                             .text(" ("),
-                            .placeholder(Placeholder(variable: .spend(.percent), filters: [])),
+                            .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
                             .text("%)"),
                         ]),
                         .conditional([
                             .text(" "),
-                            .placeholder(Placeholder(variable: .spend(.period), filters: [])),
+                            .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
                         ]),
                         .conditional([
                             .text(" · resets in "),
-                            .placeholder(Placeholder(variable: .spend(.resets_in), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .spend(.resets_in), filters: [], account: nil)
+                            ),
                         ]),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .spend(.used), filters: [.not])),
-                        .placeholder(Placeholder(variable: .spend(.percent), filters: [.exists])),
+                        .placeholder(Placeholder(variable: .spend(.used), filters: [.not], account: nil)),
+                        .placeholder(
+                            Placeholder(variable: .spend(.percent), filters: [.exists], account: nil)
+                        ),
                         .text("\n"),
                         .styled(
                             [.text("Spend   ")],
@@ -1284,21 +1555,23 @@ extension TemplateLibrary {
                             )
                         ),
                         .text(" "),
-                        .placeholder(Placeholder(variable: .spend(.percent), filters: [])),
+                        .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
                         .text("% of the spend limit"),
                         .conditional([
                             .text(" "),
-                            .placeholder(Placeholder(variable: .spend(.period), filters: [])),
+                            .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
                         ]),
                         .conditional([
                             .text(" · resets in "),
-                            .placeholder(Placeholder(variable: .spend(.resets_in), filters: [])),
+                            .placeholder(
+                                Placeholder(variable: .spend(.resets_in), filters: [], account: nil)
+                            ),
                         ]),
                     ]),
                     .conditional([
-                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists])),
+                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
                         .text("\n"),
-                        .placeholder(Placeholder(variable: .top(.notice), filters: [])),
+                        .placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil)),
                     ]),
                 ],
                 namedKeys: ["five_hour", "seven_day"])

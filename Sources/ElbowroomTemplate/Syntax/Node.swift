@@ -45,4 +45,34 @@ enum Node: Sendable, Equatable {
 struct Placeholder: Sendable, Equatable {
     var variable: Variable
     var filters: [Filter]
+    /// `{work:5h.left}`: the `[accounts.NAME]` the variable is read from (`each` for the account
+    /// a repeated group is rendered for); `nil` for the account being rendered.
+    var account: String? = nil
+}
+
+extension Node {
+    /// Whether a placeholder inside names an account (`{work:5h.left}`, `{each:label}`); with
+    /// `name`, that account.
+    func mentions(account name: String?) -> Bool {
+        switch self {
+        case .text: return false
+        case .placeholder(let p): return p.account != nil && (name == nil || p.account == name)
+        case .styled(let nodes, _), .conditional(let nodes):
+            for node in nodes where node.mentions(account: name) { return true }
+            return false
+        }
+    }
+
+    /// The worst level of the windows the placeholders inside read, each in its own account.
+    func worstLevel(in context: RenderContext, into worst: inout Level?) {
+        switch self {
+        case .text: break
+        case .placeholder(let p):
+            guard let name = p.variable.windowName else { return }
+            let own = p.account == nil ? context : context.forAccount(p.account!)
+            if let level = own?.window(named: name)?.level { worst = max(worst ?? level, level) }
+        case .styled(let nodes, _), .conditional(let nodes):
+            for node in nodes { node.worstLevel(in: context, into: &worst) }
+        }
+    }
 }

@@ -128,7 +128,22 @@ struct Parser {
             }
             throw reporter.error("expected a variable name after '{'", at: token.range)
         }
-        let variable = try Variable.resolve(name, at: token.range, reporter: reporter)
+        // `{work:5h.left}`: a variable of one account; `{each:…}` of each in turn.
+        var account: String?
+        var variableName = name
+        var variableRange = token.range
+        if let colon = name.firstIndex(of: ":") {
+            let prefix = String(name[..<colon])
+            guard !prefix.isEmpty, prefix.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
+                throw reporter.error("'\(prefix)' is no account name: write {NAME:variable} with NAME an [accounts.NAME] of the config, or {each:variable}", at: token.range)
+            }
+            account = prefix
+            variableName = String(name[name.index(after: colon)...])
+            variableRange.offset += prefix.count + 1
+            variableRange.column += prefix.count + 1
+            variableRange.length = max(1, variableRange.length - prefix.count - 1)
+        }
+        let variable = try Variable.resolve(variableName, at: variableRange, reporter: reporter)
         index += 1
         var type = variable.type
         var subject = "'\(name)'"
@@ -137,7 +152,7 @@ struct Parser {
             switch token.kind {
             case .closeBrace:
                 index += 1
-                return Placeholder(variable: variable, filters: filters)
+                return Placeholder(variable: variable, filters: filters, account: account)
             case .pipe:
                 index += 1
                 guard case .word(let filterName) = token.kind else {

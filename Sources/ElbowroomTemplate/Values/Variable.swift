@@ -41,6 +41,10 @@ import ElbowroomCore
 /// | `level` | level | the worst level over all windows, and the spend's when the spend is the account's limit (`ok` without data) |
 /// | `account` | text | what the data shows: `subscriber`, `organisation pool`, `spend only`, `gateway`, `no limits` ([accounts](accounts.md)) |
 /// | `notice` | text | for an account with data but no window and no spend: `team plan: no limits or spend to show` |
+/// | `name` | text | the `[accounts.NAME]` being rendered: `work` (no value without accounts; [several accounts](accounts-and-agents.md)) |
+/// | `label` | text | that account's `label`: `W` |
+/// | `NAME:…` | | any variable of one account: `{work:5h.left}`, `{codex:7d.left}`, `{home:status}` |
+/// | `each:…` | | in a conditional group, the group is repeated for each account in config order: `( {each:label} {each:5h.left}%)` |
 /// | `spend.used` | money | spent this period, in the account's currency and minor units: `$41.20`, `€3.10`, `¥1,234` |
 /// | `spend.limit` | money | the cap: `$5,000.00`; no value when uncapped |
 /// | `spend.left` | money | cap minus spent (not below 0) |
@@ -83,7 +87,7 @@ enum Variable: Sendable, Equatable {
         }
     }
     enum TopField: String, Sendable, CaseIterable {
-        case age, stale, offline, status, error, plan, level, account, notice
+        case age, stale, offline, status, error, plan, level, account, notice, name, label
     }
     enum SpendField: String, Sendable, CaseIterable {
         case used, limit, left, percent, level, org, capped, uncapped, limit_is_yours, period, resets_in, source
@@ -118,7 +122,7 @@ enum Variable: Sendable, Equatable {
             switch f {
             case .age: .duration
             case .stale, .offline: .flag
-            case .status, .error, .plan, .account, .notice: .text
+            case .status, .error, .plan, .account, .notice, .name, .label: .text
             case .level: .level
             }
         case .spend(let f):
@@ -262,6 +266,8 @@ enum Variable: Sendable, Equatable {
             case .level: return .level(view.level)
             case .account: return view.accountType.map(Value.text)
             case .notice: return view.notice.map(Value.text)
+            case .name: return context.account.map { .text($0.name) }
+            case .label: return context.account.map { .text($0.label) }
             }
         case .spend(let field):
             guard let spend = view.spend else { return nil }

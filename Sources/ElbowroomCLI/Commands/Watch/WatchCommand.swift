@@ -44,6 +44,21 @@ enum WatchCommand {
             if error.adapter != nil { waitForStop(context) }
             return status
         }
+        // `[accounts.NAME]`: one (`--account`, or the only one) watches as always, in its context.
+        var context = context
+        if !setup.config.accounts.isEmpty || invocation.account != nil {
+            switch AccountSelection.make(invocation, config: setup.config, context: context) {
+            case .failure(let error):
+                _ = RenderSetup.report(.init(message: error.message, adapter: setup.adapter, short: "unknown account"),
+                                       context: context, streaming: true)
+                waitForStop(context)
+                return 2
+            case .success(let selection) where selection.isSeveral:
+                return runSeveral(invocation, setup: setup, selection: selection, context: context)
+            case .success(let selection):
+                context = selection.parts[0].context
+            }
+        }
         installSignalHandlers()
         let out = StreamWriter(sink: context.stdout)
         let store = CacheStore(paths: context.paths)

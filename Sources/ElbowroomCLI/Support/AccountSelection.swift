@@ -1,0 +1,35 @@
+import ElbowroomCore
+
+/// Which `[accounts.NAME]` a command works on: `--account NAME` alone, else every account in
+/// config order, else (no tables) the one the environment names.
+struct AccountSelection {
+    /// The accounts chosen, each with its context (the account's variables laid over the
+    /// environment: its paths, cache, lock and fetcher environment follow); `account` is `nil`
+    /// for the environment's own account.
+    var parts: [(account: Account?, context: CLIContext)]
+
+    /// Whether the output shows several accounts side by side.
+    var isSeveral: Bool { parts.count > 1 }
+
+    static func make(_ invocation: Invocation, config: Config, context: CLIContext) -> Result<AccountSelection, ConfigError> {
+        if let name = invocation.account {
+            switch config.account(named: name) {
+            case .success(let account): return .success(AccountSelection(parts: [(account, context.selecting(account))]))
+            case .failure(let error): return .failure(error)
+            }
+        }
+        if config.accounts.isEmpty { return .success(AccountSelection(parts: [(nil, context)])) }
+        var parts: [(account: Account?, context: CLIContext)] = []
+        for account in config.accounts { parts.append((account, context.selecting(account))) }
+        return .success(AccountSelection(parts: parts))
+    }
+}
+
+extension CLIContext {
+    /// This context for one account: its variables laid over the environment.
+    func selecting(_ account: Account) -> CLIContext {
+        var context = self
+        context.environment = account.environment(over: environment)
+        return context
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import ElbowroomCore
+@testable import ElbowroomCLI
+
+/// `[accounts.NAME]`: several accounts side by side, `--account` for one.
+@Suite struct SeveralAccountsTests {
+    static let config = """
+        [accounts.work]
+        claude_config_dir = "~/.claude-work"
+        label = "W"
+
+        [accounts.home]
+        claude_config_dir = "~/.claude"
+        label = "H"
+
+        [accounts.codex]
+        provider = "codex"
+        label = "X"
+        """
+
+    /// Saves a cache for one account (through the account's own paths).
+    static func save(_ s: CLISandbox, account name: String, used: [String: Double], age: TimeInterval = 30,
+                     message: String? = nil, outcome: FetchOutcome? = nil) {
+        let config = try! Config.parse(config, file: "c.toml")
+        let account = config.accounts.first { $0.name == name }!
+        let paths = Paths(environment: account.environment(over: ElbowroomEnvironment(s.environment)))
+        let store = CacheStore(paths: paths)
+        let now = s.clock.now
+        let observed = now.addingTimeInterval(-age)
+        let windows = used.sorted { $0.key < $1.key }.map {
+            UsageWindow(key: $0.key, used: $0.value, resetsAt: now.addingTimeInterval(3600), observedAt: observed)
+        }
+        var cache = CacheFile(account: store.account, reading: Reading(windows: windows, fetchedAt: observed, source: .api))
+        cache.fetch.recordSuccess(at: observed)
+        if let outcome { cache.fetch.recordFailure(outcome, message: message, at: now) }
+        try! store.save(cache)
+    }
+
+    static func sandbox() -> CLISandbox {
+        let s = CLISandbox()
+        s.writeConfig(config)
+        save(s, account: "work", used: ["five_hour": 63, "seven_day": 41])
+        save(s, account: "home", used: ["five_hour": 12, "seven_day": 40])
+        save(s, account: "codex", used: ["five_hour": 46])
+        return s
+    }
+
+    @Test func everyAccountShowsInConfigOrderWithItsLabel() {
+        let s = Self.sandbox()
+        #expect(s.run("-a", "plain") == 0)
+        #expect(s.stdout.text == "W 5h 37% · 7d 59%  H 5h 88% · 7d 60%  X 5h 54%\n")
+        #expect(s.spawner.spawns.isEmpty, "fresh caches: nothing to fetch")
+    }
+
+    @Test func accountFlagShowsThatAccountAlone() {
+        let s = Self.sandbox()
+        #expect(s.run("-a", "plain", "--account", "home") == 0)
+        #expect(s.stdout.text == "5h 88% · 7d 60%\n")
+    }
+
+    @Test func anUnknownAccountIsAUsageErrorWithASuggestion() {
+        let s = Self.sandbox()
+        #expect(s.run("-a", "plain", "--account", "hom") == 2)
+        #expect(s.stderr.text.contains("did you mean 'home'"))
+    }
+
+    @Test func eachAccountHasItsOwnCacheFile() {
+        let s = Self.sandbox()
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: s.sandbox.cacheHome + "/elbowroom")) ?? []
+        #expect(files.filter { $0.hasSuffix(".json") }.count == 3)
+    }
+
+    @Test func oneAccountsFailureShowsOnItsPartOnly() {
+        let s = CLISandbox()
+        s.writeConfig(Self.config)
+        Self.save(s, account: "work", used: ["five_hour": 63, "seven_day": 41])
+        Self.save(s, account: "home", used: ["five_hour": 12], age: 30, message: "rate limited", outcome: .rateLimited)
+        Self.save(s, account: "codex", used: ["five_hour": 46])
+        #expect(s.run("-a", "plain") == 0)
+        let line = s.stdout.text
+        #expect(line.hasPrefix("W 5h 37% · 7d 59%  H 5h 88%"))
+        #expect(line.contains("H 5h 88% offline  X 5h 54%"), "\(line)")
+    }
+
+    @Test func theBarsLevelIsTheWorstOverAllAccounts() {
+        let s = CLISandbox()
+        s.writeConfig(Self.config)
+        Self.save(s, account: "work", used: ["five_hour": 10])
+        Self.save(s, account: "home", used: ["five_hour": 95])
+        Self.save(s, account: "codex", used: ["five_hour": 20])
+        #expect(s.run("-a", "waybar") == 0)
+        #expect(s.stdout.text.contains(#""class":"critical""#))
+        #expect(s.stdout.text.contains(#""percentage":95"#))
+    }
+
+    @Test func jsonCoversEveryAccount() throws {
+        let s = Self.sandbox()
+        #expect(s.run("-a", "json") == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(s.stdout.text.utf8)) as? [String: Any])
+        let accounts = try #require(object["accounts"] as? [[String: Any]])
+        #expect(accounts.map { $0["name"] as? String } == ["work", "home", "codex"])
+        #expect(accounts.map { $0["provider"] as? String } == ["claude", "claude", "codex"])
+        #expect(object["level"] as? String == "ok")
+    }
+
+    @Test func prometheusLabelsEveryMetricWithItsAccount() {
+        let s = Self.sandbox()
+        #expect(s.run("-a", "prometheus") == 0)
+        let samples = s.stdout.text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(!samples.isEmpty)
+        #expect(samples.allSatisfy { $0.contains("{account=\"") }, "\(samples)")
+        #expect(samples.contains(#"elbowroom_window_used_percent{account="codex",window="five_hour"} 46"#))
+    }
+
+    @Test func aTemplateAddressesOneAccountAndRepeatsAGroupPerAccount() {
+        let s = Self.sandbox()
+        #expect(s.run("-a", "plain", "-t", "{home:5h.left}|( {each:label}={each:5h.left})") == 0)
+        #expect(s.stdout.text == "88| W=37 H=88 X=54\n")
+    }
+
+    @Test func theTooltipGroupsByAccount() {
+        let s = Self.sandbox()
+        #expect(s.run("-a", "waybar", "--tooltip", "{5h.left}") == 0)
+        #expect(s.stdout.text.contains(#""tooltip":"<span weight=\"bold\">W</span>\n37\n\n<span weight=\"bold\">H</span>\n88\n\n<span weight=\"bold\">X</span>\n54""#), "\(s.stdout.text)")
+    }
+
+    @Test func aDueAccountStartsItsFetcherWithItsOwnEnvironment() {
+        let s = CLISandbox()
+        s.writeConfig(Self.config)
+        Self.save(s, account: "work", used: ["five_hour": 63], age: 600)
+        Self.save(s, account: "home", used: ["five_hour": 12])
+        Self.save(s, account: "codex", used: ["five_hour": 46], age: 600)
+        #expect(s.run("-a", "plain") == 0)
+        let spawns = s.spawner.spawns
+        #expect(spawns.count == 2)
+        #expect(spawns.first?.environment["CLAUDE_CONFIG_DIR"] == s.sandbox.home + "/.claude-work")
+        #expect(spawns.first?.environment["ELBOWROOM_ACCOUNT"] == "work")
+        #expect(spawns.last?.environment["ELBOWROOM_PROVIDER"] == "codex")
+        #expect(spawns.last?.environment["ELBOWROOM_ACCOUNT"] == "codex")
+    }
+
+    @Test func withoutAccountTablesNothingChanges() {
+        let s = CLISandbox()
+        s.saveCache(used: ["five_hour": 63, "seven_day": 41], age: 30)
+        #expect(s.run("-a", "plain") == 0)
+        #expect(s.stdout.text == "5h 37% · 7d 59%\n")
+    }
+}

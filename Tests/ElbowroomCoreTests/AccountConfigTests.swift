@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import ElbowroomCore
+
+/// `[accounts.NAME]` tables and what an account changes: its environment, paths and cache.
+@Suite struct AccountConfigTests {
+    @Test func accountsKeepConfigOrderAndDefaultToClaudeWithTheirNameAsLabel() throws {
+        let config = try Config.parse("""
+            [accounts.work]
+            claude_config_dir = "~/.claude-work"
+            label = "W"
+
+            [accounts.home]
+            label = "H"
+
+            [accounts.codex]
+            provider = "codex"
+            codex_source = "logs"
+
+            [accounts.gem]
+            provider = "plugin:gemini"
+            """, file: "c.toml")
+        #expect(config.accounts.map(\.name) == ["work", "home", "codex", "gem"])
+        #expect(config.accounts.map(\.label) == ["W", "H", "codex", "gem"])
+        #expect(config.accounts.map(\.provider) == [.claude, .claude, .codex, .plugin("gemini")])
+        #expect(config.accounts[0].claudeConfigDir == "~/.claude-work")
+        #expect(config.accounts[2].codexSource == "logs")
+    }
+
+    @Test func withoutAccountTablesThereAreNoAccounts() throws {
+        #expect(try Config.parse("max_age = 60\n", file: "c.toml").accounts.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("[accounts.a]\nprovider = \"gemini\"\n", "must be \"claude\", \"codex\" or \"plugin:NAME\""),
+        ("[accounts.a]\nprovider = \"plugin:../x\"\n", "plugin:NAME"),
+        ("[accounts.a]\nlabl = \"A\"\n", "did you mean 'label'"),
+        ("[accounts.a]\nprovider = \"codex\"\nclaude_config_dir = \"/x\"\n", "claude_config_dir goes with provider = \"claude\""),
+        ("[accounts.a]\nclaude_config_dir = \"relative\"\n", "must be an absolute path"),
+        ("[accounts.a]\nlabel = \"a\\nb\"\n", "without controls or line breaks"),
+        ("[nested.a]\nlabel = \"x\"\n", "nested tables are not supported"),
+    ])
+    func aBadAccountIsAConfigErrorThatSaysWhy(_ text: String, _ message: String) {
+        #expect {
+            try Config.parse(text, file: "c.toml")
+        } throws: { error in
+            (error as? ConfigError)?.message.contains(message) == true
+        }
+    }
+
+    @Test func anAccountsClaudeConfigDirIsTheSameAccountAsThatCLAUDE_CONFIG_DIR() throws {
+        let base = ElbowroomEnvironment(["HOME": "/home/u", "XDG_CACHE_HOME": "/tmp/c"])
+        var account = Account(name: "work")
+        account.claudeConfigDir = "~/.claude-work"
+        let viaAccount = Paths(environment: account.environment(over: base))
+        let viaVariable = Paths(environment: ElbowroomEnvironment(["HOME": "/home/u", "XDG_CACHE_HOME": "/tmp/c",
+                                                                   "CLAUDE_CONFIG_DIR": "/home/u/.claude-work"]))
+        #expect(viaAccount.accountKey == viaVariable.accountKey)
+        #expect(viaAccount.cacheFile == viaVariable.cacheFile)
+        #expect(viaAccount.accountName == "work")
+        #expect(viaAccount.accountKey != Paths(environment: base).accountKey)
+    }
+
+    @Test func aCodexAccountHasItsOwnCacheKeyedByItsCodexHome() {
+        let base = ElbowroomEnvironment(["HOME": "/home/u"])
+        var codex = Account(name: "x")
+        codex.provider = .codex
+        let paths = Paths(environment: codex.environment(over: base))
+        #expect(paths.credentialsFile == "/home/u/.codex/auth.json")
+        #expect(paths.codexHome == "/home/u/.codex")
+        codex.codexHome = "/srv/codex2"
+        let other = Paths(environment: codex.environment(over: base))
+        #expect(other.credentialsFile == "/srv/codex2/auth.json")
+        #expect(Set([paths.accountKey, other.accountKey, Paths(environment: base).accountKey]).count == 3)
+    }
+
+    @Test func anOverlayOnTheLiveEnvironmentReadsItsOwnVariablesFirst() {
+        let live = ElbowroomEnvironment.current.overlaid(["ELBOWROOM_TEST_OVERLAY=one", "ELBOWROOM_TEST_OVERLAY=two", "PATH="])
+        #expect(live["ELBOWROOM_TEST_OVERLAY"] == "two")
+        #expect(live["PATH"] == nil, "an empty value reads as unset")
+        #expect(live["HOME"] == ElbowroomEnvironment.current["HOME"])
+        #expect(live.variables["ELBOWROOM_TEST_OVERLAY"] == "two")
+        #expect(live.forChild["ELBOWROOM_TEST_OVERLAY"] == "two")
+    }
+}
