@@ -15,7 +15,8 @@ struct FetchTrigger {
     @discardableResult
     func startIfDue(cache: CacheFile?, urgency: FetchUrgency = .whenDue) -> Bool {
         // `source = "statusline"`: never start the fetcher (nor look at the credentials file).
-        guard config.usageSource.mayFetch else { return false }
+        // (It is about Claude's login: another provider's account still fetches.)
+        guard config.usageSource.mayFetch || context.environment["ELBOWROOM_PROVIDER"] != nil else { return false }
         let paths = context.paths
         let decision = RefreshPolicy.decide(
             cache: cache, now: context.now(), config: config, urgency: urgency,

@@ -117,6 +117,10 @@ public struct FetchCoordinator: Sendable {
         }
         if let maxAge { config.maxAge = maxAge }
         let timeout = config.timeout
+        // An account of another provider (`[accounts.NAME] provider`): its own read.
+        if let provider = env["ELBOWROOM_PROVIDER"] {
+            return runProvider(provider, urgency: urgency, config: config, store: store)
+        }
         // Token-free mode: no credentials, no network, whoever started us.
         guard config.usageSource.mayFetch else {
             return FetchReport(result: .skipped(reason: UsageSource.statusLineRefusal), cache: store.load())

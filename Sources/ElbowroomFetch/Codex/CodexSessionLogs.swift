@@ -1,0 +1,161 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ElbowroomCore
+
+/// Codex's token-free source (`codex_source = "logs"`): the rate limits Codex itself writes into
+/// its session logs, `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`, as `token_count` events
+/// (CODEX.md §5). No login is read and nothing is sent; the numbers are as fresh as Codex's last
+/// answer, like Claude Code's status line.
+enum CodexSessionLogs {
+    /// Files looked at, newest by modification time first (a resumed session appends to its
+    /// original day's file, so dates in paths do not order them).
+    static let maxFiles = 24
+    /// Day directories walked back from the newest.
+    static let maxDays = 14
+    /// Bytes read from the end of each file.
+    static let tailBytes = 1 << 20
+
+    /// The newest main limit (and the per-model ones seen after it) in the logs, or `nil`.
+    static func reading(codexHome: String, now: Date) -> Reading? {
+        for file in newestFiles(in: join(codexHome, "sessions")) {
+            guard let data = tail(of: file) else { continue }
+            if let reading = reading(fromLog: data, now: now) { return reading }
+        }
+        return nil
+    }
+
+    /// The `rollout-*.jsonl` files of the last `maxDays` day directories, newest first.
+    static func newestFiles(in sessions: String) -> [String] {
+        var days: [String] = []
+        for year in names(in: sessions).sorted(by: >) {
+            for month in names(in: join(sessions, year)).sorted(by: >) {
+                for day in names(in: join(join(sessions, year), month)).sorted(by: >) {
+                    days.append(join(join(join(sessions, year), month), day))
+                    if days.count >= maxDays { break }
+                }
+                if days.count >= maxDays { break }
+            }
+            if days.count >= maxDays { break }
+        }
+        var files: [(path: String, modified: Date)] = []
+        for dir in days {
+            for name in names(in: dir) where name.hasPrefix("rollout-") && name.hasSuffix(".jsonl") {
+                let path = join(dir, name)
+                if let modified = FileSystem.modificationDate(of: path) { files.append((path, modified)) }
+            }
+        }
+        return files.sorted { $0.modified > $1.modified }.prefix(maxFiles).map(\.path)
+    }
+
+    static func names(in dir: String) -> [String] { FileSystem.entries(of: dir) }
+
+    static func join(_ a: String, _ b: String) -> String { a.hasSuffix("/") ? a + b : a + "/" + b }
+
+    /// The last `tailBytes` of a file (a session log can be many megabytes).
+    static func tail(of file: String) -> Data? {
+        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        let size = lseek(fd, 0, SEEK_END)
+        guard size >= 0 else { return nil }
+        let start = max(0, size - off_t(tailBytes))
+        guard lseek(fd, start, SEEK_SET) == start else { return nil }
+        var data = Data(count: Int(size - start))
+        var got = 0
+        let total = data.count
+        data.withUnsafeMutableBytes { buffer in
+            while got < total {
+                let n = read(fd, buffer.baseAddress! + got, total - got)
+                if n <= 0 { break }
+                got += n
+            }
+        }
+        return data.prefix(got)
+    }
+
+    struct Line: Decodable {
+        var timestamp: String?
+        var type: String?
+        var payload: Payload?
+    }
+
+    struct Payload: Decodable {
+        var type: String?
+        var rate_limits: Limits?
+    }
+
+    struct Limits: Decodable {
+        var limit_id: String?
+        var limit_name: String?
+        var primary: LogWindow?
+        var secondary: LogWindow?
+        var plan_type: String?
+    }
+
+    struct LogWindow: Decodable {
+        var used_percent: Double?
+        var window_minutes: Double?
+        var resets_at: Double?
+        var resets_in_seconds: Double?
+
+        enum CodingKeys: String, CodingKey { case used_percent, window_minutes, resets_at, resets_in_seconds }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            used_percent = try? c.decodeIfPresent(Double.self, forKey: .used_percent)
+            window_minutes = try? c.decodeIfPresent(Double.self, forKey: .window_minutes)
+            resets_in_seconds = try? c.decodeIfPresent(Double.self, forKey: .resets_in_seconds)
+            // Unix seconds, or (a few days in October 2025) an RFC 3339 string.
+            if let seconds = try? c.decodeIfPresent(Double.self, forKey: .resets_at) {
+                resets_at = seconds
+            } else if let text = try? c.decodeIfPresent(String.self, forKey: .resets_at), let date = ISO8601.parse(text) {
+                resets_at = date.timeIntervalSince1970
+            }
+        }
+    }
+
+    /// The last `token_count` event with rate limits in a log's text: the newest main limit
+    /// (`limit_id` `codex` or null), and per-model ones from the lines after it or before it
+    /// back to the previous main one. Unparsable lines (half written) are skipped.
+    static func reading(fromLog data: Data, now: Date) -> Reading? {
+        let decoder = JSONDecoder()
+        var main: (limits: Limits, at: Date)?
+        var others: [Limits] = []
+        for line in data.split(separator: 0x0A).reversed() {
+            guard line.count > 2, line.first == 0x7B,
+                  let parsed = try? decoder.decode(Line.self, from: Data(line)),
+                  parsed.type == "event_msg", parsed.payload?.type == "token_count",
+                  let limits = parsed.payload?.rate_limits else { continue }
+            let at = parsed.timestamp.flatMap(ISO8601.parse) ?? now
+            if limits.limit_id == nil || limits.limit_id == "codex" {
+                main = (limits, at)
+                break
+            }
+            if !others.contains(where: { $0.limit_id == limits.limit_id }) { others.append(limits) }
+        }
+        guard let main else { return nil }
+        func window(_ w: LogWindow?, at: Date) -> CodexUsage.Window? {
+            guard let w else { return nil }
+            let resetsAt = w.resets_at.map { Date(timeIntervalSince1970: $0) } ?? w.resets_in_seconds.map { at.addingTimeInterval($0) }
+            return CodexUsage.Window(usedPercent: w.used_percent, seconds: w.window_minutes.map { $0 * 60 }, resetsAt: resetsAt)
+        }
+        var limits = [CodexUsage.Limit(feature: nil, name: nil, primary: window(main.limits.primary, at: main.at),
+                                       secondary: window(main.limits.secondary, at: main.at))]
+        for other in others {
+            limits.append(CodexUsage.Limit(feature: other.limit_id, name: other.limit_name,
+                                           primary: window(other.primary, at: main.at), secondary: window(other.secondary, at: main.at)))
+        }
+        var windows = CodexUsage.windows(limits, observedAt: main.at)
+        // A window whose reset has passed is shown as reset by the view; nothing to do here.
+        windows = windows.filter { $0.observedAt <= now.addingTimeInterval(3600) }
+        return Reading(windows: windows, plan: main.limits.plan_type, fetchedAt: main.at, source: .api)
+    }
+}

@@ -1,0 +1,176 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ElbowroomCore
+
+/// The fetch for an account of another provider (`[accounts.NAME] provider`, handed over as
+/// `ELBOWROOM_PROVIDER` with the account's other variables): the same politeness as a Claude
+/// fetch — the account's own lock, the policy asked before and under it, every attempt and
+/// outcome recorded in the account's cache with its cooldown — around a provider's own read:
+/// Codex's usage endpoint or session logs (`CodexFetch`), or a source plugin (`SourcePlugin`).
+extension FetchCoordinator {
+    func runProvider(_ provider: String, urgency: FetchUrgency, config: Config, store: CacheStore) -> FetchReport {
+        let log = context.log
+        let paths = context.paths
+        log("provider \(provider), account \(paths.accountName ?? "-")")
+        let read: () throws(FetchError) -> Reading
+        let credentialsChanged: Date?
+        if provider == "codex" {
+            let codex = CodexFetch(context: context, config: config, codexHome: paths.codexHome ?? "")
+            credentialsChanged = codex.usesLogin ? FileSystem.modificationDate(of: paths.credentialsFile) : nil
+            read = { () throws(FetchError) -> Reading in try codex.read() }
+        } else if provider.hasPrefix("plugin:"), Provider.isPluginName(String(provider.dropFirst(7))) {
+            let plugin = SourcePlugin(name: String(provider.dropFirst(7)), context: context, config: config)
+            credentialsChanged = nil
+            read = { () throws(FetchError) -> Reading in try plugin.read() }
+        } else {
+            let failure = FetchError.config("unknown provider '\(provider)'")
+            return FetchReport(result: .failed(failure), cache: record(failure, store: store))
+        }
+
+        let first = RefreshPolicy.decide(cache: store.load(), now: context.clock(), config: config,
+                                         urgency: urgency, credentialsChanged: credentialsChanged)
+        log("decision: \(first.shouldFetch ? "fetch" : "skip") (\(first.reason))")
+        if !first.shouldFetch { return FetchReport(result: .skipped(reason: first.reason), cache: store.load()) }
+        let lock: FileLock
+        do {
+            try FileSystem.makeDirectory(paths.cacheDir, mode: 0o700)
+            lock = try FileLock(path: paths.fetchLockFile)
+        } catch {
+            return FetchReport(result: .failed(.config("cannot use the cache directory: \(error)")), cache: nil)
+        }
+        if urgency == .whenDue {
+            guard lock.tryLock() else { return FetchReport(result: .skipped(reason: "another fetch is running"), cache: store.load()) }
+        } else if !lock.tryLock() {
+            guard Self.wait(for: lock, seconds: config.timeout * 3 + 5) else {
+                return FetchReport(result: .failed(.timeout(config.timeout * 3 + 5)), cache: store.load())
+            }
+        }
+        defer { lock.unlock() }
+        let second = RefreshPolicy.decide(cache: store.load(), now: context.clock(), config: config,
+                                          urgency: urgency, credentialsChanged: credentialsChanged)
+        guard second.shouldFetch else { return FetchReport(result: .skipped(reason: second.reason), cache: store.load()) }
+
+        var inFlight = store.load()?.fetch ?? FetchState()
+        inFlight.recordFailure(.interrupted, message: Messages.interrupted, at: context.clock())
+        try? store.saveMarker(inFlight, now: context.clock())
+        let fetched: Reading
+        do {
+            fetched = try read()
+        } catch {
+            log("failed: \(error.outcome.rawValue)")
+            return FetchReport(result: .failed(error), cache: record(error, store: store))
+        }
+        let (reading, _) = fetched.limitedForCache()
+        log("read \(reading.windows.count) window(s)")
+        let now = context.clock()
+        store.clearMarker()
+        do {
+            let saved = try store.update { cache in
+                var fresh = reading
+                if fresh.plan == nil { fresh.plan = cache.reading?.plan }
+                cache.account = store.account
+                cache.reading = fresh
+                cache.fetch.recordSuccess(at: now, note: nil)
+                return true
+            }
+            store.clearMarker()
+            return FetchReport(result: .fetched, cache: saved)
+        } catch {
+            let failure = FetchError.unstorable("read, but cannot write the cache \(store.file): \(error)")
+            var cache = record(failure, store: store)
+            cache?.reading = reading
+            return FetchReport(result: .failed(failure), cache: cache)
+        }
+    }
+}
+
+/// A Codex account's read: its usage endpoint with the login Codex stored, or (`codex_source =
+/// "logs"`) its session logs. Never refreshes Codex's token: an expired one is "open Codex",
+/// and the last good reading stays in the cache.
+struct CodexFetch {
+    var context: FetchContext
+    var config: Config
+    var codexHome: String
+
+    static let defaultBase = "https://chatgpt.com/backend-api"
+    static let openCodex = "codex's login has expired: open codex (any codex command refreshes it)"
+    static let signedOut = "not signed in to codex: run `codex login`"
+
+    var usesLogin: Bool { context.environment["ELBOWROOM_CODEX_SOURCE"] != "logs" }
+
+    func read() throws(FetchError) -> Reading {
+        let now = context.clock()
+        guard usesLogin else {
+            guard let reading = CodexSessionLogs.reading(codexHome: codexHome, now: now) else {
+                throw .signedOut("no rate limits in codex's session logs yet (\(codexHome)/sessions): they come with codex's next answer")
+            }
+            return reading
+        }
+        let base: URL
+        do {
+            base = try EndpointURL.validated(context.environment["ELBOWROOM_CODEX_API_URL"] ?? Self.defaultBase,
+                                             variable: "ELBOWROOM_CODEX_API_URL")
+        } catch {
+            throw .config("\(error)")
+        }
+        let file = codexHome.hasSuffix("/") ? codexHome + "auth.json" : codexHome + "/auth.json"
+        let login: CodexLogin
+        switch CodexLogin.read(file) {
+        case .login(let found): login = found
+        case .missing: throw .signedOut(Self.signedOut + " (no \(file); a keyring login is not read)")
+        case .apiKey: throw .signedOut("codex uses an api key: no plan limits to show")
+        case .noTokens: throw .signedOut("codex's login has no chatgpt tokens: run `codex login`")
+        case .unreadable:
+            // Codex writes the file in place: caught mid-write is no verdict on the login.
+            throw .network("cannot read \(file) now (codex may be writing it); trying again later")
+        }
+        context.log.secret(login.accessToken)
+        if login.isExpired(at: now) { throw .expired(Self.openCodex) }
+        let path = base.absoluteString.contains("/backend-api") ? "/wham/usage" : "/api/codex/usage"
+        var text = base.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        guard let url = URL(string: text + path) else { throw .config("ELBOWROOM_CODEX_API_URL is not a valid url") }
+        var headers: [(name: String, value: String)] = [
+            ("Authorization", "Bearer " + login.accessToken),
+            ("User-Agent", "elbowroom"),
+            ("Accept", "application/json"),
+        ]
+        if let account = login.accountID { headers.append(("ChatGPT-Account-Id", account)) }
+        if login.isFedRAMP { headers.append(("X-OpenAI-Fedramp", "true")) }
+        context.log("GET \(url.absoluteString)")
+        let response: HTTPResponse
+        do {
+            response = try context.transport.send(HTTPRequest(url: url, headers: headers, timeout: config.timeout))
+        } catch {
+            switch error {
+            case .timeout(let t): throw .timeout(t)
+            case .network(let why): throw .network(why)
+            case .oversized: throw .undecodable("codex's usage answer is too large")
+            }
+        }
+        switch response.status {
+        case 200..<300:
+            guard let reading = CodexUsage.reading(fromAPI: response.body, now: context.clock()) else {
+                throw .undecodable("codex's usage answer is not usage json")
+            }
+            return reading
+        case 401:
+            let body = String(decoding: response.body.prefix(4096), as: UTF8.self)
+            if body.contains("token_revoked") || body.contains("token_invalidated") {
+                throw .signedOut("signed out of codex: run `codex login`")
+            }
+            // Expired (Codex has not refreshed yet), or a passing failure with a live token.
+            throw .expired(Self.openCodex)
+        case 429:
+            throw .rateLimited(retryAfter: RetryAfter.seconds(response.header("Retry-After"), now: context.clock()))
+        case 403, 500..<600:
+            // A 403 is often a Cloudflare challenge page: no verdict on the login.
+            throw .server(status: response.status)
+        case 300..<400: throw .redirect(status: response.status)
+        default: throw .undecodable("codex's usage api answered with an unexpected status (\(response.status))")
+        }
+    }
+}

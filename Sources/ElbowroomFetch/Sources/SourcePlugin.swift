@@ -1,0 +1,149 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ElbowroomCore
+
+/// A usage source as a plugin (`provider = "plugin:NAME"`): the executable
+/// `elbowroom-source-NAME`, found in `$XDG_CONFIG_HOME/elbowroom/sources/` first, then on `PATH`
+/// (absolute entries only). Run by the fetcher only — never on the render path — with the
+/// argument `read`, a small JSON request on stdin, a clean environment (`environment`: no
+/// credential, no variable of the parent but the few below), a time limit (`timeout` in the
+/// config; it and everything it started are killed after it) and an output cap (`maxOutput`).
+/// It prints one reading as JSON (`Output`, docs/accounts-and-agents.md#source-plugins); any
+/// failure is a fetch failure, with its backoff, shown on the account's part of the line.
+struct SourcePlugin {
+    var name: String
+    var context: FetchContext
+    var config: Config
+    var spawner: any ProcessSpawner = PosixSpawner()
+
+    static let prefix = "elbowroom-source-"
+    /// The most a plugin may print (64 KiB: a reading is well under 4 KiB).
+    static let maxOutput = 64 << 10
+    /// The only variables a plugin gets from the parent.
+    static let passed = ["HOME", "USER", "LOGNAME", "PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR",
+                         "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"]
+
+    /// Where the plugin is, or `nil`.
+    func find() -> String? {
+        let env = context.environment
+        let sources = Self.join(context.paths.configHome, "sources")
+        return env.findExecutable(Self.prefix + name, in: [sources] + env.executableSearchPath)
+    }
+
+    static func join(_ a: String, _ b: String) -> String { a.hasSuffix("/") ? a + b : a + "/" + b }
+
+    /// The plugin's environment: `passed` from ours, and `ELBOWROOM_ACCOUNT`.
+    var environment: [String: String] {
+        var env: [String: String] = [:]
+        for name in Self.passed { if let value = context.environment[name] { env[name] = value } }
+        env["ELBOWROOM_ACCOUNT"] = context.paths.accountName ?? ""
+        return env
+    }
+
+    func read() throws(FetchError) -> Reading {
+        guard let path = find() else {
+            throw .config("source plugin \(Self.prefix + name) not found in \(Self.join(context.paths.configHome, "sources")) or on PATH")
+        }
+        let now = context.clock()
+        let request = #"{"version":1,"account":"# + JSONText.quote(context.paths.accountName ?? "")
+            + #","now":"# + JSONText.quote(ISO8601.format(now)) + "}\n"
+        context.log("running \(path) read")
+        let result: (status: Int32, stdout: Data)
+        do {
+            result = try spawner.run(path: path, arguments: ["read"], environment: environment,
+                                     stdin: Data(request.utf8), timeout: config.timeout)
+        } catch let error as PosixSpawner.TimedOut {
+            _ = error
+            throw .timeout(config.timeout)
+        } catch {
+            throw .network("source plugin \(name) could not start: \(error)")
+        }
+        guard result.status == 0 else { throw .network("source plugin \(name) exited with status \(result.status)") }
+        guard result.stdout.count <= Self.maxOutput else {
+            throw .undecodable("source plugin \(name) printed more than \(Self.maxOutput / 1024) KiB")
+        }
+        return try Self.reading(result.stdout, plugin: name, now: now)
+    }
+
+    /// What a plugin prints (docs/accounts-and-agents.md#source-plugins).
+    struct Output: Decodable {
+        var version: Int?
+        var status: String?
+        var error: String?
+        var plan: String?
+        var windows: [OutputWindow]?
+    }
+
+    struct OutputWindow: Decodable {
+        var key: String?
+        var label: String?
+        var used: Double?
+        var left: Double?
+        var resets_at: Date?
+
+        enum CodingKeys: String, CodingKey { case key, label, used, left, resets_at }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            key = try? c.decodeIfPresent(String.self, forKey: .key)
+            label = try? c.decodeIfPresent(String.self, forKey: .label)
+            used = try? c.decodeIfPresent(Double.self, forKey: .used)
+            left = try? c.decodeIfPresent(Double.self, forKey: .left)
+            if let seconds = try? c.decodeIfPresent(Double.self, forKey: .resets_at) {
+                resets_at = Date(timeIntervalSince1970: seconds)
+            } else if let text = try? c.decodeIfPresent(String.self, forKey: .resets_at) {
+                resets_at = ISO8601.parse(text)
+            }
+        }
+    }
+
+    static func reading(_ data: Data, plugin: String, now: Date) throws(FetchError) -> Reading {
+        guard let output = try? JSONDecoder().decode(Output.self, from: data) else {
+            throw .undecodable("source plugin \(plugin) printed no reading (expected one json object)")
+        }
+        if let error = output.error, !error.isEmpty {
+            let message = "\(plugin): " + SafeText.clean(SafeText.prefix(error, maxBytes: 200), lines: .join)
+            switch output.status {
+            case "signed_out": throw .signedOut(message)
+            case "expired": throw .expired(message)
+            case "rate_limited": throw .rateLimited(retryAfter: FetchState.defaultRetryAfter)
+            default: throw .network(message)
+            }
+        }
+        var windows: [UsageWindow] = []
+        for w in output.windows ?? [] {
+            guard let name = w.key, !name.isEmpty, let used = w.used ?? w.left.map({ 100 - $0 }), used.isFinite else { continue }
+            let key = WindowCatalog.key(forName: name)
+            guard !windows.contains(where: { $0.key == key }) else { continue }
+            windows.append(UsageWindow(key: key, label: w.label, used: used, resetsAt: w.resets_at, observedAt: now))
+        }
+        return Reading(windows: windows, plan: output.plan, fetchedAt: now, source: .api)
+    }
+}
+
+/// A JSON string literal, for the plugin's request (no Foundation serialiser needed).
+enum JSONText {
+    static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
