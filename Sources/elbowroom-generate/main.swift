@@ -73,8 +73,9 @@ if let adapters = try? String(contentsOfFile: root + "/docs/adapters.md", encodi
 }
 // A file in a generated directory that nothing generates is left over from a removed source.
 for dir in ["completions", "integrations"] {
+    // (integrations/elbowroom-source-example is a hand-written example source plugin.)
     for file in (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + dir)) ?? []
-    where !derived.contains(where: { $0.path == dir + "/" + file }) {
+    where !derived.contains(where: { $0.path == dir + "/" + file }) && dir + "/" + file != "integrations/elbowroom-source-example" {
         FileHandle.standardError.write(Data("generate: \(dir)/\(file) is generated from nothing: remove it\n".utf8))
         failed = true
     }
