@@ -76,9 +76,14 @@ enum Help {
       XDG_CONFIG_HOME, XDG_CACHE_HOME, NO_COLOR, CLICOLOR_FORCE
       ELBOWROOM_API_URL    default https://api.anthropic.com (https, or http to loopback only)
       ELBOWROOM_TOKEN_URL  default https://platform.claude.com/v1/oauth/token (same rule)
+      ELBOWROOM_CODEX_API_URL  a Codex account's usage endpoint (https, or http to loopback only)
       ELBOWROOM_FETCH      path of elbowroom-fetch when it is not beside elbowroom or on PATH
       ELBOWROOM_DEBUG=1    elbowroom-fetch logs each step to stderr, tokens redacted
       ELBOWROOM_NOW        Unix seconds: this process's clock starts there (tests, screenshots)
+
+    SEVERAL ACCOUNTS: [accounts.NAME] tables in the config (provider claude, codex or plugin:NAME;
+    label; claude_config_dir) show every account on one line, each with its own cache and fetch;
+    --account NAME picks one. See docs/accounts-and-agents.md.
 
     TOKEN-FREE MODE: source = "statusline" in the config never reads the Claude login and never
     touches the network; the data comes from Claude Code's status line (elbowroom init claude).
