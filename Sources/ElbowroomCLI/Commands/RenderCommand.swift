@@ -17,15 +17,18 @@ enum RenderCommand {
         }
         // `[accounts.NAME]` tables: one account (`--account`, or the only one) renders as
         // always, in that account's context; several side by side.
-        if !setup.config.accounts.isEmpty || invocation.account != nil {
-            switch AccountSelection.make(invocation, config: setup.config, context: context) {
+        // (The config's array of accounts, not `AccountSelection`: an array of a type the render
+        // path uses nowhere else costs its metadata.)
+        if invocation.account == nil && setup.config.accounts.count > 1 {
+            return runSeveral(invocation, setup: setup, accounts: setup.config.accounts, context: context)
+        }
+        if let account = invocation.account.map({ setup.config.account(named: $0) }) ?? setup.config.accounts.first.map({ .success($0) }) {
+            switch account {
             case .failure(let error):
                 return RenderSetup.report(.init(message: error.message, adapter: setup.adapter, short: "unknown account"),
                                           context: context)
-            case .success(let selection) where selection.isSeveral:
-                return runSeveral(invocation, setup: setup, selection: selection, context: context)
-            case .success(let selection):
-                return run(invocation, setup: setup, context: selection.parts[0].context)
+            case .success(let account):
+                return run(invocation, setup: setup, context: context.selecting(account))
             }
         }
         return run(invocation, setup: setup, context: context)
@@ -81,14 +84,13 @@ enum RenderCommand {
     /// Several accounts on one line: each account's cache read (one small file each), Claude
     /// Code's status line ingested into the account it belongs to (the one the environment's
     /// `CLAUDE_CONFIG_DIR` names), each account's fetch started when due, after the output.
-    static func runSeveral(_ invocation: Invocation, setup: RenderSetup, selection: AccountSelection,
+    static func runSeveral(_ invocation: Invocation, setup: RenderSetup, accounts: [Account],
                            context: CLIContext) -> Int32 {
         let now = context.now()
         var data: [RenderSetup.AccountData] = []
-        var triggers: [FetchTrigger] = []
-        var waitFor: [Int] = []
-        for (account, accountContext) in selection.parts {
-            guard let account else { continue }
+        var waits = false
+        for account in accounts {
+            let accountContext = context.selecting(account)
             var part = RenderSetup.AccountData(account: account)
             if invocation.demo {
                 part.cache = DemoReading.cache(now: now)
@@ -104,9 +106,10 @@ enum RenderCommand {
                 if !invocation.offline {
                     let trigger = FetchTrigger(context: accountContext, store: store, config: setup.config)
                     if invocation.wait || FetchTrigger.isFirstRun(part.cache) {
-                        if trigger.startIfDue(cache: part.cache) { waitFor.append(data.count) }
+                        part.waits = trigger.startIfDue(cache: part.cache)
+                        waits = waits || part.waits
                     }
-                    triggers.append(trigger)
+                    part.trigger = trigger
                 }
             }
             if setup.readsHistory {
@@ -116,15 +119,17 @@ enum RenderCommand {
             data.append(part)
         }
         // The fetches that show their result were started together; wait for each in turn.
-        for i in waitFor {
-            let timeout = invocation.wait ? 2 * setup.config.timeout + 2 : FetchTrigger.firstRunWait
-            data[i].cache = triggers[i].waitForAttempt(after: data[i].cache, timeout: timeout)
+        if waits {
+            for i in data.indices where data[i].waits {
+                let timeout = invocation.wait ? 2 * setup.config.timeout + 2 : FetchTrigger.firstRunWait
+                data[i].cache = data[i].trigger?.waitForAttempt(after: data[i].cache, timeout: timeout) ?? data[i].cache
+            }
         }
         let frame = setup.frame(accounts: data, now: context.now())
         let output = setup.adapter.render(frame)
         context.stdout.write(output.text)
         if !invocation.wait {
-            for i in triggers.indices where !waitFor.contains(i) { _ = triggers[i].startIfDue(cache: data[i].cache) }
+            for part in data where !part.waits { _ = part.trigger?.startIfDue(cache: part.cache) }
         }
         context.endProcess?(output.exitCode)
         return output.exitCode

@@ -80,6 +80,9 @@ struct RenderSetup {
         var cache: CacheFile?
         var statusLine: StatusLineInput?
         var history: UsageHistory?
+        /// Its fetch (render: started after the output, or waited for when `waits`).
+        var trigger: FetchTrigger?
+        var waits = false
     }
 
     /// A frame of several accounts, in config order. A template that names accounts

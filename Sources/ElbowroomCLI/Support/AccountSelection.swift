@@ -6,7 +6,13 @@ struct AccountSelection {
     /// The accounts chosen, each with its context (the account's variables laid over the
     /// environment: its paths, cache, lock and fetcher environment follow); `account` is `nil`
     /// for the environment's own account.
-    var parts: [(account: Account?, context: CLIContext)]
+    var parts: [Part]
+
+    /// (A struct, not a tuple: an array of labelled tuples costs a render its runtime metadata.)
+    struct Part {
+        var account: Account?
+        var context: CLIContext
+    }
 
     /// Whether the output shows several accounts side by side.
     var isSeveral: Bool { parts.count > 1 }
@@ -14,13 +20,13 @@ struct AccountSelection {
     static func make(_ invocation: Invocation, config: Config, context: CLIContext) -> Result<AccountSelection, ConfigError> {
         if let name = invocation.account {
             switch config.account(named: name) {
-            case .success(let account): return .success(AccountSelection(parts: [(account, context.selecting(account))]))
+            case .success(let account): return .success(AccountSelection(parts: [Part(account: account, context: context.selecting(account))]))
             case .failure(let error): return .failure(error)
             }
         }
-        if config.accounts.isEmpty { return .success(AccountSelection(parts: [(nil, context)])) }
-        var parts: [(account: Account?, context: CLIContext)] = []
-        for account in config.accounts { parts.append((account, context.selecting(account))) }
+        if config.accounts.isEmpty { return .success(AccountSelection(parts: [Part(account: nil, context: context)])) }
+        var parts: [Part] = []
+        for account in config.accounts { parts.append(Part(account: account, context: context.selecting(account))) }
         return .success(AccountSelection(parts: parts))
     }
 }

@@ -47,12 +47,22 @@ public enum TOMLSubset {
     public static func parse(_ text: String) throws(ParseError) -> [Entry] {
         var entries: [Entry] = []
         var table = ""
-        var seenTables: Set<String> = [""]
-        var seenKeys: Set<String> = []
-        // "\r\n" is one Character, so it is a line break of its own, not a "\n" after a "\r".
-        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
-        for (index, rawLine) in lines.enumerated() {
-            var scanner = LineScanner(line: Array(rawLine), lineNumber: index + 1)
+        // Arrays, not sets: a config has a few dozen keys, and a `Set<String>` costs every render
+        // with a config file ~220 k instructions of runtime metadata on its first use.
+        var seenTables: [String] = [""]
+        var seenKeys: [String] = []
+        // Unicode scalars, not Characters: grapheme breaking costs a render with a config file
+        // hundreds of instructions a character. A line ends at "\n", and a "\r" before it goes
+        // with it ("\r\n"); a lone "\r" stays in the line (and is an error there).
+        let scalars = Array(text.unicodeScalars)
+        var start = 0
+        var index = 0
+        while start <= scalars.count {
+            var end = start
+            while end < scalars.count && scalars[end] != "\n" { end += 1 }
+            let lineEnd = end > start && end < scalars.count && scalars[end - 1] == "\r" ? end - 1 : end
+            defer { start = end + 1; index += 1 }
+            var scanner = LineScanner(line: Array(scalars[start..<lineEnd]), lineNumber: index + 1)
             scanner.skipSpace()
             if scanner.atEndOrComment { continue }
             if scanner.peek == "[" {
@@ -72,9 +82,10 @@ public enum TOMLSubset {
                 }
                 scanner.advance()
                 try scanner.expectEndOfLine()
-                guard seenTables.insert(name).inserted else {
+                guard !seenTables.contains(name) else {
                     throw ParseError(line: index + 1, column: column, message: "table [\(name)] is defined twice")
                 }
+                seenTables.append(name)
                 table = name
                 continue
             }
@@ -88,9 +99,11 @@ public enum TOMLSubset {
             let valueColumn = scanner.column
             let value = try scanner.value()
             try scanner.expectEndOfLine()
-            guard seenKeys.insert(table + "\u{0}" + key).inserted else {
+            let seen = table + "\u{0}" + key
+            guard !seenKeys.contains(seen) else {
                 throw ParseError(line: index + 1, column: keyColumn, message: "key '\(key)' is defined twice")
             }
+            seenKeys.append(seen)
             entries.append(Entry(table: table, key: key, value: value, line: index + 1,
                                  column: keyColumn, valueColumn: valueColumn))
         }
@@ -98,17 +111,17 @@ public enum TOMLSubset {
     }
 
     struct LineScanner {
-        let line: [Character]
+        let line: [Unicode.Scalar]
         let lineNumber: Int
         var index = 0
 
-        init(line: [Character], lineNumber: Int) {
+        init(line: [Unicode.Scalar], lineNumber: Int) {
             self.line = line
             self.lineNumber = lineNumber
         }
 
         var column: Int { index + 1 }
-        var peek: Character? { index < line.count ? line[index] : nil }
+        var peek: Unicode.Scalar? { index < line.count ? line[index] : nil }
         var atEndOrComment: Bool { peek == nil || peek == "#" }
 
         mutating func advance() { index += 1 }
@@ -124,17 +137,17 @@ public enum TOMLSubset {
         mutating func expectEndOfLine() throws(ParseError) {
             skipSpace()
             guard let c = peek, c != "#" else { return }
-            throw error("unexpected \(c.quotedForError) after the value")
+            throw error("unexpected \(Character(c).quotedForError) after the value")
         }
 
         mutating func bareKey() throws(ParseError) -> String {
             var key = ""
-            while let c = peek, c.isASCII, c.isLetter || c.isNumber || c == "_" || c == "-" {
-                key.append(c)
+            while let c = peek, ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "_" || c == "-" {
+                key.unicodeScalars.append(c)
                 advance()
             }
             guard !key.isEmpty else {
-                throw error(peek.map { "expected a key name, found \($0.quotedForError)" } ?? "expected a key name")
+                throw error(peek.map { "expected a key name, found \(Character($0).quotedForError)" } ?? "expected a key name")
             }
             return key
         }
@@ -142,7 +155,7 @@ public enum TOMLSubset {
         mutating func value() throws(ParseError) -> Value {
             switch peek {
             case "\"":
-                if line.count >= index + 3 && String(line[index..<index + 3]) == "\"\"\"" {
+                if line.count >= index + 3 && line[index + 1] == "\"" && line[index + 2] == "\"" {
                     throw error("multi-line strings are not supported")
                 }
                 return .string(try basicString())
@@ -157,8 +170,8 @@ public enum TOMLSubset {
             default:
                 var word = ""
                 // Any space ends the word, so a pasted non-breaking space is reported as itself.
-                while let c = peek, !c.isWhitespace, c != "#" {
-                    word.append(c)
+                while let c = peek, !c.properties.isWhitespace, c != "#" {
+                    word.unicodeScalars.append(c)
                     advance()
                 }
                 if word == "true" { return .bool(true) }
@@ -168,7 +181,7 @@ public enum TOMLSubset {
                    word.first.map({ $0.isNumber || $0 == "-" || $0 == "+" }) == true {
                     return .number(number)
                 }
-                index -= word.count
+                index -= word.unicodeScalars.count
                 throw error("invalid value '\(word)' (strings need quotes)")
             }
         }
@@ -193,9 +206,13 @@ public enum TOMLSubset {
                     case "r": out.append("\r")
                     case "u", "U":
                         let count = e == "u" ? 4 : 8
-                        guard index + count <= line.count, line[index..<index + count].allSatisfy(\.isHexDigit),
-                              let code = UInt32(String(line[index..<index + count]), radix: 16),
-                              let scalar = Unicode.Scalar(code) else {
+                        var code: UInt32 = 0
+                        var digits = 0
+                        while digits < count, index + digits < line.count, let d = Self.hexValue(line[index + digits]) {
+                            code = code << 4 | d
+                            digits += 1
+                        }
+                        guard digits == count, let scalar = Unicode.Scalar(code) else {
                             throw error("invalid unicode escape")
                         }
                         index += count
@@ -205,10 +222,19 @@ public enum TOMLSubset {
                         throw error("invalid escape '\\\(e)'")
                     }
                 default:
-                    out.append(c)
+                    out.unicodeScalars.append(c)
                 }
             }
             throw ParseError(line: lineNumber, column: start, message: "unterminated string")
+        }
+
+        static func hexValue(_ c: Unicode.Scalar) -> UInt32? {
+            switch c.value {
+            case 0x30...0x39: c.value - 0x30
+            case 0x41...0x46: c.value - 0x41 + 10
+            case 0x61...0x66: c.value - 0x61 + 10
+            default: nil
+            }
         }
 
         mutating func literalString() throws(ParseError) -> String {
@@ -218,7 +244,7 @@ public enum TOMLSubset {
             while let c = peek {
                 advance()
                 if c == "'" { return out }
-                out.append(c)
+                out.unicodeScalars.append(c)
             }
             throw ParseError(line: lineNumber, column: start, message: "unterminated string")
         }

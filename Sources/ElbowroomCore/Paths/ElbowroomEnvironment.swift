@@ -22,9 +22,9 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
         /// This process's environment, read on demand.
         case process
         case fixed([String: String])
-        /// This process's environment with some variables laid over it (`NAME=value` each,
-        /// the later winning): an account's (`Account.environment(over:)`).
-        case overlay([String])
+        /// This process's environment with some variables laid over it (names and values, the
+        /// later winning): an account's (`Account.environment(over:)`).
+        case overlay(names: [String], values: [String])
     }
 
     private var storage: Storage
@@ -35,12 +35,9 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
             switch storage {
             case .fixed(let variables): return variables
             case .process: return Self.processVariables()
-            case .overlay(let entries):
+            case .overlay(let names, let values):
                 var variables = Self.processVariables()
-                for entry in entries {
-                    let (name, value) = Self.split(entry)
-                    variables[name] = value
-                }
+                for i in names.indices { variables[names[i]] = values[i] }
                 return variables
             }
         }
@@ -96,8 +93,19 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
                 variables[name] = value
             }
             return ElbowroomEnvironment(variables)
-        case .process: return ElbowroomEnvironment(storage: .overlay(entries))
-        case .overlay(let earlier): return ElbowroomEnvironment(storage: .overlay(earlier + entries))
+        case .process, .overlay:
+            var names: [String] = []
+            var values: [String] = []
+            if case .overlay(let earlierNames, let earlierValues) = storage {
+                names = earlierNames
+                values = earlierValues
+            }
+            for entry in entries {
+                let (name, value) = Self.split(entry)
+                names.append(name)
+                values.append(value)
+            }
+            return ElbowroomEnvironment(storage: .overlay(names: names, values: values))
         }
     }
 
@@ -118,14 +126,12 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
         switch storage {
         case .fixed(let variables): return variables[name]
         case .process: return getenv(name).map { String(cString: $0) }
-        case .overlay(let entries):
-            // The last entry for the name wins; a byte walk, no dictionary.
-            for entry in entries.reversed() {
-                let bytes = entry.utf8
-                if bytes.count > name.utf8.count, bytes.starts(with: name.utf8),
-                   bytes[bytes.index(bytes.startIndex, offsetBy: name.utf8.count)] == 0x3D {
-                    return String(entry.dropFirst(name.count + 1))
-                }
+        case .overlay(let names, let values):
+            // The last entry for the name wins (a few entries: a walk, no dictionary).
+            var i = names.count
+            while i > 0 {
+                i -= 1
+                if names[i] == name { return values[i] }
             }
             return getenv(name).map { String(cString: $0) }
         }

@@ -27,8 +27,9 @@ extension WatchCommand {
         let cycle = templateCycle(setup, paths: context.paths)
         var cycleIndex = 0
         var parts: [WatchedAccount] = []
-        for (account, accountContext) in selection.parts {
-            guard let account else { continue }
+        for selected in selection.parts {
+            guard let account = selected.account else { continue }
+            let accountContext = selected.context
             let store = CacheStore(paths: accountContext.paths)
             parts.append(WatchedAccount(
                 account: account, context: accountContext, store: store,
