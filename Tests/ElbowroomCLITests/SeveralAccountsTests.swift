@@ -140,6 +140,24 @@ import ElbowroomCore
         #expect(spawns.last?.environment["ELBOWROOM_ACCOUNT"] == "codex")
     }
 
+    @Test func doctorGoesThroughEveryAccountAndSaysWhereACodexLoginIs() {
+        let s = Self.sandbox()
+        _ = s.run("doctor")
+        let out = s.stdout.text
+        #expect(out.contains("account work (claude):"))
+        #expect(out.contains("account codex (codex):"))
+        #expect(out.contains("codex login: " + s.sandbox.home + "/.codex/auth.json not found"), "\(out)")
+    }
+
+    @Test func historyAndCacheTakeAccount() {
+        let s = Self.sandbox()
+        #expect(s.run("cache", "path", "--account", "codex") == 0)
+        #expect(s.run("cache", "path") == 0)
+        #expect(s.run("history", "--account", "nope") == 2)
+        let lines = s.stdout.text.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0] != lines[1], "without --account: the first account, not codex")
+    }
+
     @Test func withoutAccountTablesNothingChanges() {
         let s = CLISandbox()
         s.saveCache(used: ["five_hour": 63, "seven_day": 41], age: 30)
