@@ -158,6 +158,20 @@ import ElbowroomCore
         #expect(lines.count == 2 && lines[0] != lines[1], "without --account: the first account, not codex")
     }
 
+    @Test func anAdapterPluginGetsEveryAccount() throws {
+        let s = Self.sandbox()
+        let dir = s.sandbox.configHome + "/elbowroom/adapters"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try "#!/bin/sh\ncat > \"$HOME/frame.json\"\necho ok\n".write(toFile: dir + "/elbowroom-adapter-spy", atomically: true, encoding: .utf8)
+        chmod(dir + "/elbowroom-adapter-spy", 0o755)
+        #expect(s.run("-a", "spy") == 0)
+        let frame = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: s.sandbox.home + "/frame.json"))) as? [String: Any])
+        let accounts = try #require(frame["accounts"] as? [[String: Any]])
+        #expect(accounts.map { $0["label"] as? String } == ["W", "H", "X"])
+        #expect((frame["text"] as? String)?.hasPrefix("W 5h 37%") == true)
+    }
+
     @Test func withoutAccountTablesNothingChanges() {
         let s = CLISandbox()
         s.saveCache(used: ["five_hour": 63, "seven_day": 41], age: 30)

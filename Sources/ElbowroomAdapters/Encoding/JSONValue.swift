@@ -16,6 +16,13 @@ public indirect enum JSONValue: Sendable, Equatable {
     public static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
     public static func number(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
 
+    /// An object's value for `key`, else `null`.
+    public func field(_ key: String) -> JSONValue {
+        guard case .object(let pairs) = self else { return .null }
+        for pair in pairs where pair.0 == key { return pair.1 }
+        return .null
+    }
+
     /// Compact, one line, no spaces.
     public var encoded: String {
         switch self {

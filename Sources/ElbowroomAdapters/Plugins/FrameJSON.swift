@@ -12,7 +12,8 @@ import ElbowroomCore
 /// | `tooltip_text`, `tooltip` | the same for the tooltip template |
 /// | `level`, `status` | as in the `json` adapter |
 /// | `percentage` | percent used of the worst window, or `null` |
-/// | `view` | exactly the `json` adapter's object |
+/// | `view` | exactly the `json` adapter's object (with several accounts: the worst account's) |
+/// | `accounts` | only with several `[accounts.NAME]`: the `json` adapter's `accounts` array |
 ///
 /// Nothing in a frame carries a credential, and none is added here. Texts come without controls
 /// or bidi controls (`SafeText`), newlines kept: a plugin that prints them as they are cannot
@@ -34,7 +35,10 @@ public enum FrameJSON {
     }
 
     public static func value(_ frame: RenderedFrame, adapter: String, mode: String) -> JSONValue {
-        .object([
+        var pairs: [(String, JSONValue)] = frame.accounts.isEmpty ? [] : [
+            ("accounts", ViewJSON.value(accounts: frame.accounts, level: frame.level, now: frame.view.now).field("accounts")),
+        ]
+        pairs += [
             ("adapter", .string(adapter)),
             ("level", .string(frame.level.rawValue)),
             ("mode", .string(mode)),
@@ -46,6 +50,7 @@ public enum FrameJSON {
             ("tooltip", spans(frame.runs(frame.tooltip))),
             ("tooltip_text", .string(SafeText.clean(frame.tooltip.plainText, lines: .keep))),
             ("view", ViewJSON.value(frame.view)),
-        ])
+        ]
+        return .object(pairs)
     }
 }
