@@ -95,6 +95,23 @@ import ElbowroomTestSupport
         #expect(one.stdout == "7d 54%\n")
     }
 
+    @Test func watchShowsEveryAccountAndFollowsEachCache() throws {
+        let setup = try Setup()
+        let e2e = setup.e2e
+        _ = try e2e.run(["-a", "plain", "--wait"])
+        let watch = try EndToEndWatchTests.Watch(e2e, ["-a", "plain", "--interval", "0.2", "--offline"])
+        #expect(watch.waitForLines(1))
+        #expect(watch.lines.first == "W 5h 20% · 7d 70%  H 5h 37% · 7d 59%  X 7d 54%  G 5h 90%")
+        // Another process writes one account's cache: the line follows.
+        let home = Paths(environment: ElbowroomEnvironment(e2e.sandbox.environment))
+        var cache = try #require(CacheStore(paths: home).load())
+        cache.reading?.windows = [UsageWindow(key: "five_hour", used: 99, resetsAt: Date().addingTimeInterval(3600), observedAt: Date())]
+        try CacheStore(paths: home).save(cache)
+        #expect(Eventually.within(5) { watch.lines.contains { $0.contains("H 5h 1%") } }, "\(watch.lines)")
+        kill(watch.process.processIdentifier, SIGTERM)
+        #expect(watch.exitStatus(within: 3) == 0)
+    }
+
     @Test func fetchGoesThroughEveryAccountAndTakesAccount() throws {
         let setup = try Setup()
         let e2e = setup.e2e
