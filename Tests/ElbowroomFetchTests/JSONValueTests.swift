@@ -82,4 +82,37 @@ import ElbowroomCore
         #expect(JSONValue.number(Double.nan) == nil)
         #expect(JSONValue.number(-Double.infinity) == nil)
     }
+
+    /// `JSONSerialization` read `0` and `1` as booleans: `"expires_in":1` was taken for no number
+    /// at all (an hour) instead of the shortest lifetime.
+    @Test func anExpiresInOfOneIsANumberAndTrueIsNot() {
+        #expect(TokenGrant.lifetime(.number("1")) == 300)
+        #expect(TokenGrant.lifetime(.number("0")) == 300)
+        #expect(TokenGrant.lifetime(.bool(true)) == nil)
+        #expect(TokenGrant.lifetime(.string("3600")) == nil)
+        #expect(TokenGrant.lifetime(.number("1e300")) == TokenGrant.lifetimeRange.upperBound)
+    }
+
+    /// Before, a refresh rewrote Claude Code's credentials in hash order with `1.50` as `1.5`.
+    @Test func aRefreshRewritesTheCredentialsInTheirOrderWithTheirNumbers() throws {
+        let text = #"{"mcpOAuth":{"srv":{"expiresAt":1.50e3,"n":[3,2,1]}},"claudeAiOauth":{"subscriptionType":"max","accessToken":"old","scopes":["user:inference"],"refreshToken":"r","expiresAt":1,"zeta":-0},"late":{}}"#
+        let written = try CredentialsDocument.replacingTokens(
+            in: Data(text.utf8), accessToken: "new-access", refreshToken: "new-refresh",
+            expiresAt: Date(timeIntervalSince1970: 1_800_000_000), refreshTokenExpiresAt: Date(timeIntervalSince1970: 1_900_000_000))
+        #expect(String(decoding: written, as: UTF8.self) == #"{"mcpOAuth":{"srv":{"expiresAt":1.50e3,"n":[3,2,1]}},"claudeAiOauth":{"subscriptionType":"max","accessToken":"new-access","scopes":["user:inference"],"refreshToken":"new-refresh","expiresAt":1800000000000,"zeta":-0,"refreshTokenExpiresAt":1900000000000},"late":{}}"#)
+        try CredentialsDocument.checkRewritable(Data(text.utf8))
+    }
+
+    /// The `--json` line, byte for byte as `JSONSerialization` wrote it with sorted keys.
+    @Test func theJSONLineIsWrittenAsBefore() throws {
+        let reading = Reading(
+            windows: [UsageWindow(key: "five_hour", label: nil, used: 12.5, resetsAt: Date(timeIntervalSince1970: 1_795_000_000),
+                                  severity: "warning", observedAt: Date(timeIntervalSince1970: 1_794_990_000))],
+            extra: ExtraUsage(isEnabled: true, monthlyLimitMinor: 5000, usedMinor: 120, utilization: 2.4, currency: nil),
+            plan: "max", fetchedAt: Date(timeIntervalSince1970: 1_794_990_000), source: .api)
+        var cache = CacheFile(account: "/home/me/.claude/.credentials.json", reading: reading)
+        cache.fetch.lastAttempt = Date(timeIntervalSince1970: 1_794_990_000)
+        let line = FetchJSON.line(FetchReport(result: .skipped(reason: "not due \"yet\""), cache: cache))
+        #expect(line == #"{"account":"/home/me/.claude/.credentials.json","cooldown_until":null,"extra_usage":{"currency":null,"is_enabled":true,"monthly_limit":5000,"used_credits":120,"utilization":2.4},"fetched_at":"2026-11-18T08:20:00Z","last_attempt":"2026-11-18T08:20:00Z","message":null,"outcome":null,"plan":"max","reason":"not due \"yet\"","schema":1,"source":"api","status":"skipped","windows":[{"key":"five_hour","label":"Session","left":87.5,"resets_at":"2026-11-18T11:06:40Z","severity":"warning","used":12.5}]}"#)
+    }
 }

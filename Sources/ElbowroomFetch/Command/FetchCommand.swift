@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ElbowroomCore
 
 /// `elbowroom-fetch [--urgency when-due|now|force] [--max-age SECONDS] [--json] [--verbose] [--probe]`
@@ -150,58 +154,67 @@ public enum Probe {
 /// `used`/`left` are percent (0…100); money is in minor units (cents).
 public enum FetchJSON {
     public static func line(_ report: FetchReport) -> String {
-        var object: [String: Any] = ["schema": 1]
+        // Keys in sorted order, as the line has always been written.
+        var finite = true
+        func number(_ value: Double?) -> JSONValue {
+            guard let value else { return .null }
+            guard let json = JSONValue.number(value) else {
+                finite = false
+                return .null
+            }
+            return json
+        }
         let cache = report.cache
+        let status: String, outcome: String?, message: String?, reason: String?
         switch report.result {
         case .fetched:
-            object["status"] = "fetched"
-            object["outcome"] = "ok"
-            object["message"] = NSNull()
-            object["reason"] = NSNull()
-        case .skipped(let reason):
-            object["status"] = "skipped"
-            object["outcome"] = cache?.fetch.lastOutcome?.rawValue ?? NSNull()
-            object["message"] = cache?.fetch.message ?? NSNull()
-            object["reason"] = reason
+            (status, outcome, message, reason) = ("fetched", "ok", nil, nil)
+        case .skipped(let why):
+            (status, outcome, message, reason) = ("skipped", cache?.fetch.lastOutcome?.rawValue, cache?.fetch.message, why)
         case .failed(let error):
-            object["status"] = "failed"
-            object["outcome"] = error.outcome.rawValue
-            object["message"] = error.description
-            object["reason"] = NSNull()
+            (status, outcome, message, reason) = ("failed", error.outcome.rawValue, error.description, nil)
         }
         let reading = cache?.reading
-        object["account"] = cache?.account ?? NSNull()
-        object["plan"] = reading?.plan ?? NSNull()
-        object["source"] = reading?.source.rawValue ?? NSNull()
-        object["fetched_at"] = date(reading?.fetchedAt)
-        object["last_attempt"] = date(cache?.fetch.lastAttempt)
-        object["cooldown_until"] = date(cache?.fetch.cooldownUntil)
-        object["windows"] = (reading?.windows ?? []).map { window -> [String: Any] in
-            [
-                "key": window.key,
-                "label": WindowCatalog.label(forKey: window.key, apiLabel: window.label),
-                "used": window.used,
-                "left": min(max(100 - window.used, 0), 100),
-                "resets_at": date(window.resetsAt),
-                "severity": window.severity ?? NSNull(),
-            ]
+        let windows = (reading?.windows ?? []).map { window -> JSONValue in
+            .object([
+                .init("key", .string(window.key)),
+                .init("label", .string(WindowCatalog.label(forKey: window.key, apiLabel: window.label))),
+                .init("left", number(min(max(100 - window.used, 0), 100))),
+                .init("resets_at", date(window.resetsAt)),
+                .init("severity", .string(window.severity)),
+                .init("used", number(window.used)),
+            ])
         }
+        var extraUsage = JSONValue.null
         if let extra = reading?.extra {
-            object["extra_usage"] = [
-                "is_enabled": extra.isEnabled ?? NSNull(),
-                "monthly_limit": extra.monthlyLimitMinor ?? NSNull(),
-                "used_credits": extra.usedMinor ?? NSNull(),
-                "utilization": extra.utilization ?? NSNull(),
-                "currency": extra.currency ?? NSNull(),
-            ] as [String: Any]
-        } else {
-            object["extra_usage"] = NSNull()
+            extraUsage = .object([
+                .init("currency", .string(extra.currency)),
+                .init("is_enabled", extra.isEnabled.map(JSONValue.bool) ?? .null),
+                .init("monthly_limit", number(extra.monthlyLimitMinor)),
+                .init("used_credits", number(extra.usedMinor)),
+                .init("utilization", number(extra.utilization)),
+            ])
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        let document = JSONValue.object([
+            .init("account", .string(cache?.account)),
+            .init("cooldown_until", date(cache?.fetch.cooldownUntil)),
+            .init("extra_usage", extraUsage),
+            .init("fetched_at", date(reading?.fetchedAt)),
+            .init("last_attempt", date(cache?.fetch.lastAttempt)),
+            .init("message", .string(message)),
+            .init("outcome", .string(outcome)),
+            .init("plan", .string(reading?.plan)),
+            .init("reason", .string(reason)),
+            .init("schema", .number(1)),
+            .init("source", .string(reading?.source.rawValue)),
+            .init("status", .string(status)),
+            .init("windows", .array(windows)),
+        ])
+        // NaN and infinities have no JSON: the line is then an empty object, as it always was.
+        return finite ? document.serializedString() : "{}"
     }
 
-    static func date(_ date: Date?) -> Any {
-        date.map(ISO8601.format) ?? NSNull()
+    static func date(_ date: Date?) -> JSONValue {
+        .string(date.map(ISO8601.format))
     }
 }
