@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// Everything a render reads: the view, the status-line input and the clock's time zone.
@@ -10,8 +11,9 @@ struct RenderContext: Sendable {
     /// The window an `each` group is being rendered for.
     var each: WindowView?
 
-    /// The windows the template does not name, for `other` and `each`.
-    var unnamedWindows: [WindowView] { view.windows.filter { !namedKeys.contains($0.key) } }
+    /// The windows the template does not name, for `other` and `each`: of those a line shows
+    /// by default (`UsageView.rows`: what Claude Code's `/usage` shows, and any that needs attention).
+    var unnamedWindows: [WindowView] { view.rows.filter { !namedKeys.contains($0.key) } }
 
     /// A window by template name, stand-ins included.
     func window(named name: String) -> WindowView? {
@@ -28,7 +30,24 @@ enum Renderer {
     static func render(_ nodes: [Node], context: RenderContext) -> [Span] {
         var spans: [Span] = []
         _ = render(nodes, style: .plain, context: context, into: &spans, stopAtMissing: false, eachFree: false)
+        trimSeparators(&spans)
         return spans
+    }
+
+    /// The separator the shipped templates put between parts.
+    static let separator = " · "
+
+    /// A line never starts or ends with the separator: when the part before or after it is
+    /// missing (an account without the session window, say), the separator goes too.
+    static func trimSeparators(_ spans: inout [Span]) {
+        if let first = spans.first, first.text.hasPrefix(separator) {
+            spans[0].text.removeFirst(separator.count)
+            if spans[0].text.isEmpty { spans.removeFirst() }
+        }
+        if let last = spans.last, last.text.hasSuffix(separator) {
+            spans[spans.count - 1].text.removeLast(separator.count)
+            if spans[spans.count - 1].text.isEmpty { spans.removeLast() }
+        }
     }
 
     /// Appends the rendering of `nodes`; returns whether every placeholder had a value (a

@@ -86,7 +86,9 @@ import Testing
         #expect(input.windows.map(\.key) == ["five_hour", "seven_day"])
         #expect(input.notes.isEmpty)
         let v = view(try #require(input.reading(at: now)))
-        #expect(v.level == .ok)
+        // The gateway's spend limit is not a window, but it is the user's limit: past 100 % it is critical.
+        #expect(v.spend?.percent == 180)
+        #expect(v.level == .critical)
         #expect(v.worst?.key == "seven_day")
     }
 

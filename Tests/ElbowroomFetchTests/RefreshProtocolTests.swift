@@ -93,3 +93,61 @@ import ElbowroomTestSupport
         #expect(report.result.failure?.description.contains("could not be read") == true)
     }
 }
+
+/// Claude Code keeps the whole usage body it last read in its global config; the fetcher takes
+/// it, before asking the network, when it is newer than the cache and the signed-in account's.
+@Suite struct ClaudeSnapshotSourceTests {
+    func writeGlobalConfig(_ h: FetchHarness, age: TimeInterval, owner: String = "acct-1", fiveHour: Double = 42) throws {
+        let ms = Int((h.clock.now.timeIntervalSince1970 - age) * 1000)
+        let body = #"{"five_hour":{"utilization":\#(fiveHour),"resets_at":"2099-01-01T00:00:00Z"},"seven_day":null}"#
+        let json = #"{"numStartups":3,"oauthAccount":{"accountUuid":"acct-1","emailAddress":"a@b.c"},"cachedUsageUtilization":{"fetchedAtMs":\#(ms),"accountUuid":"\#(owner)","utilization":\#(body)}}"#
+        let file = ClaudeCodeStorage(environment: h.sandbox.elbowroomEnvironment).globalConfigFile
+        try Data(json.utf8).write(to: URL(fileURLWithPath: file))
+    }
+
+    @Test func aFreshSnapshotIsTakenWithoutARequest() throws {
+        let h = try FetchHarness()
+        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.valid)
+        try writeGlobalConfig(h, age: 30)
+        let report = h.run(.whenDue)
+        #expect(report.skipReason?.contains("claude code's own usage snapshot") == true)
+        #expect(h.usageRequests.isEmpty)
+        let cache = try #require(CacheStore(paths: h.sandbox.paths).load())
+        #expect(cache.reading?.source == .claudeSnapshot)
+        #expect(cache.reading?.window(key: "five_hour")?.used == 42)
+        // Not due again until the snapshot is max_age old.
+        #expect(h.run(.whenDue).skipReason != nil)
+        #expect(h.usageRequests.isEmpty)
+    }
+
+    @Test func anOldSnapshotIsKeptButTheNetworkIsAskedToo() throws {
+        let h = try FetchHarness()
+        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.valid)
+        try writeGlobalConfig(h, age: 600)
+        #expect(h.run(.whenDue).result == .fetched)
+        #expect(h.usageRequests.count == 1)
+        #expect(CacheStore(paths: h.sandbox.paths).load()?.reading?.source == .api)
+    }
+
+    @Test func anotherAccountsSnapshotIsNeverTaken() throws {
+        let h = try FetchHarness()
+        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.valid)
+        try writeGlobalConfig(h, age: 30, owner: "someone-else")
+        #expect(h.run(.whenDue).result == .fetched)
+        #expect(h.usageRequests.count == 1)
+        #expect(CacheStore(paths: h.sandbox.paths).load()?.reading?.window(key: "five_hour")?.used == 12.5)
+    }
+
+    @Test func aSnapshotNoNewerThanTheCacheIsNotTaken() throws {
+        let h = try FetchHarness()
+        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.valid)
+        try writeGlobalConfig(h, age: 30)
+        var cache = CacheFile(account: h.sandbox.paths.accountSource, reading: Reading(
+            windows: [UsageWindow(key: "five_hour", used: 7, resetsAt: h.clock.now.addingTimeInterval(3600), observedAt: h.clock.now)],
+            fetchedAt: h.clock.now.addingTimeInterval(-10), source: .api))
+        cache.fetch.recordSuccess(at: h.clock.now.addingTimeInterval(-1000))
+        try CacheStore(paths: h.sandbox.paths).save(cache)
+        #expect(h.run(.whenDue).result == .fetched)
+        #expect(h.usageRequests.count == 1)
+    }
+}

@@ -48,10 +48,28 @@ import ElbowroomCore
         #expect(try Self.render("claude", Self.view(Self.fableBody)).plainText == "5h 88% · 7d 60% · Fable 9%")
     }
 
-    @Test func compactStaysShortWhenEveryOtherWindowIsFine() throws {
+    /// Claude Code's `/usage` shows a model-scoped week from `limits[]` whether or not it needs
+    /// attention; users compare with it.
+    @Test func compactShowsTheScopedWeekClaudeCodeShowsEvenWhenFine() throws {
         let body = Self.fableBody.split(separator: #""percent":91,"severity":"warning","is_active":true"#)
             .joined(separator: #""percent":20,"severity":"normal""#)
-        #expect(try Self.render("compact", Self.view(body)).plainText == "5h 88% · 7d 60%")
+        #expect(try Self.render("compact", Self.view(body)).plainText == "5h 88% · 7d 60% · Fable 80%")
+    }
+
+    /// Windows `/usage` does not show (the flat `seven_day_opus`, `seven_day_oauth_apps`, codename
+    /// keys) stay off the line while fine, come on when they need attention, and stay reachable by name.
+    @Test func windowsClaudeCodeDoesNotShowAppearOnlyWhenTheyNeedAttention() throws {
+        func body(_ opus: Int) -> String {
+            """
+            {"five_hour":{"utilization":10,"resets_at":"\(ISO8601.format(Self.now.addingTimeInterval(3600)))"},
+             "seven_day_opus":{"utilization":\(opus),"resets_at":"\(ISO8601.format(Self.now.addingTimeInterval(86400)))"},
+             "seven_day_oauth_apps":{"utilization":5,"resets_at":"\(ISO8601.format(Self.now.addingTimeInterval(86400)))"}}
+            """
+        }
+        #expect(try Self.render("compact", Self.view(body(50))).plainText == "5h 90%")
+        #expect(try Self.render("full", Self.view(body(50))).plainText == "5h 90% ↻1h")
+        #expect(try Template.parse("{opus.left} {seven_day_oauth_apps.left}").render(Self.view(body(50))).plainText == "50 95")
+        #expect(try Self.render("compact", Self.view(body(95))).plainText == "5h 90% · Opus 5%")
     }
 
     @Test func compactWithOnlyTheWeeklyWindowStillSeparatesTheExtraOne() throws {
@@ -67,18 +85,18 @@ import ElbowroomCore
         let full = try Self.render("full", view).plainText
         #expect(full == "5h 88% ↻1h · 7d 60% ↻3d · Fable 9% ↻3d out in 9h29m")
         let tooltip = try Self.render("tooltip", view).plainText
-        #expect(tooltip.hasSuffix("\nFable      9% left  █████████▏ · resets Wed 16:06 · pace 159% · runs out in 9h29m · binds now"))
+        #expect(tooltip.hasSuffix("\nFable      9% left  █████████▏ · resets Wed 16:06 · pace 159% · runs out in 9h29m · binds now · api 30s ago"))
         #expect(tooltip.split(separator: "\n").count == 4)
     }
 
     @Test func eachRepeatsOncePerUnnamedWindowInDisplayOrder() throws {
         let body = """
-        {"five_hour":{"utilization":10,"resets_at":null},"seven_day_zeta":{"utilization":1},"seven_day_alpha":{"utilization":2},
+        {"five_hour":{"utilization":10,"resets_at":null},"seven_day_zeta":{"utilization":91},"seven_day_alpha":{"utilization":92},
          "seven_day_sonnet":{"utilization":3}}
         """
         let t = try Template.parse("{5h.left}( {each.name}={each.left})")
         let text = t.render(try Self.view(body)).plainText
-        #expect(text == "90 sonnet=97 seven_day_alpha=98 seven_day_zeta=99")
+        #expect(text == "90 sonnet=97 seven_day_alpha=8 seven_day_zeta=9")
         let named = try Template.parse("{sonnet.left}( {each.label})")
         #expect(named.render(try Self.view(body)).plainText == "97 Session Alpha Zeta")
     }

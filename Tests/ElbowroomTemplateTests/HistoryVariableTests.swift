@@ -83,16 +83,16 @@ struct HistoryVariableTests {
     @Test func fullAndTooltipShowRateAndSparkline() throws {
         let full = try #require(TemplateLibrary.shipped.first { $0.name == "full" }).source
         let fullText = try Template.parse(full).render(Self.view, localTime: Fixture.localTime).plainText
-        #expect(fullText == "5h 37% ↻2h13m ▃▄▄▅▅▅ 30.0%/h out in 1h13m · 7d 59% ↻3d4h 0.0%/h · sonnet 82% ↻3d4h · opus 8% ↻3d4h out in 40m · extra $12.34/$50.00")
+        #expect(fullText == "5h 37% ↻2h13m ▃▄▄▅▅▅ 30.0%/h out in 1h13m · 7d 59% ↻3d4h 0.0%/h · Sonnet 82% ↻3d4h · Opus 8% ↻3d4h out in 40m · credits $12.34 / $50.00")
         let tooltip = try #require(TemplateLibrary.shipped.first { $0.name == "tooltip" }).source
         let tooltipText = try Template.parse(tooltip).render(Self.view, localTime: Fixture.localTime).plainText
         #expect(tooltipText == """
             Claude usage (max) · updated 42s ago
-            Session   37% left  ██████▎░░░ ▃▄▄▄▄▄▅▅▅▅ · resets 18:19 · 30.0%/h · pace 130% · runs out in 1h13m
-            Weekly    59% left  ████▏░░░░░ ▄▄▄▄▄▄▄▄▄▄ · resets Wed 20:06 · 0.0%/h · pace 41%
-            Sonnet    82% left  █▊░░░░░░░░ · resets Wed 20:06 · pace 33%
-            Opus       8% left  █████████▎ ▇▇▇▇▇▇▇▇▇▇ · resets Wed 20:06 · 11.8%/h · pace 987% · runs out in 40m
-            Extra    $12.34 of $50.00 (25%)
+            Session   37% left  ██████▎░░░ ▃▄▄▄▄▄▅▅▅▅ · resets 18:19 · 30.0%/h · pace 130% · runs out in 1h13m · api 42s ago
+            Weekly    59% left  ████▏░░░░░ ▄▄▄▄▄▄▄▄▄▄ · resets Wed 20:06 · 0.0%/h · pace 41% · api 42s ago
+            Sonnet    82% left  █▊░░░░░░░░ · resets Wed 20:06 · pace 33% · api 42s ago
+            Opus       8% left  █████████▎ ▇▇▇▇▇▇▇▇▇▇ · resets Wed 20:06 · 11.8%/h · pace 987% · runs out in 40m · api 42s ago
+            Credits  $12.34 of $50.00 (25%)
             """)
     }
 }

@@ -46,31 +46,31 @@ struct ShippedTemplateTests {
     }
 
     static let goldens: [Golden] = [
-        Golden(name: "compact", fixture: .fresh, expected: "5h 37% · 7d 59% · Opus 8%"),
-        Golden(name: "compact", fixture: .stale, expected: "5h 37% · 7d 59% · Opus 8% stale"),
-        Golden(name: "compact", fixture: .offline, expected: "5h 37% · 7d 59% · Opus 8% offline"),
+        Golden(name: "compact", fixture: .fresh, expected: "5h 37% · 7d 59% · Sonnet 82% · Opus 8% · credits $12.34 / $50.00"),
+        Golden(name: "compact", fixture: .stale, expected: "5h 37% · 7d 59% · Sonnet 82% · Opus 8% stale"),
+        Golden(name: "compact", fixture: .offline, expected: "5h 37% · 7d 59% · Sonnet 82% · Opus 8% offline"),
         Golden(name: "compact", fixture: .resetWindow, expected: "5h 100% · 7d 59%"),
         Golden(name: "compact", fixture: .missingWindows, expected: "7d 59%"),
-        Golden(name: "compact", fixture: .limitsOnly, expected: "opus 70%"),
+        Golden(name: "compact", fixture: .limitsOnly, expected: "Opus 70%"),
         Golden(name: "compact", fixture: .signedOut, expected: "sign in to Claude Code"),
         Golden(name: "compact", fixture: .loading, expected: "loading…"),
         Golden(name: "minimal", fixture: .fresh, expected: "opus 8%"),
         Golden(name: "minimal", fixture: .signedOut, expected: "sign in to Claude Code"),
-        Golden(name: "full", fixture: .fresh, expected: "5h 37% ↻2h13m out in 1h36m · 7d 59% ↻3d4h · sonnet 82% ↻3d4h · opus 8% ↻3d4h out in 7h59m · extra $12.34/$50.00"),
-        Golden(name: "full", fixture: .offline, expected: "5h 37% ↻2h13m out in 1h22m · 7d 59% ↻3d4h · sonnet 82% ↻3d4h · opus 8% ↻3d4h out in 7h49m · offline · network unreachable"),
+        Golden(name: "full", fixture: .fresh, expected: "5h 37% ↻2h13m out in 1h36m · 7d 59% ↻3d4h · Sonnet 82% ↻3d4h · Opus 8% ↻3d4h out in 7h59m · credits $12.34 / $50.00"),
+        Golden(name: "full", fixture: .offline, expected: "5h 37% ↻2h13m out in 1h22m · 7d 59% ↻3d4h · Sonnet 82% ↻3d4h · Opus 8% ↻3d4h out in 7h49m · offline · network unreachable"),
         Golden(name: "full", fixture: .resetWindow, expected: "5h 100% · 7d 59% ↻1d"),
-        Golden(name: "full", fixture: .limitsOnly, expected: "opus 70% ↻1d"),
+        Golden(name: "full", fixture: .limitsOnly, expected: "Opus 70% ↻1d"),
         Golden(name: "tooltip", fixture: .fresh, expected: """
             Claude usage (max) · updated 42s ago
-            Session   37% left  ██████▎░░░ · resets 18:19 · pace 114% · runs out in 1h36m
-            Weekly    59% left  ████▏░░░░░ · resets Wed 20:06 · pace 75%
-            Sonnet    82% left  █▊░░░░░░░░ · resets Wed 20:06 · pace 33%
-            Opus       8% left  █████████▎ · resets Wed 20:06 · pace 168% · runs out in 7h59m
-            Extra    $12.34 of $50.00 (25%)
+            Session   37% left  ██████▎░░░ · resets 18:19 · pace 114% · runs out in 1h36m · api 42s ago
+            Weekly    59% left  ████▏░░░░░ · resets Wed 20:06 · pace 75% · api 42s ago
+            Sonnet    82% left  █▊░░░░░░░░ · resets Wed 20:06 · pace 33% · api 42s ago
+            Opus       8% left  █████████▎ · resets Wed 20:06 · pace 168% · runs out in 7h59m · api 42s ago
+            Credits  $12.34 of $50.00 (25%)
             """),
         Golden(name: "tooltip", fixture: .loading, expected: "Claude usage\nloading…"),
         Golden(name: "tooltip", fixture: .signedOut, expected: "Claude usage · sign in to Claude Code"),
-        Golden(name: "claude", fixture: .fresh, expected: "5h 37% · 7d 59% · Opus 8%"),
+        Golden(name: "claude", fixture: .fresh, expected: "5h 37% · 7d 59% · Sonnet 82% · Opus 8% · credits $12.34 / $50.00"),
     ]
 
     @Test(arguments: goldens)
@@ -82,14 +82,15 @@ struct ShippedTemplateTests {
     @Test func claudeTemplateShowsTheStatusLineInput() throws {
         let input = StatusLineInput(modelName: "Opus 4", costUSD: 1.5, contextUsedPercent: 23)
         let spans = try Self.shipped("claude").render(Fixture.fresh.view, statusLine: input, localTime: Fixture.localTime)
-        #expect(spans.plainText == "Opus 4 · ctx 23% · 5h 37% · 7d 59% · Opus 8%")
+        #expect(spans.plainText == "Opus 4 · ctx 23% · 5h 37% · 7d 59% · Sonnet 82% · Opus 8% · credits $12.34 / $50.00")
         #expect(spans.first == Span("Opus 4", style: Style(bold: true)))
     }
 
     @Test func compactColoursEachWindowByItsLevel() throws {
         let spans = try Self.shipped("compact").render(Fixture.fresh.view, localTime: Fixture.localTime)
         #expect(spans == [Span("5h 37%", style: Style(semantic: .ok)), Span(" · "), Span("7d 59%", style: Style(semantic: .ok)),
-                          Span(" · "), Span("Opus 8%", style: Style(semantic: .critical))])
+                          Span(" · "), Span("Sonnet 82%", style: Style(semantic: .ok)),
+                          Span(" · "), Span("Opus 8%", style: Style(semantic: .critical)), Span(" · credits $12.34 / $50.00")])
     }
 }
 

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// The view as JSON: the `json` adapter's output and the `view` inside a plugin's stdin.
@@ -17,8 +18,12 @@ import ElbowroomCore
 /// | `plan` | `pro`, `max`, … or `null` |
 /// | `source` | `api`, `status_line`, `demo` or `null` |
 /// | `cooldown_until` | ISO-8601 when a 429/backoff cooldown ends, or `null` |
-/// | `windows` | array, display order: `key` (API name), `name` (`5h`…), `label`, `used`, `left` (percent, 2 decimals), `resets_at` (ISO or `null`), `resets_in` (seconds or `null`), `level`, `pace` (projected percent at reset, 1 decimal, or `null`), `eta` (seconds to 100 % or `null`), `rate` (percent per hour now, 2 decimals, or `null`; see the `rate` variable), `has_reset`, `binding` (the API says this limit binds now) |
-/// | `extra` | `null` or `enabled`, `monthly_limit_minor`, `used_minor` (cents), `utilization`, `currency` (`null` when the API did not say) |
+/// | `windows` | array, display order: `key` (API name), `name` (`5h`…), `label`, `title` (Claude Code's row title), `used`, `left` (percent, 2 decimals), `resets_at` (ISO or `null`), `resets_in` (seconds or `null`), `level`, `pace` (projected percent at reset, 1 decimal, or `null`), `eta` (seconds to 100 % or `null`), `rate` (percent per hour now, 2 decimals, or `null`; see the `rate` variable), `has_reset`, `binding` (the API says this limit binds now), `source` (`api`, `status_line`, `claude_snapshot`, `demo`), `age` (seconds since this number was observed), `shown` (Claude Code's `/usage` shows it) |
+/// | `extra` | `null` or `enabled`, `monthly_limit_minor`, `used_minor` (minor units), `utilization`, `currency` (`null` when the API did not say), `exponent` (digits of the minor unit) |
+/// | `spend` | `null` or `used_minor`, `limit_minor`, `currency`, `exponent`, `percent` (may pass 100; `null` uncapped), `level`, `organisation`, `is_limit` (it drives `level`), `period`, `resets_at`, `source` |
+/// | `account` | `subscriber`, `organisation pool`, `spend only`, `gateway`, `no limits`, or `null` without data |
+/// | `notice` | for an account with data but nothing to show: `team plan: no limits or spend to show`, else `null` |
+/// | `unknown_keys` | top-level keys of the last body elbowroom has never heard of |
 public enum ViewJSON {
     public static let version = 1
 
@@ -28,6 +33,7 @@ public enum ViewJSON {
         func text(_ s: String?) -> JSONValue { .string(s.map { SafeText.clean($0, lines: .keep) }) }
         let windows: [JSONValue] = view.windows.map { w in
             .object([
+                ("age", seconds(w.age(now: view.now))),
                 ("binding", .bool(w.binding)),
                 ("eta", seconds(w.eta)),
                 ("has_reset", .bool(w.hasReset)),
@@ -40,6 +46,9 @@ public enum ViewJSON {
                 ("rate", percent(w.rate)),
                 ("resets_at", .string(w.resetsAt.map(ISO8601.format))),
                 ("resets_in", seconds(w.resetsIn)),
+                ("shown", .bool(w.shown)),
+                ("source", .string(w.source.rawValue)),
+                ("title", text(w.title)),
                 ("used", percent(w.used)),
             ])
         }
@@ -47,23 +56,43 @@ public enum ViewJSON {
             .object([
                 ("currency", text(e.currency)),
                 ("enabled", e.isEnabled.map { .bool($0) } ?? .null),
+                ("exponent", .number(Double(e.minorDigits))),
                 ("monthly_limit_minor", .number(e.monthlyLimitMinor)),
                 ("used_minor", .number(e.usedMinor)),
                 ("utilization", percent(e.utilization)),
             ])
         } ?? .null
+        let spend: JSONValue = view.spend.map { s in
+            .object([
+                ("currency", text(s.currency.isEmpty ? nil : s.currency)),
+                ("exponent", .number(Double(s.exponent))),
+                ("is_limit", .bool(s.isLimit)),
+                ("level", .string(s.level.rawValue)),
+                ("limit_minor", .number(s.limitMinor)),
+                ("organisation", .bool(s.organisation)),
+                ("percent", percent(s.percent)),
+                ("period", text(s.period)),
+                ("resets_at", .string(s.resetsAt.map(ISO8601.format))),
+                ("source", .string(s.source.rawValue)),
+                ("used_minor", .number(s.usedMinor)),
+            ])
+        } ?? .null
         return .object([
+            ("account", text(view.accountType)),
             ("age", seconds(view.age)),
             ("cooldown_until", .string(view.cooldownUntil.map(ISO8601.format))),
             ("error", text(view.error)),
             ("extra", extra),
             ("level", .string(view.level.rawValue)),
+            ("notice", text(view.notice)),
             ("now", .string(ISO8601.format(view.now))),
             ("offline", .bool(view.isOffline)),
             ("plan", text(view.plan)),
             ("source", .string(view.source?.rawValue)),
+            ("spend", spend),
             ("stale", .bool(view.isStale)),
             ("status", .string(view.status.rawValue)),
+            ("unknown_keys", .array(view.unknownKeys.map { text($0) })),
             ("version", .number(Double(version))),
             ("windows", .array(windows)),
         ])

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// Whether plain-text adapters (`plain`, `ansi`) may colour: `--color auto|always|never`.
@@ -33,23 +34,21 @@ public struct RenderedFrame: Sendable {
     public var palette: Palette
     /// Resolved `--color` for adapters where colour is optional (plain, ansi).
     public var useColor: Bool
-    /// Claude Code's status-line stdin, for the `claude` adapter.
-    public var statusLine: StatusLineInput?
 
     public init(spans: [Span], tooltip: [Span] = [], view: UsageView, palette: Palette = Palette(),
-                useColor: Bool = true, statusLine: StatusLineInput? = nil) {
+                useColor: Bool = true) {
         self.spans = spans
         self.tooltip = tooltip
         self.view = view
         self.palette = palette
         self.useColor = useColor
-        self.statusLine = statusLine
     }
 
     public var level: Level { view.level }
     public var status: DisplayStatus { view.status }
-    /// Percent used of the window with the least headroom (waybar's `percentage`).
-    public var percentage: Double? { view.worst?.used }
+    /// Percent used of the window with the least headroom, else of a spend that is the
+    /// account's limit (may pass 100): waybar's `percentage`.
+    public var percentage: Double? { view.headlinePercent }
 }
 
 /// What an adapter produces: the bytes to print and the exit status (`i3blocks` exits 33 when

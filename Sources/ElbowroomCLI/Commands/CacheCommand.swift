@@ -2,8 +2,9 @@ import ElbowroomCore
 import ElbowroomTemplate
 
 /// `elbowroom cache [show|path|clear]`.
-/// - `show`: the status, the fetch state and every cached window, one line each (no token is
-///   ever in the cache). Each line goes through `SafeText` (one line, no controls): window keys,
+/// - `show`: the status, the account type, the fetch state, every cached window with where its
+///   number came from and how old it is, the spend, and the top-level keys of the last body
+///   elbowroom has never heard of, one line each (no token is ever in the cache). Each line goes through `SafeText` (one line, no controls): window keys,
 ///   the plan and the last message come from the data.
 /// - `path`: the cache file of this account (`CLAUDE_CONFIG_DIR` picks the account).
 /// - `clear`: removes it; the next render fetches anew.
@@ -41,11 +42,19 @@ enum CacheCommand {
         if let reading = cache.reading {
             lines.append("data: \(reading.source.rawValue), \(DurationText.short(now.timeIntervalSince(reading.fetchedAt))) old (\(ISO8601.format(reading.fetchedAt)))")
             if let plan = reading.plan { lines.append("plan: \(plan)") }
+            if let type = view.accountType { lines.append("account type: \(type)") }
             for w in view.windows {
                 var line = "  \(w.key): \(PercentText.whole(w.used))% used, \(PercentText.whole(w.left))% left, \(w.level.rawValue)"
                 if w.hasReset { line += ", reset since observed" }
                 if let r = w.resetsAt { line += ", resets \(ISO8601.format(r)) (in \(DurationText.short(r.timeIntervalSince(now))))" }
+                line += ", from \(w.source.rawValue) \(DurationText.short(w.age(now: now))) ago"
+                if !w.shown { line += ", not a /usage row" }
                 lines.append(line)
+            }
+            if let spend = view.spend { lines.append(describe(spend)) }
+            if let notice = view.notice { lines.append("note: \(notice)") }
+            if !view.unknownKeys.isEmpty {
+                lines.append("unknown keys in the last body: \(view.unknownKeys.joined(separator: ", "))")
             }
         } else {
             lines.append("data: none yet")
@@ -58,5 +67,24 @@ enum CacheCommand {
             lines.append("cooldown: until \(ISO8601.format(until)) (\(DurationText.short(until.timeIntervalSince(now))) left)")
         }
         return lines.map { SafeText.clean($0, lines: .join) }.joined(separator: "\n") + "\n"
+    }
+
+    /// `spend: 9948 of 60000 minor units of USD (exponent 2), 16.58%, ok, from api` — raw
+    /// numbers, as the cache holds them.
+    static func describe(_ spend: SpendView) -> String {
+        var line = "spend\(spend.organisation ? " (the organisation's pool)" : ""): "
+        line += spend.usedMinor.map { number($0) } ?? "?"
+        if let limit = spend.limitMinor { line += " of \(number(limit))" }
+        line += " minor units of \(spend.currency.isEmpty ? "an unknown currency" : spend.currency) (exponent \(spend.exponent))"
+        if let percent = spend.percent { line += ", \(number(percent))%" } else { line += ", uncapped" }
+        line += ", \(spend.level.rawValue)"
+        if spend.isLimit { line += ", the account's limit" }
+        if let period = spend.period { line += ", \(period)" }
+        if let r = spend.resetsAt { line += ", resets \(ISO8601.format(r))" }
+        return line + ", from \(spend.source.rawValue)"
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String((value * 100).rounded() / 100)
     }
 }

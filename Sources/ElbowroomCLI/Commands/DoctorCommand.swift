@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 import ElbowroomTemplate
 
@@ -121,6 +122,13 @@ enum DoctorCommand {
         let view = UsageView(cache: cache, now: now, config: config)
         var text = "cache: \(store.file), status \(view.status.rawValue)"
         if let age = view.age { text += ", data \(DurationText.short(age)) old" }
+        if let type = view.accountType {
+            text += ", account type \(type)\(view.plan.map { " (plan \($0))" } ?? "")"
+            var sources: [String] = []
+            for w in view.windows where !sources.contains(w.source.rawValue) { sources.append(w.source.rawValue) }
+            if let spend = view.spend, !sources.contains(spend.source.rawValue) { sources.append(spend.source.rawValue) }
+            if !sources.isEmpty { text += ", numbers from \(sources.joined(separator: " and "))" }
+        }
         let f = cache.fetch
         if let outcome = f.lastOutcome, let at = f.lastAttempt {
             text += ", last fetch \(outcome.rawValue) \(DurationText.short(now.timeIntervalSince(at))) ago"
@@ -135,8 +143,15 @@ enum DoctorCommand {
 
     /// What the last reading left out as not data (a percentage far outside 0…100): the
     /// window shows as unknown, and this says why.
+    /// And the top-level keys of the last body elbowroom has never heard of: drift shows here
+    /// before a wrong number does.
     static func dataNotes(paths: Paths) -> [Line] {
-        (CacheStore(paths: paths).load()?.reading?.notes ?? []).map { Line(ok: true, text: "data: " + $0) }
+        let reading = CacheStore(paths: paths).load()?.reading
+        var lines = (reading?.notes ?? []).map { Line(ok: true, text: "data: " + $0) }
+        if let keys = reading?.unknownKeys, !keys.isEmpty {
+            lines.append(Line(ok: true, text: "data: keys elbowroom has never heard of in the last body: \(keys.joined(separator: ", "))"))
+        }
+        return lines
     }
 
     static func api(context: CLIContext) -> Line {

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -68,6 +69,8 @@ enum CacheFileReader {
         var source: ReadingSource?
         var notes: [String]?
         var notesSeen = false
+        var unknownKeys: [String]?
+        var unknownSeen = false
         try r.object { r, key throws(Failure) in
             switch key {
             case "windows":
@@ -81,6 +84,9 @@ enum CacheFileReader {
             case "notes":
                 notesSeen = true
                 notes = try Self.strings(&r)
+            case "unknownKeys":
+                unknownSeen = true
+                unknownKeys = try Self.strings(&r)
             default: try r.skipValue()
             }
         }
@@ -89,6 +95,7 @@ enum CacheFileReader {
         var reading = Reading(windows: [], extra: extra, plan: plan, fetchedAt: fetchedAt, source: source)
         reading.windows = windows
         if notesSeen { reading.notes = notes }
+        if unknownSeen { reading.unknownKeys = unknownKeys }
         return reading
     }
 
@@ -100,6 +107,7 @@ enum CacheFileReader {
         var severity: String?
         var binding: Bool?
         var observedAt: Date?
+        var source: ReadingSource?
         try r.object { r, name throws(Failure) in
             switch name {
             case "key": key = try r.string()
@@ -109,6 +117,7 @@ enum CacheFileReader {
             case "severity": severity = try r.null() ? nil : try r.string()
             case "binding": binding = try r.null() ? nil : try r.bool()
             case "observedAt": observedAt = try Self.date(&r)
+            case "source": source = try r.null() ? nil : try Self.source(&r)
             default: try r.skipValue()
             }
         }
@@ -120,6 +129,7 @@ enum CacheFileReader {
         window.resetsAt = resetsAt
         window.severity = severity
         window.binding = binding
+        window.source = source
         return window
     }
 
@@ -132,6 +142,13 @@ enum CacheFileReader {
             case "usedMinor": extra.usedMinor = try r.null() ? nil : try r.double()
             case "utilization": extra.utilization = try r.null() ? nil : try r.double()
             case "currency": extra.currency = try r.null() ? nil : try r.string()
+            case "exponent": extra.exponent = try r.null() ? nil : try r.int()
+            case "organisation": extra.organisation = try r.null() ? nil : try r.bool()
+            case "disabledReason": extra.disabledReason = try r.null() ? nil : try r.string()
+            case "limitReached": extra.limitReached = try r.null() ? nil : try r.bool()
+            case "period": extra.period = try r.null() ? nil : try r.string()
+            case "resetsAt": extra.resetsAt = try r.null() ? nil : try Self.date(&r)
+            case "source": extra.source = try r.null() ? nil : try Self.source(&r)
             default: try r.skipValue()
             }
         }
@@ -180,6 +197,7 @@ enum CacheFileReader {
         case "api": .api
         case "status_line": .statusLine
         case "demo": .demo
+        case "claude_snapshot": .claudeSnapshot
         default: nil
         }
     }

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -17,23 +18,35 @@ public enum RefreshMode: String, Sendable, CaseIterable {
     case never
 }
 
+/// What a window shows once its `resets_at` has passed and no newer number came.
+public enum ResetPolicy: String, Sendable, CaseIterable {
+    /// As reset: 0 % used, 100 % left. Right whenever the account was idle since (the usual
+    /// case), but a session that kept working after the reset has really used some of the new window.
+    case reset
+    /// As unknown: the window has no number until new data comes (its parts of a template
+    /// disappear). Never claims headroom it cannot know, at the price of blank spots.
+    case unknown
+}
+
 /// elbowroom's configuration: `$ELBOWROOM_CONFIG`, default `$XDG_CONFIG_HOME/elbowroom/config.toml`.
-/// Every key is optional; command-line flags override the file.
+/// Every key is optional; command-line flags override the file. This table is the manual:
+/// scripts/generate copies it into docs/configuration.md and man/elbowroom.5.
 ///
 /// | key | default | meaning |
 /// |---|---|---|
-/// | `max_age` | `180` | seconds before a refresh is due (any value ≥ 1) |
+/// | `max_age` | `180` | seconds before a refresh is due (1 s to a year) |
 /// | `stale_after` | `900` | seconds before the display calls the data stale |
-/// | `refresh` | `"auto"` | `auto` / `always` / `never`: who may refresh Claude Code's token |
+/// | `refresh` | `"auto"` | `auto` / `always` / `never`: who may refresh Claude Code's token, under Claude Code's own locks ([fetching](fetching.md#token-refresh-joining-claude-codes-own-locks)) |
 /// | `timeout` | `10` | seconds for one request |
 /// | `user_agent` | `"claude-cli/2.1.331 (external, cli)"` | the agent string sent to the usage api and the token endpoint, as Claude Code sends it: change it only to follow a server change |
-/// | `source` | `"api"` | `api`, or `statusline`: never read the login or touch the network (see `UsageSource`) |
-/// | `notify_command` | — | run with each notification as JSON on stdin, instead of notify-send / osascript |
-/// | `[notify] warn/critical/exhausted/runs_out/reset` | `true` (`reset`: `false`) | which events notify (see `NotifyKind`) |
+/// | `source` | `"api"` | `api`, or `statusline`: never read the login or touch the network ([token-free mode](#token-free-mode-source--statusline)) |
+/// | `reset_policy` | `"reset"` | `reset` or `unknown`: what a window shows once its reset time has passed and no newer number came ([below](#after-a-reset-reset_policy)) |
+/// | `notify_command` | — | a shell command run with each notification as JSON on stdin, instead of `notify-send` / `osascript` ([notifications](history-and-notifications.md#your-own-command-notify_command)) |
+/// | `[notify] warn`, `critical`, `exhausted`, `runs_out`, `reset` | `true` (`reset`: `false`) | which events notify ([notifications](history-and-notifications.md#notifications)) |
 /// | `[thresholds] warn` | `25` | headroom left (%) at or below which a window is `warn` |
 /// | `[thresholds] critical` | `10` | headroom left (%) at or below which a window is `critical` |
-/// | `[templates] <adapter>` | — | template name or inline text for that adapter; `default` for all |
-/// | `[colors] ok/warn/critical/stale/dim` | green/yellow/red/grey/grey | colour of each style |
+/// | `[templates] <adapter>` | — | a template name or inline text for that adapter; `default` for all, `tooltip` for tooltips ([templates](templates.md)) |
+/// | `[colors] ok`, `warn`, `critical`, `stale`, `dim` | green, yellow, red, grey, grey | colour of each style: a name, `#rrggbb`, or 0-255 |
 public struct Config: Sendable, Equatable {
     public var maxAge: TimeInterval = 180
     public var staleAfter: TimeInterval = 900
@@ -50,6 +63,8 @@ public struct Config: Sendable, Equatable {
     public var source: String?
     /// `source`: where usage numbers come from.
     public var usageSource: UsageSource = .api
+    /// `reset_policy`: a window past its reset with no newer data.
+    public var resetPolicy: ResetPolicy = .reset
     /// `notify_command`: a shell command that receives each notification as JSON on stdin.
     public var notifyCommand: String?
     /// `[notify]`: which events notify.
@@ -104,7 +119,7 @@ public struct Config: Sendable, Equatable {
         return config
     }
 
-    static let rootKeys = ["max_age", "stale_after", "refresh", "timeout", "source", "notify_command", "user_agent"]
+    static let rootKeys = ["max_age", "stale_after", "refresh", "timeout", "source", "reset_policy", "notify_command", "user_agent"]
     /// A year: the upper bound of every duration (so no arithmetic on them can overflow).
     public static let maxSeconds: Double = 31_536_000
     static let tables = ["thresholds", "templates", "colors", "notify"]
@@ -145,6 +160,12 @@ public struct Config: Sendable, Equatable {
                 throw fail("source must be \"api\" or \"statusline\", not \"\(word)\"")
             }
             usageSource = mode
+        case ("", "reset_policy"):
+            let word = try string()
+            guard let policy = ResetPolicy(rawValue: word) else {
+                throw fail("reset_policy must be \"reset\" or \"unknown\", not \"\(word)\"")
+            }
+            resetPolicy = policy
         case ("", "user_agent"):
             let agent = try string()
             guard !agent.isEmpty, agent.utf8.count <= 200, agent.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -17,16 +18,22 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 /// | owner record | `D/.oauth_refresh.lock.owner` (Claude Code's; read only) |
 /// | write lock | `D/.storage-write.lock` |
 /// | Keychain service (macOS) | `Claude Code-credentials`, plus `-<8 hex of sha256(raw dir)>` when the directory variable is set and non-empty |
+/// | global config (usage snapshot) | `$CLAUDE_CONFIG_DIR/.claude.json`, else `~/.claude.json` |
 /// | Keychain account | `$USER`, else the login name; `claude-code-user` when that is not `[A-Za-z0-9._-]+` |
 public struct ClaudeCodeStorage: Sendable, Equatable {
     /// `D`: the directory the credentials and their locks live in.
     public let directory: String
     /// The variable value the Keychain suffix is hashed from (raw, as set), or `nil` for none.
     public let keychainSuffixSource: String?
+    /// Claude Code's global config, where it keeps its own usage snapshot:
+    /// `$CLAUDE_CONFIG_DIR/.claude.json`, else `~/.claude.json`.
+    public let globalConfigFile: String
 
     public init(environment env: ElbowroomEnvironment) {
         let home = env.home
         let defaultDir = Paths.join(home, ".claude")
+        globalConfigFile = env.absolutePath("CLAUDE_CONFIG_DIR").map { Paths.join(Paths.trimmed($0), ".claude.json") }
+            ?? Paths.join(home, ".claude.json")
         if let secure = env.raw("CLAUDE_SECURESTORAGE_CONFIG_DIR") {
             directory = secure.isEmpty ? defaultDir : Paths.trimmed(env.absolutePath("CLAUDE_SECURESTORAGE_CONFIG_DIR") ?? defaultDir)
             keychainSuffixSource = secure.isEmpty ? nil : secure

@@ -15,41 +15,98 @@ public struct StatusLineInput: Sendable, Equatable {
     public var windows: [UsageWindow]
     /// Values left out because they are not data (see `UsagePercent`), for `--verbose`.
     public var notes: [String]
+    /// A gateway's `rate_limits.spend_limit`: percent (may exceed 100), dollars, period.
+    public var spendLimit: ExtraUsage?
+    /// Whether Claude Code sent a `rate_limits` object at all (it does not before the first
+    /// response, for API-key sessions, and in some versions).
+    public var sentRateLimits: Bool
 
     public init(modelName: String? = nil, currentDir: String? = nil, costUSD: Double? = nil,
-                contextUsedPercent: Double? = nil, windows: [UsageWindow] = [], notes: [String] = []) {
+                contextUsedPercent: Double? = nil, windows: [UsageWindow] = [], notes: [String] = [],
+                spendLimit: ExtraUsage? = nil, sentRateLimits: Bool = false) {
         self.modelName = modelName
         self.currentDir = currentDir
         self.costUSD = costUSD
         self.contextUsedPercent = contextUsedPercent
         self.windows = windows
         self.notes = notes
+        self.spendLimit = spendLimit
+        self.sentRateLimits = sentRateLimits || !windows.isEmpty || spendLimit != nil
     }
 
     /// Decodes stdin; `nil` when it is not a JSON object at all.
     ///
     /// Only entries that are usage windows are taken (`spend_limit` and the like are not). A `0`
     /// with no `resets_at` is an idle window (100 % left); a percentage far outside 0…100 is not
-    /// data (a Claude Code bug writes the reset epoch there): the window is left out, with a note.
+    /// data (a Claude Code bug writes the reset epoch there): the window is left out, with a note;
+    /// so is a window that resets further ahead than it lasts (`implausibleReset`).
     public static func decode(_ data: Data, observedAt: Date) -> StatusLineInput? {
         // Read by hand (`StatusLineReader`): this runs on every Claude Code status-line render.
         guard let fields = StatusLineReader.read(data) else { return nil }
         var windows: [UsageWindow] = []
         var notes: [String] = []
         var seen: [String] = []
-        for limit in fields.limits ?? [] where WindowCatalog.isWindowKey(limit.key) && !seen.contains(limit.key) {
+        var spendLimit: ExtraUsage?
+        for limit in fields.limits ?? [] where !seen.contains(limit.key) {
             seen.append(limit.key)
-            guard let value = limit.used else { continue }
+            if limit.key == "spend_limit" {
+                if limit.isObject {
+                    spendLimit = Self.spendLimit(used: limit.used, resetsAt: limit.resetsAt, usedUSD: limit.usedUSD,
+                                                 limitUSD: limit.limitUSD, period: limit.period)
+                }
+                continue
+            }
+            guard WindowCatalog.isWindowKey(limit.key), let value = limit.used else { continue }
             guard let used = UsagePercent.accept(value) else {
                 notes.append(UsagePercent.note(key: limit.key, field: "used_percentage", value: value))
+                continue
+            }
+            if let note = implausibleReset(key: limit.key, limit.resetsAt, observedAt: observedAt) {
+                notes.append(note)
                 continue
             }
             windows.append(UsageWindow(key: limit.key, used: used, resetsAt: limit.resetsAt, observedAt: observedAt))
         }
         return StatusLineInput(
-            modelName: fields.modelName, currentDir: fields.currentDir, costUSD: fields.costUSD,
-            contextUsedPercent: fields.contextUsedPercent,
-            windows: WindowCatalog.sorted(windows), notes: notes.sorted())
+            modelName: fields.modelName, currentDir: fields.currentDir, costUSD: fields.costUSD.map(boundedCost),
+            contextUsedPercent: fields.contextUsedPercent.map(boundedPercent),
+            windows: WindowCatalog.sorted(windows), notes: notes.sorted(),
+            spendLimit: spendLimit, sentRateLimits: fields.limits != nil)
+    }
+
+    /// A gateway's `spend_limit` as money: dollars in cents, the percent as sent (a gateway lets
+    /// spending pass its limit, so it may exceed 100; beyond `UsagePercent.ceiling × 50` it is
+    /// not a percentage). `nil` when it carries nothing.
+    static func spendLimit(used: Double?, resetsAt: Date?, usedUSD: Double?, limitUSD: Double?,
+                           period: String?) -> ExtraUsage? {
+        func money(_ dollars: Double?) -> Double? {
+            dollars.flatMap { $0.isFinite && abs($0) < 1e13 ? ($0 * 100).rounded() : nil }
+        }
+        let percent = used.flatMap { $0.isFinite && $0 >= 0 && $0 <= 10_000 ? $0 : nil }
+        guard percent != nil || usedUSD != nil || limitUSD != nil else { return nil }
+        return ExtraUsage(isEnabled: true, monthlyLimitMinor: money(limitUSD), usedMinor: money(usedUSD),
+                          utilization: percent, currency: "USD", exponent: 2,
+                          period: period.map { SafeText.clean(String($0.prefix(32)), lines: .join) }.flatMap { $0.isEmpty ? nil : $0 },
+                          resetsAt: resetsAt, source: .statusLine)
+    }
+
+    /// A note when `resetsAt` lies further ahead than the window lasts
+    /// (`WindowCatalog.latestPlausibleReset`): such a window is left out, since a cached window
+    /// that resets in years holds off every real one until then (`CacheFile.ingest`).
+    static func implausibleReset(key: String, _ resetsAt: Date?, observedAt: Date) -> String? {
+        guard let resetsAt, resetsAt > WindowCatalog.latestPlausibleReset(forKey: key, observedAt: observedAt) else { return nil }
+        return "\(key): resets_at \(ISO8601.format(resetsAt)) is further ahead than the window lasts; left out"
+    }
+
+    /// The cost within the money bound the cache keeps (`ReadingLimits.maxMoney`, in cents), so
+    /// `{claude.cost}` never shows `$inf` (1e308 dollars is finite; in cents it is not).
+    static func boundedCost(_ usd: Double) -> Double {
+        min(max(usd, -ReadingLimits.maxMoney / 100), ReadingLimits.maxMoney / 100)
+    }
+
+    /// A percentage of the context window within 0…100, as a window's `used` is.
+    static func boundedPercent(_ percent: Double) -> Double {
+        min(max(percent, 0), 100)
     }
 
     /// `decode` through `JSONDecoder` and `Codable`: what the hand-written reader must equal.
@@ -57,10 +114,20 @@ public struct StatusLineInput: Sendable, Equatable {
         guard let raw = try? JSONDecoder().decode(Raw.self, from: data) else { return nil }
         var windows: [UsageWindow] = []
         var notes: [String] = []
+        var spendLimit: ExtraUsage?
+        if let entry = raw.rate_limits?.value?["spend_limit"], let limit = entry.value {
+            spendLimit = Self.spendLimit(used: limit.used_percentage?.value, resetsAt: limit.resets_at?.date,
+                                    usedUSD: limit.used_usd?.value, limitUSD: limit.limit_usd?.value,
+                                    period: limit.period?.value)
+        }
         for (key, entry) in raw.rate_limits?.value ?? [:] where WindowCatalog.isWindowKey(key) {
             guard let limit = entry.value, let value = limit.used_percentage?.value else { continue }
             guard let used = UsagePercent.accept(value) else {
                 notes.append(UsagePercent.note(key: key, field: "used_percentage", value: value))
+                continue
+            }
+            if let note = implausibleReset(key: key, limit.resets_at?.date, observedAt: observedAt) {
+                notes.append(note)
                 continue
             }
             windows.append(UsageWindow(key: key, used: used, resetsAt: limit.resets_at?.date, observedAt: observedAt))
@@ -68,14 +135,16 @@ public struct StatusLineInput: Sendable, Equatable {
         return StatusLineInput(
             modelName: raw.model?.value?.display_name?.value,
             currentDir: raw.workspace?.value?.current_dir?.value,
-            costUSD: raw.cost?.value?.total_cost_usd?.value,
-            contextUsedPercent: raw.context_window?.value?.used_percentage?.value,
-            windows: WindowCatalog.sorted(windows), notes: notes.sorted())
+            costUSD: raw.cost?.value?.total_cost_usd?.value.map(boundedCost),
+            contextUsedPercent: raw.context_window?.value?.used_percentage?.value.map(boundedPercent),
+            windows: WindowCatalog.sorted(windows), notes: notes.sorted(),
+            spendLimit: spendLimit, sentRateLimits: raw.rate_limits?.value != nil)
     }
 
-    /// The rate limits as a reading, or `nil` when Claude Code sent none.
+    /// The rate limits (and a gateway's spend limit) as a reading, or `nil` when Claude Code sent none.
     public func reading(at date: Date) -> Reading? {
-        windows.isEmpty ? nil : Reading(windows: windows, fetchedAt: date, source: .statusLine, notes: notes)
+        windows.isEmpty && spendLimit == nil ? nil
+            : Reading(windows: windows, extra: spendLimit, fetchedAt: date, source: .statusLine, notes: notes)
     }
 
     struct Raw: Decodable {
@@ -86,6 +155,9 @@ public struct StatusLineInput: Sendable, Equatable {
         struct Limit: Decodable {
             var used_percentage: FlexibleNumber?
             var resets_at: FlexibleDate?
+            var used_usd: FlexibleNumber?
+            var limit_usd: FlexibleNumber?
+            var period: Lenient<String>?
         }
         var model: Lenient<Model>?
         var workspace: Lenient<Workspace>?

@@ -20,7 +20,18 @@ enum StatusLineReader {
         var contextUsedPercent: Double?
         /// `rate_limits` entries in document order (first of a repeated key), `nil` when absent
         /// or not an object.
-        var limits: [(key: String, used: Double?, resetsAt: Date?, isObject: Bool)]?
+        var limits: [Entry]?
+    }
+
+    /// One `rate_limits` entry; the dollar fields and `period` are a gateway's `spend_limit`'s.
+    struct Entry: Equatable {
+        var key: String
+        var used: Double?
+        var resetsAt: Date?
+        var isObject: Bool
+        var usedUSD: Double?
+        var limitUSD: Double?
+        var period: String?
     }
 
     static func read(_ data: Data) -> Fields? {
@@ -63,24 +74,28 @@ enum StatusLineReader {
         return ok ? value : nil
     }
 
-    private static func rateLimits(_ r: inout JSONReader)
-        throws(Failure) -> [(key: String, used: Double?, resetsAt: Date?, isObject: Bool)]? {
-        var limits: [(key: String, used: Double?, resetsAt: Date?, isObject: Bool)] = []
+    private static func rateLimits(_ r: inout JSONReader) throws(Failure) -> [Entry]? {
+        var limits: [Entry] = []
         let ok = try r.leniently { r throws(Failure) in
             limits = []
             try r.object { r, key throws(Failure) in
-                var used: Double?
-                var resetsAt: Date?
+                var entry = Entry(key: key, isObject: false)
                 let isObject = try r.leniently { r throws(Failure) in
+                    entry = Entry(key: key, isObject: false)
                     try r.object { r, field throws(Failure) in
                         switch field {
-                        case "used_percentage": used = try Self.flexibleNumber(&r)
-                        case "resets_at": resetsAt = try Self.flexibleDate(&r)
+                        case "used_percentage": entry.used = try Self.flexibleNumber(&r)
+                        case "resets_at": entry.resetsAt = try Self.flexibleDate(&r)
+                        case "used_usd": entry.usedUSD = try Self.flexibleNumber(&r)
+                        case "limit_usd": entry.limitUSD = try Self.flexibleNumber(&r)
+                        case "period": entry.period = try r.lenientString()
                         default: try r.skipValue()
                         }
                     }
                 }
-                limits.append((key, isObject ? used : nil, isObject ? resetsAt : nil, isObject))
+                limits.append(isObject ? Entry(key: key, used: entry.used, resetsAt: entry.resetsAt, isObject: true,
+                                               usedUSD: entry.usedUSD, limitUSD: entry.limitUSD, period: entry.period)
+                                       : Entry(key: key, isObject: false))
             }
         }
         return ok ? limits : nil

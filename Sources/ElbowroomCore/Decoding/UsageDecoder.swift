@@ -18,12 +18,15 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 ///   Without one, `five_hour`/`seven_day*` at `0` with no reset is an idle window that has not
 ///   started: 0 % used, no reset time. A codename key (`nimbus_quill`) at `0` carries nothing.
 /// - A codename key with a `limit_dollars` (`iguana_necktie` as a $100 credit pool) is money,
-///   not a rate window, and is left out.
+///   not a rate window, and is left out — except `cinder_cove` and `wattle_ember` (with its
+///   `label`), the credit windows Claude Code's `/usage` shows as rows.
 /// - A percentage far outside 0…100 is not data: the window is left out and a note says why.
 /// - `limits[]` keys: `session` → `five_hour`, `weekly_all` → `seven_day`, `weekly_scoped` →
-///   `seven_day_<model or surface>`, any other kind → `<kind>_<group>`; two limits never share
-///   a key (a later one gets `_2`, `_3`, …), so neither overwrites the other.
-/// Unknown keys are ignored. A body that is not a JSON object, or an object with none of the usage
+///   `seven_day_<model or surface>`, any other kind → `<kind>_<group>`. An entry repeated (same
+///   key, percent and reset within a second) is one limit; a different limit under the same key
+///   gets `_2`, `_3`, … so neither overwrites the other. At most `maxLimitEntries` are read.
+/// - `extra_usage` and the top-level `spend` object become one `ExtraUsage` (see `spend`).
+/// Unknown keys are listed in `Reading.unknownKeys` and otherwise ignored. A body that is not a JSON object, or an object with none of the usage
 /// keys (`{"error":…}` with a 200, a captive portal's JSON), throws: it must never replace the last
 /// good numbers with an empty reading.
 public enum UsageDecoder {
@@ -31,6 +34,28 @@ public enum UsageDecoder {
         public let description: String
     }
 
+    /// At most this many `limits[]` entries are read (real bodies have three or four); the rest
+    /// are left out with a note, so a hostile body cannot make a fetch run for minutes.
+    public static let maxLimitEntries = 256
+
+    /// Top-level keys elbowroom knows (reads, or knows to leave alone): any other key of a body
+    /// is listed in `Reading.unknownKeys`.
+    public static let knownKeys: Set<String> = [
+        "five_hour", "seven_day", "seven_day_oauth_apps", "seven_day_opus", "seven_day_sonnet",
+        "cinder_cove", "wattle_ember", "extra_usage", "limits", "promo_credits", "spend",
+        "seven_day_breakdown", "member_dashboard_available",
+        // Codename keys seen in real bodies (ACCOUNTS.md, Tests/…/Fixtures/RealWorld).
+        "seven_day_cowork", "seven_day_omelette", "omelette_promotional", "seven_day_design",
+        "seven_day_routines", "tangelo", "iguana_necktie", "nimbus_quill", "amber_ladder",
+        "juniper_tide", "copper_kite", "harbor_lantern", "brass_thimble", "amber_cistern",
+        "cedar_ember", "amber_gauge",
+    ]
+
+    /// At most this many unknown keys are kept, each at most 64 bytes.
+    static let maxUnknownKeys = 32
+
+    /// - Parameter plan: the credentials' `subscriptionType`; on a `team` plan `extra_usage` is
+    ///   the organisation's pool (ACCOUNTS.md), and the reading says so.
     public static func decode(_ data: Data, observedAt: Date, plan: String? = nil) throws -> Reading {
         let body: Body
         do {
@@ -38,11 +63,20 @@ public enum UsageDecoder {
         } catch {
             throw UndecodableBody(description: "usage response is not the expected JSON object")
         }
+        return try reading(body, observedAt: observedAt, plan: plan, source: .api)
+    }
+
+    /// The reading of an already decoded body (the API's, or the one inside Claude Code's snapshot).
+    static func reading(_ body: Body, observedAt: Date, plan: String?, source: ReadingSource) throws -> Reading {
         guard body.isUsage else {
-            throw UndecodableBody(description: "usage response has none of the usage keys (five_hour, seven_day, limits, extra_usage)")
+            throw UndecodableBody(description: "usage response has none of the usage keys (five_hour, seven_day, limits, extra_usage, spend)")
         }
-        let limits = body.limits ?? []
+        var limits = body.limits ?? []
         var notes: [String] = []
+        if limits.count > maxLimitEntries {
+            notes.append("limits: \(limits.count) entries, only the first \(maxLimitEntries) read")
+            limits.removeLast(limits.count - maxLimitEntries)
+        }
         var windows: [String: UsageWindow] = [:]
         for (key, flat) in body.flat {
             guard let raw = flat.utilization?.value else { continue }
@@ -52,21 +86,37 @@ public enum UsageDecoder {
             }
             let resetsAt = flat.resets_at?.date
             let isRateWindow = WindowCatalog.isRateWindowKey(key)
-            // A codename key with a dollar limit is a credit pool (its reset is an expiry), not a window.
-            if !isRateWindow && (flat.limit_dollars?.value ?? 0) > 0 { continue }
+            let isShownCredit = WindowCatalog.isShownCredit(key)
+            // A codename key with a dollar limit is a credit pool (its reset is an expiry), not a
+            // window — except the two credit windows Claude Code's `/usage` shows as rows.
+            if !isRateWindow && !isShownCredit && (flat.limit_dollars?.value ?? 0) > 0 { continue }
             // 0 with no reset: an idle window (five_hour, seven_day*), unless `limits[]` speaks for
             // the account; for a codename key it carries nothing.
-            if used == 0 && resetsAt == nil && (!limits.isEmpty || !isRateWindow) { continue }
-            windows[key] = UsageWindow(key: key, used: used, resetsAt: resetsAt, observedAt: observedAt)
+            if used == 0 && resetsAt == nil && (!limits.isEmpty || !(isRateWindow || isShownCredit)) { continue }
+            let label = flat.label?.value.flatMap { $0.isEmpty ? nil : $0 }
+            windows[key] = UsageWindow(key: key, label: label, used: used, resetsAt: resetsAt, observedAt: observedAt)
         }
+        // One limit is one window: entries with the same key, the same reset (within a second:
+        // the API's all-models and scoped weeks differ by microseconds) and the same percent
+        // are one entry repeated; a limit under the same key that differs gets `_2`, `_3`, …
+        // Linear: each key remembers its windows and its next free suffix.
+        var byBase: [String: [(reset: Date?, percent: Double?, key: String)]] = [:]
+        var nextSuffix: [String: Int] = [:]
         var taken: Set<String> = []
         for limit in limits {
             guard let base = limit.windowKey else { continue }
-            var key = base
-            var n = 2
-            while taken.contains(key) { key = base + "_\(n)"; n += 1 }
-            taken.insert(key)
             let resetsAt = limit.resets_at?.date
+            if byBase[base]?.contains(where: { Self.sameReset($0.reset, resetsAt) && $0.percent == limit.percent?.value }) == true {
+                continue
+            }
+            var key = base
+            if taken.contains(key) {
+                var n = nextSuffix[base] ?? 2
+                repeat { key = base + "_\(n)"; n += 1 } while taken.contains(key)
+                nextSuffix[base] = n
+            }
+            taken.insert(key)
+            byBase[base, default: []].append((resetsAt, limit.percent?.value, key))
             let binding = limit.is_active?.value
             let percent = limit.percent?.value
             let used = percent.flatMap(UsagePercent.accept)
@@ -78,8 +128,8 @@ public enum UsageDecoder {
             if let used, !idlePlaceholder {
                 windows[key] = UsageWindow(
                     key: key, label: limit.displayName ?? windows[key]?.label, used: used,
-                    resetsAt: resetsAt ?? windows[key]?.resetsAt, severity: limit.severity?.value,
-                    binding: binding, observedAt: observedAt)
+                    resetsAt: resetsAt ?? windows[key]?.resetsAt,
+                    severity: limit.severity?.value, binding: binding, observedAt: observedAt)
             } else if var existing = windows[key] {
                 existing.severity = limit.severity?.value ?? existing.severity
                 existing.label = limit.displayName ?? existing.label
@@ -87,19 +137,69 @@ public enum UsageDecoder {
                 windows[key] = existing
             }
         }
-        let extra = body.extra_usage.map {
-            ExtraUsage(isEnabled: $0.is_enabled?.value, monthlyLimitMinor: $0.monthly_limit?.value,
-                       usedMinor: $0.used_credits?.value, utilization: $0.utilization?.value,
-                       currency: $0.currency?.value)
-        }
+        let extra = spend(extra: body.extra_usage, spend: body.spend, plan: plan, notes: &notes)
         return Reading(windows: Array(windows.values), extra: extra, plan: plan,
-                       fetchedAt: observedAt, source: .api, notes: notes.sorted())
+                       fetchedAt: observedAt, source: source, notes: notes.sorted(),
+                       unknownKeys: unknownKeys(body.keys))
+    }
+
+    /// Two resets are the same when both are unknown or they lie within a second of each other.
+    static func sameReset(_ a: Date?, _ b: Date?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): true
+        case let (a?, b?): abs(a.timeIntervalSince(b)) <= 1
+        default: false
+        }
+    }
+
+    static func unknownKeys(_ keys: [String]) -> [String] {
+        Array(keys.filter { !knownKeys.contains($0) && $0.utf8.count <= 64 }.sorted().prefix(maxUnknownKeys))
+    }
+
+    /// `extra_usage` and the newer `spend` object as one: `spend`'s amounts where it has them
+    /// (each converted to its own exponent), `extra_usage` for the rest. A currency code that is
+    /// not three letters is dropped, with a note. `nil` when neither is there.
+    static func spend(extra e: Extra?, spend s: Spend?, plan: String?, notes: inout [String]) -> ExtraUsage? {
+        guard e != nil || s != nil else { return nil }
+        var rawCurrency = s?.used?.value?.currency?.value ?? s?.limit?.value?.currency?.value
+        if rawCurrency == nil { rawCurrency = e?.currency?.value }
+        let currency = MinorUnits.code(rawCurrency)
+        if let rawCurrency, currency == nil {
+            notes.append("extra_usage: currency \(SafeText.clean(String(rawCurrency.prefix(16)), lines: .join)) is not an ISO 4217 code; amounts shown without one")
+        }
+        let extraDigits = e?.decimal_places?.value.flatMap { (0...6).contains($0) ? $0 : nil }
+        let exponent = s?.used?.value?.digits ?? extraDigits
+        // `spend.limit` in the exponent of `spend.used` (the two may differ).
+        var limit = e?.monthly_limit?.value
+        if let money = s?.limit?.value, let amount = money.amount_minor?.value {
+            let from = money.digits ?? exponent ?? MinorUnits.digits(currency: currency)
+            let to = exponent ?? MinorUnits.digits(currency: currency)
+            limit = amount * pow10(to - from)
+        }
+        let utilization = e?.utilization?.value ?? s?.percent?.value
+        var result = ExtraUsage(
+            isEnabled: s?.enabled?.value ?? e?.is_enabled?.value,
+            monthlyLimitMinor: limit,
+            usedMinor: s?.used?.value?.amount_minor?.value ?? e?.used_credits?.value,
+            utilization: utilization.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil },
+            currency: currency, exponent: exponent,
+            disabledReason: (s?.disabled_reason?.value ?? e?.disabled_reason?.value).map { String($0.prefix(64)) },
+            limitReached: e?.spend_limit_reached?.value)
+        if plan?.lowercased().contains("team") == true { result.organisation = true }
+        return result
+    }
+
+    static func pow10(_ n: Int) -> Double {
+        var r = 1.0
+        if n >= 0 { for _ in 0..<min(n, 12) { r *= 10 } } else { for _ in 0..<min(-n, 12) { r /= 10 } }
+        return r
     }
 
     struct FlatWindow: Decodable {
         var utilization: FlexibleNumber?
         var resets_at: FlexibleDate?
         var limit_dollars: FlexibleNumber?
+        var label: Lenient<String>?
     }
 
     struct Extra: Decodable {
@@ -108,6 +208,24 @@ public enum UsageDecoder {
         var used_credits: FlexibleNumber?
         var utilization: FlexibleNumber?
         var currency: Lenient<String>?
+        var decimal_places: Lenient<Int>?
+        var disabled_reason: Lenient<String>?
+        var spend_limit_reached: Lenient<Bool>?
+    }
+
+    /// The top-level `spend` object: `used`/`limit` as `{amount_minor, currency, exponent}`.
+    struct Spend: Decodable {
+        struct Money: Decodable {
+            var amount_minor: FlexibleNumber?
+            var currency: Lenient<String>?
+            var exponent: Lenient<Int>?
+            var digits: Int? { exponent?.value.flatMap { (0...6).contains($0) ? $0 : nil } }
+        }
+        var used: Lenient<Money>?
+        var limit: Lenient<Money>?
+        var percent: FlexibleNumber?
+        var enabled: Lenient<Bool>?
+        var disabled_reason: Lenient<String>?
     }
 
     struct Limit: Decodable {
@@ -180,13 +298,17 @@ public enum UsageDecoder {
         var flat: [String: FlatWindow] = [:]
         var limits: [Limit]?
         var extra_usage: Extra?
+        var spend: Spend?
+        /// Every top-level key, for `unknownKeys`.
+        var keys: [String] = []
         /// Whether any key that only a usage body has is present (even as `null`).
         var isUsage = false
 
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: DynamicKey.self)
             for key in container.allKeys {
-                if ["five_hour", "seven_day", "limits", "extra_usage"].contains(key.stringValue)
+                keys.append(key.stringValue)
+                if ["five_hour", "seven_day", "limits", "extra_usage", "spend"].contains(key.stringValue)
                     || key.stringValue.hasPrefix("seven_day_") {
                     isUsage = true
                 }
@@ -196,6 +318,8 @@ public enum UsageDecoder {
                         .value?.compactMap(\.value)
                 case "extra_usage":
                     extra_usage = try? container.decode(Extra.self, forKey: key)
+                case "spend":
+                    spend = try? container.decode(Spend.self, forKey: key)
                 default:
                     if UsageDecoder.isWindowKey(key.stringValue),
                        let window = try? container.decode(FlatWindow.self, forKey: key),

@@ -12,6 +12,8 @@ public enum ReadingSource: String, Codable, Sendable, CaseIterable {
     case statusLine = "status_line"
     /// The built-in sample (`--demo`).
     case demo
+    /// Claude Code's own copy of the usage body (`cachedUsageUtilization` in its global config).
+    case claudeSnapshot = "claude_snapshot"
 }
 
 /// One observation of every usage window the account has, as the cache keeps it.
@@ -27,15 +29,19 @@ public struct Reading: Codable, Sendable, Equatable {
     /// What the source sent that is not data and was left out, for `doctor` and `--verbose`
     /// (`five_hour: used_percentage 1763683200 is not a percentage`).
     public var notes: [String]?
+    /// Top-level keys of the body that elbowroom has never heard of (`UsageDecoder.knownKeys`),
+    /// sorted: drift shows in `doctor` and `cache show` before a wrong number does.
+    public var unknownKeys: [String]?
 
     public init(windows: [UsageWindow], extra: ExtraUsage? = nil, plan: String? = nil,
-                fetchedAt: Date, source: ReadingSource, notes: [String]? = nil) {
+                fetchedAt: Date, source: ReadingSource, notes: [String]? = nil, unknownKeys: [String]? = nil) {
         self.windows = WindowCatalog.sorted(windows)
         self.extra = extra
         self.plan = plan
         self.fetchedAt = fetchedAt
         self.source = source
         self.notes = notes?.isEmpty == true ? nil : notes
+        self.unknownKeys = unknownKeys?.isEmpty == true ? nil : unknownKeys
     }
 
     public func window(key: String) -> UsageWindow? {
@@ -44,12 +50,23 @@ public struct Reading: Codable, Sendable, Equatable {
 
     /// This reading with `newer`'s windows laid over it: windows `newer` lacks (per-model limits
     /// the status line never reports) are kept from `self`.
+    /// Each window keeps the source it came from (`UsageWindow.source`), so a merged reading
+    /// still says which number came from where.
     public func merging(_ newer: Reading) -> Reading {
-        var byKey = Dictionary(windows.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
-        for window in newer.windows { byKey[window.key] = window }
+        var byKey = Dictionary(windows.map { w -> (String, UsageWindow) in
+            var w = w
+            w.source = w.source ?? source
+            return (w.key, w)
+        }, uniquingKeysWith: { a, _ in a })
+        for window in newer.windows {
+            var w = window
+            w.source = w.source ?? newer.source
+            byKey[w.key] = w
+        }
         return Reading(
             windows: Array(byKey.values), extra: newer.extra ?? extra, plan: newer.plan ?? plan,
-            fetchedAt: max(fetchedAt, newer.fetchedAt), source: newer.source, notes: newer.notes ?? notes)
+            fetchedAt: max(fetchedAt, newer.fetchedAt), source: newer.source, notes: newer.notes ?? notes,
+            unknownKeys: unknownKeys)
     }
 }
 
@@ -69,10 +86,14 @@ public struct UsageWindow: Codable, Sendable, Equatable {
     public var binding: Bool?
     /// When this window's number was observed.
     public var observedAt: Date
+    /// Where this window's number came from, when it differs from the reading's (a status-line
+    /// value laid over an API reading); `nil`: the reading's source.
+    public var source: ReadingSource?
 
     public init(key: String, label: String? = nil, used: Double, resetsAt: Date?,
-                severity: String? = nil, binding: Bool? = nil, observedAt: Date) {
+                severity: String? = nil, binding: Bool? = nil, observedAt: Date, source: ReadingSource? = nil) {
         self.key = key
+        self.source = source
         self.label = label
         self.used = used.isFinite ? min(max(used, 0), 100) : 0
         self.resetsAt = resetsAt
@@ -104,22 +125,85 @@ public enum UsagePercent {
     }
 }
 
-/// Extra usage (pay-as-you-go beyond the plan). Money is in minor units (cents), as the API sends it.
+/// Money the account spends beyond (or instead of) its windows: `extra_usage` and the newer
+/// top-level `spend` object from the API, or a gateway's `rate_limits.spend_limit` from the status
+/// line. Amounts are in minor units of `currency` (`exponent` digits: cents for most currencies,
+/// whole units for JPY, KRW and VND), as the API sends them.
 public struct ExtraUsage: Codable, Sendable, Equatable {
     public var isEnabled: Bool?
     public var monthlyLimitMinor: Double?
     public var usedMinor: Double?
-    /// Percent of the monthly limit used, 0…100.
+    /// Percent of the limit used: 0…100 from the API; a gateway's may exceed 100.
     public var utilization: Double?
-    /// ISO 4217 code when the API says; unknown otherwise (amounts then show without a symbol).
+    /// ISO 4217 code (three letters) when the source says; unknown otherwise (amounts then show
+    /// without a symbol).
     public var currency: String?
+    /// Digits after the decimal point of the minor unit (`decimal_places`, `exponent`); `nil`:
+    /// the currency's own (`MinorUnits.digits`).
+    public var exponent: Int?
+    /// The pool is the organisation's, not the member's (a Team seat's `extra_usage`).
+    public var organisation: Bool?
+    /// Why spending is off (`out_of_credits`, …), when the API says.
+    public var disabledReason: String?
+    /// The API says the spend limit is reached.
+    public var limitReached: Bool?
+    /// A gateway's period (`monthly`, …), from the status line.
+    public var period: String?
+    /// When a gateway's spend limit resets.
+    public var resetsAt: Date?
+    /// `status_line` for a gateway's `spend_limit`; `nil`: the reading's source.
+    public var source: ReadingSource?
 
     public init(isEnabled: Bool? = nil, monthlyLimitMinor: Double? = nil, usedMinor: Double? = nil,
-                utilization: Double? = nil, currency: String? = nil) {
+                utilization: Double? = nil, currency: String? = nil, exponent: Int? = nil,
+                organisation: Bool? = nil, disabledReason: String? = nil, limitReached: Bool? = nil,
+                period: String? = nil, resetsAt: Date? = nil, source: ReadingSource? = nil) {
         self.isEnabled = isEnabled
         self.monthlyLimitMinor = monthlyLimitMinor
         self.usedMinor = usedMinor
         self.utilization = utilization
         self.currency = currency
+        self.exponent = exponent
+        self.organisation = organisation
+        self.disabledReason = disabledReason
+        self.limitReached = limitReached
+        self.period = period
+        self.resetsAt = resetsAt
+        self.source = source
+    }
+
+    /// Digits of the minor unit: `exponent` when given, else the currency's own.
+    public var minorDigits: Int { exponent ?? MinorUnits.digits(currency: currency) }
+
+    /// Percent of the limit used: the source's, else worked out from the amounts; `nil` uncapped.
+    public var percent: Double? {
+        if let utilization { return utilization }
+        guard let limit = monthlyLimitMinor, limit > 0, let used = usedMinor else { return nil }
+        return used / limit * 100
+    }
+
+    /// Whether there is anything to show: spending is on, or money was spent, or a limit is set.
+    public var hasSpend: Bool {
+        if isEnabled == false && (usedMinor ?? 0) == 0 { return false }
+        return usedMinor != nil || monthlyLimitMinor != nil || utilization != nil
+    }
+}
+
+/// How many digits a currency's minor unit has, and which codes are currencies at all.
+public enum MinorUnits {
+    /// `0` for JPY, KRW and VND (whole units), `2` for the rest.
+    public static func digits(currency: String?) -> Int {
+        switch currency {
+        case "JPY", "KRW", "VND": 0
+        default: 2
+        }
+    }
+
+    /// An ISO 4217 code: exactly three ASCII letters, upper-cased; anything else is not a
+    /// currency and never reaches markup.
+    public static func code(_ text: String?) -> String? {
+        guard let text, text.utf8.count == 3,
+              text.utf8.allSatisfy({ ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) }) else { return nil }
+        return text.uppercased()
     }
 }

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -32,6 +33,13 @@ public enum WindowCatalog {
         return nil
     }
 
+    /// The latest reset a window observed at `observedAt` can have: its length after it (31
+    /// days for a window of unknown length), and an hour for clocks that disagree. A later one is
+    /// not believed (`resets_at` far in the future would make every real reading look older).
+    public static func latestPlausibleReset(forKey key: String, observedAt: Date) -> Date {
+        observedAt.addingTimeInterval((length(forKey: key) ?? 31 * 86400) + 3600)
+    }
+
     /// A human label: the API's display name when it gave one, else a fixed one, else the key.
     public static func label(forKey key: String, apiLabel: String? = nil) -> String {
         switch key {
@@ -45,6 +53,44 @@ public enum WindowCatalog {
             // `seven_day_fable` and a `limits[]` entry named `Fable` are one window: one label.
             let rest = key.hasPrefix("seven_day_") ? String(key.dropFirst("seven_day_".count)) : key
             return humanize(rest)
+        }
+    }
+
+    /// Claude Code's own title for the row `/usage` shows: `Current session`, `Current week
+    /// (all models)`, `Current week (Sonnet only)`, `Current week (Fable)`, `Claude Code and
+    /// Cowork credit`, `wattle_ember`'s label (or `Credit`); else the label.
+    public static func title(forKey key: String, apiLabel: String? = nil) -> String {
+        switch key {
+        case "five_hour": return "Current session"
+        case "seven_day": return "Current week (all models)"
+        case "seven_day_sonnet": return "Current week (Sonnet only)"
+        case "cinder_cove": return "Claude Code and Cowork credit"
+        case "wattle_ember": return apiLabel.flatMap { $0.isEmpty ? nil : $0 } ?? "Credit"
+        default:
+            if key.hasPrefix("seven_day_") { return "Current week (\(label(forKey: key, apiLabel: apiLabel)))" }
+            return label(forKey: key, apiLabel: apiLabel)
+        }
+    }
+
+    /// Credit windows Claude Code's `/usage` shows although their names are codenames.
+    public static func isShownCredit(_ key: String) -> Bool {
+        key == "cinder_cove" || key == "wattle_ember"
+    }
+
+    /// Whether Claude Code's `/usage` shows this window as a row: the session, the week, the
+    /// Sonnet week (on max, team or unknown plans), a model-scoped week from `limits[]` (it has a
+    /// display name from the API), `cinder_cove` and `wattle_ember`. Not the flat
+    /// `seven_day_opus`, `seven_day_oauth_apps` or other codename keys: those stay reachable by name and appear
+    /// on a line only when they need attention.
+    public static func isShownByClaudeCode(key: String, apiLabel: String?, plan: String?) -> Bool {
+        switch key {
+        case "five_hour", "seven_day", "cinder_cove", "wattle_ember": return true
+        case "seven_day_sonnet":
+            guard let plan = plan?.lowercased() else { return true }
+            return plan.contains("max") || plan.contains("team")
+        case "seven_day_oauth_apps": return false
+        // A model-scoped week from `limits[]` carries its display name; the flat keys do not.
+        default: return key.hasPrefix("seven_day_") && apiLabel?.isEmpty == false
         }
     }
 

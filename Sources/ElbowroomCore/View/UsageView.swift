@@ -34,9 +34,41 @@ public struct WindowView: Sendable, Equatable {
     /// The API marks this as the limit that binds now.
     public var binding: Bool
     public var observedAt: Date
+    /// Claude Code's title for the row (`Current week (Sonnet only)`, see `WindowCatalog.title`).
+    public var title: String = ""
+    /// Where the number came from: `api`, `status_line`, `claude_snapshot` or `demo`.
+    public var source: ReadingSource = .api
+    /// Whether Claude Code's `/usage` shows this window as a row (`WindowCatalog.isShownByClaudeCode`).
+    public var shown: Bool = true
 
     /// Worth a place on a one-line display it does not normally have: not ok, or binding.
     public var needsAttention: Bool { level != .ok || binding }
+
+    /// Seconds since the number was observed.
+    public func age(now: Date) -> TimeInterval { max(0, now.timeIntervalSince(observedAt)) }
+}
+
+/// The account's spend as the user sees it: `extra_usage`/`spend` from the API, or a gateway's
+/// `spend_limit` from the status line.
+public struct SpendView: Sendable, Equatable {
+    public var usedMinor: Double?
+    public var limitMinor: Double?
+    /// ISO 4217 code, or `""` when the source did not say.
+    public var currency: String
+    /// Digits of the minor unit (2 for cents, 0 for JPY, KRW, VND, or the body's `decimal_places`).
+    public var exponent: Int
+    /// Percent of the limit spent; may exceed 100 (a gateway's); `nil` uncapped.
+    public var percent: Double?
+    /// From the thresholds on `100 - percent` (critical past 100); ok uncapped.
+    public var level: Level
+    /// The organisation's pool, not the member's.
+    public var organisation: Bool
+    public var period: String?
+    public var resetsAt: Date?
+    public var source: ReadingSource
+    /// Whether it is the account's limit: the account has no windows, or it is a gateway's spend
+    /// limit. Then it drives the level, the bar's class and the icons.
+    public var isLimit: Bool
 }
 
 /// Everything a template or adapter can show, computed once from the cache.
@@ -55,10 +87,49 @@ public struct UsageView: Sendable, Equatable {
     public var source: ReadingSource?
     /// When a cooldown (429 or backoff) ends.
     public var cooldownUntil: Date?
+    /// The spend, when the account has any to show.
+    public var spend: SpendView?
+    /// The windows a line shows by default: those Claude Code's `/usage` shows, and any other
+    /// that needs attention (`WindowView.shown`, `needsAttention`). `windows` keeps them all,
+    /// reachable by name.
+    public var rows: [WindowView] = []
+    /// Top-level keys of the last body elbowroom has never heard of.
+    public var unknownKeys: [String] = []
+    /// No data, and only Claude Code's status line can bring some (`source = "statusline"`). A
+    /// render that has a status line which brought none says "Claude Code sent no limits"
+    /// instead (before the first response, API-key sessions and some versions send none).
+    public var waitsForStatusLine = false
+    /// What `error` says for a status-line render whose input carried no limits.
+    public static let statusLineSentNoLimits = "Claude Code sent no limits"
 
-    /// The window with the least headroom left; the API's binding limit instead when it names
-    /// one and no other window is at a worse level.
-    public var worst: WindowView? { Self.worst(of: windows) }
+    /// The window with the least headroom left among `rows`; the API's binding limit instead
+    /// when it names one and no other window is at a worse level.
+    public var worst: WindowView? { Self.worst(of: rows) }
+
+    /// Percent used of the worst window, else of a spend that is the account's limit (may
+    /// exceed 100): waybar's `percentage`.
+    public var headlinePercent: Double? {
+        if let worst { return worst.used }
+        return spend.flatMap { $0.isLimit ? $0.percent : nil }
+    }
+
+    /// What kind of account the data shows: `subscriber` (windows), `organisation pool`,
+    /// `gateway` (a spend limit from the status line), `spend only`, or `no limits` — for
+    /// `doctor`, `cache show` and the `account` variable. `nil` without data.
+    public var accountType: String? {
+        guard age != nil else { return nil }
+        if spend?.source == .statusLine { return windows.isEmpty ? "gateway" : "subscriber with gateway spend limit" }
+        if !windows.isEmpty { return "subscriber" }
+        if let spend { return spend.organisation ? "organisation pool" : "spend only" }
+        return "no limits"
+    }
+
+    /// A few words for an account with data but no window and no spend: which plan, and that
+    /// there is nothing to show (`team plan: no limits or spend to show`). `nil` otherwise.
+    public var notice: String? {
+        guard age != nil, windows.isEmpty, spend == nil else { return nil }
+        return "\(plan.map { $0 + " plan" } ?? "this account"): no limits or spend to show"
+    }
 
     /// `worst` over some of the windows (`other` in templates: those a template does not name).
     public static func worst(of windows: [WindowView]) -> WindowView? {
@@ -76,6 +147,7 @@ public struct UsageView: Sendable, Equatable {
         // its first use of `[Level]` (~11 k instructions of runtime metadata).
         var worst = Level.ok
         for window in windows { worst = max(worst, window.level) }
+        if let spend, spend.isLimit { worst = max(worst, spend.level) }
         return worst
     }
 
@@ -100,14 +172,50 @@ public struct UsageView: Sendable, Equatable {
         if status == .loading && !config.usageSource.mayFetch {
             // Nothing will ever fetch: say where the data will come from.
             error = "waiting for Claude Code's status line"
+            waitsForStatusLine = true
         }
         plan = reading?.plan
         extra = reading?.extra
         source = reading?.source
         cooldownUntil = cache?.fetch.activeCooldown(now: now)
-        windows = (reading?.windows ?? []).map {
-            Self.project($0, now: now, thresholds: config.thresholds, history: history)
+        windows = []
+        for stored in reading?.windows ?? [] {
+            // `reset_policy = "unknown"`: a window whose reset passed with no newer data has no number.
+            if config.resetPolicy == .unknown, let r = stored.resetsAt, r <= now { continue }
+            var w = Self.project(stored, now: now, thresholds: config.thresholds, history: history)
+            w.source = stored.source ?? reading?.source ?? .api
+            w.shown = WindowCatalog.isShownByClaudeCode(key: stored.key, apiLabel: stored.label, plan: plan)
+            w.title = WindowCatalog.title(forKey: stored.key, apiLabel: stored.label)
+            windows.append(w)
         }
+        for w in windows where w.shown || w.needsAttention { rows.append(w) }
+        // Never hide every window: an account whose only limits are ones `/usage` leaves out
+        // (a limits[]-only body with an Opus week) shows them.
+        if rows.isEmpty { rows = windows }
+        unknownKeys = reading?.unknownKeys ?? []
+        if let extra = reading?.extra, extra.hasSpend {
+            spend = Self.spend(extra, windowsEmpty: windows.isEmpty, readingSource: reading?.source ?? .api,
+                               now: now, thresholds: config.thresholds)
+        }
+    }
+
+    static func spend(_ e: ExtraUsage, windowsEmpty: Bool, readingSource: ReadingSource, now: Date,
+                      thresholds: Thresholds) -> SpendView? {
+        let source = e.source ?? readingSource
+        // A gateway's limit that has reset is a new period: nothing known about it yet.
+        if let r = e.resetsAt, r <= now, source == .statusLine { return nil }
+        let percent = e.percent.flatMap { $0.isFinite ? max(0, $0) : nil }
+        // The API's `monthly_limit: null` is no cap (Claude Code reads "Unlimited"), whatever
+        // percent rides along; a gateway may send only its percent.
+        let capped = percent != nil && (source == .statusLine ? (e.monthlyLimitMinor ?? 1) > 0 : (e.monthlyLimitMinor ?? 0) > 0)
+        let level: Level = capped ? .forLeft(100 - (percent ?? 0), thresholds: thresholds)
+            : (e.limitReached == true ? .critical : .ok)
+        return SpendView(
+            usedMinor: e.usedMinor, limitMinor: e.monthlyLimitMinor, currency: MinorUnits.code(e.currency) ?? "",
+            exponent: e.minorDigits, percent: capped ? percent : nil,
+            level: e.limitReached == true ? .critical : level, organisation: e.organisation == true,
+            period: e.period, resetsAt: e.resetsAt, source: source,
+            isLimit: windowsEmpty || source == .statusLine)
     }
 
     static func defaultMessage(_ status: DisplayStatus) -> String? {

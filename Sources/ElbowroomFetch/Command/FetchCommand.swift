@@ -170,25 +170,25 @@ public enum FetchJSON {
         case .fetched:
             (status, outcome, message, reason) = ("fetched", "ok", nil, nil)
         case .skipped(let why):
-            (status, outcome, message, reason) = ("skipped", cache?.fetch.lastOutcome?.rawValue, cache?.fetch.message, why)
+            (status, outcome, message, reason) = ("skipped", cache?.fetch.lastOutcome?.rawValue, text(cache?.fetch.message), text(why))
         case .failed(let error):
-            (status, outcome, message, reason) = ("failed", error.outcome.rawValue, error.description, nil)
+            (status, outcome, message, reason) = ("failed", error.outcome.rawValue, text(error.description), nil)
         }
         let reading = cache?.reading
         let windows = (reading?.windows ?? []).map { window -> JSONValue in
             .object([
-                .init("key", .string(window.key)),
-                .init("label", .string(WindowCatalog.label(forKey: window.key, apiLabel: window.label))),
+                .init("key", .string(text(window.key))),
+                .init("label", .string(text(WindowCatalog.label(forKey: window.key, apiLabel: window.label)))),
                 .init("left", number(min(max(100 - window.used, 0), 100))),
                 .init("resets_at", date(window.resetsAt)),
-                .init("severity", .string(window.severity)),
+                .init("severity", .string(text(window.severity))),
                 .init("used", number(window.used)),
             ])
         }
         var extraUsage = JSONValue.null
         if let extra = reading?.extra {
             extraUsage = .object([
-                .init("currency", .string(extra.currency)),
+                .init("currency", .string(text(extra.currency))),
                 .init("is_enabled", extra.isEnabled.map(JSONValue.bool) ?? .null),
                 .init("monthly_limit", number(extra.monthlyLimitMinor)),
                 .init("used_credits", number(extra.usedMinor)),
@@ -196,14 +196,14 @@ public enum FetchJSON {
             ])
         }
         let document = JSONValue.object([
-            .init("account", .string(cache?.account)),
+            .init("account", .string(text(cache?.account))),
             .init("cooldown_until", date(cache?.fetch.cooldownUntil)),
             .init("extra_usage", extraUsage),
             .init("fetched_at", date(reading?.fetchedAt)),
             .init("last_attempt", date(cache?.fetch.lastAttempt)),
             .init("message", .string(message)),
             .init("outcome", .string(outcome)),
-            .init("plan", .string(reading?.plan)),
+            .init("plan", .string(text(reading?.plan))),
             .init("reason", .string(reason)),
             .init("schema", .number(1)),
             .init("source", .string(reading?.source.rawValue)),
@@ -212,6 +212,12 @@ public enum FetchJSON {
         ])
         // NaN and infinities have no JSON: the line is then an empty object, as it always was.
         return finite ? document.serializedString() : "{}"
+    }
+
+    /// Text from the data or a server without controls or bidi controls (`SafeText`): the
+    /// writer leaves C1 controls raw, and `jq -r` prints what `\u001b` decodes to.
+    static func text(_ text: String?) -> String? {
+        text.map { SafeText.clean($0, lines: .keep) }
     }
 
     static func date(_ date: Date?) -> JSONValue {

@@ -69,9 +69,11 @@ public final class ClaudeCodeRefreshLock: @unchecked Sendable {
 
     deinit { release() }
 
-    /// A thread that touches the held locks every 5 s, with termination signals blocked (they
-    /// belong to the thread that refreshes, which holds them back until the tokens are saved).
-    /// It is started with them blocked, so there is no moment at which it could take one.
+    /// A thread that touches the held locks every 5 s. It is born with termination signals
+    /// blocked (a thread inherits its creator's mask, and it is created inside
+    /// `TerminationSignals.held`): they belong to the thread that refreshes, which holds them
+    /// back until the tokens are saved, and a thread that did not block them would take them
+    /// instead, even in the moment before it could block them itself.
     private func startTouching() {
         let locks = held
         let stop = self.stop

@@ -1,7 +1,8 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
-/// The filters a placeholder can chain with `|`. This table is the manual (docs/templates.md
-/// carries the same one).
+/// The filters a placeholder can chain with `|`. This table is the manual: scripts/generate
+/// copies it into docs/templates.md and man/elbowroom.5.
 ///
 /// | filter | applies to | result |
 /// |---|---|---|
@@ -169,8 +170,8 @@ enum Filter: Sendable, Equatable {
             return .percent(p.rounded(PercentText.rule))
         case (.fixed(let n), .percent(let p)):
             return .text(NumberText.fixed(p, decimals: n, rule: PercentText.rule))
-        case (.fixed(let n), .money(let minor, let currency)):
-            return .text(NumberText.money(minor: minor, currency: currency, decimals: n))
+        case (.fixed(let n), .money(let minor, let currency, let exponent)):
+            return .text(NumberText.money(minor: minor, currency: currency, exponent: exponent, decimals: n))
         case (.pad(let width), _):
             let text = formatted()
             let padding = String(repeating: " ", count: max(0, abs(width) - text.count))

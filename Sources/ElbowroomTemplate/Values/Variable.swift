@@ -1,7 +1,8 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
-/// The variables a template can use. This table is the manual (docs/templates.md
-/// carries the same one).
+/// The variables a template can use. This table is the manual: scripts/generate copies it into
+/// docs/templates.md and man/elbowroom.5.
 ///
 /// Windows: `5h` (session), `7d` (weekly), `sonnet`, `opus`, any other window by its API key
 /// (`seven_day_oauth_apps`, `seven_day_fable`, …), and three that stand for others:
@@ -24,25 +25,41 @@ import ElbowroomCore
 /// | `W.spark` | sparkline | the current window's history so far as `▁▂▃▄▅▆▇█` (0…100 % used), 8 points; `spark(n)` for `n`; no value before there are 2 samples |
 /// | `W.pace` | percent | projected percent used at the reset (may pass 100): at `rate` when it has a value, else at the window's average rate so far |
 /// | `W.eta` | duration | time until 100 % at the same rate as `pace`; no value when it lasts until the reset |
-/// | `W.label` | text | `Session`, `Weekly`, `Sonnet`, `Opus`, or the API's name |
+/// | `W.label` | text | `Session`, `Weekly`, `Sonnet`, `Opus`, `OAuth apps`, the API's display name (`Fable`), or the key made readable (`seven_day_fable` → `Fable`): one label whichever shape the API used |
 /// | `W.name` | text | the name templates use: `5h`, `7d`, `opus`, or the API key |
-/// | `W.binding` | flag | the API marks this limit as the one that binds now (`is_active`) |
+/// | `W.binding` | flag | the API marks this limit as the one that binds now (`is_active` in `limits[]`) |
 /// | `W.alert` | flag | the window needs attention: its level is not ok, or it binds |
+/// | `W.title` | text | Claude Code's own title for the row: `Current session`, `Current week (all models)`, `Current week (Sonnet only)`, `Current week (Fable)`, `Claude Code and Cowork credit`, `wattle_ember`'s label (or `Credit`) |
+/// | `W.source` | text | where this window's number came from: `api` (the usage endpoint), `status_line` (Claude Code's status line), `claude_snapshot` (Claude Code's own stored copy), `demo` |
+/// | `W.age` | duration | time since this window's number was observed: `42s` (a status-line number can be newer than the rest) |
 /// | `age` | duration | time since the data was fetched: `42s` |
 /// | `stale` | flag | the data is older than `stale_after` |
 /// | `offline` | flag | the last fetch failed (or is rate limited): showing the last good data |
 /// | `status` | text | `ok`, `stale`, `offline`, `rate_limited`, `expired`, `signed_out`, `loading` |
 /// | `error` | text | why the status is not ok: `sign in to Claude Code`, `open Claude Code to refresh`, … |
 /// | `plan` | text | `pro`, `max`, … when known |
-/// | `level` | level | the worst level over all windows (`ok` without data) |
+/// | `level` | level | the worst level over all windows, and the spend's when the spend is the account's limit (`ok` without data) |
+/// | `account` | text | what the data shows: `subscriber`, `organisation pool`, `spend only`, `gateway`, `no limits` ([accounts](accounts.md)) |
+/// | `notice` | text | for an account with data but no window and no spend: `team plan: no limits or spend to show` |
+/// | `spend.used` | money | spent this period, in the account's currency and minor units: `$41.20`, `€3.10`, `¥1,234` |
+/// | `spend.limit` | money | the cap: `$5,000.00`; no value when uncapped |
+/// | `spend.left` | money | cap minus spent (not below 0) |
+/// | `spend.percent` | percent | percent of the cap spent; may pass 100 (a gateway's `spend_limit`); no value uncapped |
+/// | `spend.level` | level | from `[thresholds]` on `100 - percent`: `critical` past 100 or when the API says the limit is reached |
+/// | `spend.org` | flag | the spend is the organisation's pool, not yours (a Team seat) |
+/// | `spend.capped`, `spend.uncapped` | flag | there is a cap / spending is on without one |
+/// | `spend.limit_is_yours` | flag | the spend is the account's limit — the account has no windows, or it is a gateway's `spend_limit` — so it drives `level`, the bar's class and icons |
+/// | `spend.period` | text | a gateway's period: `monthly`, … |
+/// | `spend.resets_in` | duration | time until a gateway's spend limit resets |
+/// | `spend.source` | text | `api` or `status_line` |
 /// | `extra.used` | money | extra usage spent this month: `$12.34` |
 /// | `extra.limit` | money | the monthly extra-usage limit: `$50.00` |
 /// | `extra.left` | money | limit minus spent |
 /// | `extra.percent` | percent | percent of the limit spent |
 /// | `extra.enabled` | flag | extra usage is switched on |
 /// | `claude.model` | text | the model's display name (Claude Code status line only) |
-/// | `claude.context` | percent | percent of the context window used (status line only) |
-/// | `claude.cost` | money | the session's cost in USD (status line only) |
+/// | `claude.context` | percent | percent of the context window used (status line only; within 0…100) |
+/// | `claude.cost` | money | the session's cost in USD (status line only; within ±10¹³) |
 ///
 /// `rate`, `spark`, and `pace`/`eta` at the current rate need the usage history, which elbowroom
 /// keeps with the cache (one sample a minute per window, see `elbowroom history`); a render reads
@@ -55,6 +72,7 @@ import ElbowroomCore
 enum Variable: Sendable, Equatable {
     enum WindowField: String, Sendable, CaseIterable {
         case used, left, resets_at, resets_in, level, pace, eta, label, name, binding, alert, rate, spark
+        case title, source, age
 
         /// Fields computed from the usage history (a render reads it only for these).
         var readsHistory: Bool {
@@ -65,7 +83,10 @@ enum Variable: Sendable, Equatable {
         }
     }
     enum TopField: String, Sendable, CaseIterable {
-        case age, stale, offline, status, error, plan, level
+        case age, stale, offline, status, error, plan, level, account, notice
+    }
+    enum SpendField: String, Sendable, CaseIterable {
+        case used, limit, left, percent, level, org, capped, uncapped, limit_is_yours, period, resets_in, source
     }
     enum ExtraField: String, Sendable, CaseIterable {
         case used, limit, left, percent, enabled
@@ -77,6 +98,7 @@ enum Variable: Sendable, Equatable {
     case window(String, WindowField)
     case top(TopField)
     case extra(ExtraField)
+    case spend(SpendField)
     case claude(ClaudeField)
 
     var type: ValueType {
@@ -88,15 +110,25 @@ enum Variable: Sendable, Equatable {
             case .resets_at: .date
             case .resets_in, .eta: .duration
             case .level: .level
-            case .label, .name: .text
+            case .label, .name, .title, .source: .text
             case .binding, .alert: .flag
+            case .age: .duration
             }
         case .top(let f):
             switch f {
             case .age: .duration
             case .stale, .offline: .flag
-            case .status, .error, .plan: .text
+            case .status, .error, .plan, .account, .notice: .text
             case .level: .level
+            }
+        case .spend(let f):
+            switch f {
+            case .used, .limit, .left: .money
+            case .percent: .percent
+            case .level: .level
+            case .org, .capped, .uncapped, .limit_is_yours: .flag
+            case .period, .source: .text
+            case .resets_in: .duration
             }
         case .extra(let f):
             switch f {
@@ -131,6 +163,7 @@ enum Variable: Sendable, Equatable {
     /// Every full name, for did-you-mean.
     static let allNames: [String] = TopField.allCases.map(\.rawValue)
         + ExtraField.allCases.map { "extra." + $0.rawValue }
+        + SpendField.allCases.map { "spend." + $0.rawValue }
         + ClaudeField.allCases.map { "claude." + $0.rawValue }
         + (WindowCatalog.aliases.map(\.alias) + standIns).flatMap { w in
             WindowField.allCases.map { "\(w).\($0.rawValue)" }
@@ -143,8 +176,8 @@ enum Variable: Sendable, Equatable {
         }
         guard let dot = name.firstIndex(of: ".") else {
             if let top = TopField(rawValue: name) { return .top(top) }
-            if name == "extra" || name == "claude" {
-                let example = name == "extra" ? "extra.used" : "claude.model"
+            if name == "extra" || name == "claude" || name == "spend" {
+                let example = name == "extra" ? "extra.used" : (name == "spend" ? "spend.used" : "claude.model")
                 throw reporter.error("'\(name)' needs a field, such as '\(example)'", at: range, suggestion: example)
             }
             if knownWindows.contains(name) {
@@ -162,6 +195,9 @@ enum Variable: Sendable, Equatable {
         case "claude":
             guard let f = ClaudeField(rawValue: field) else { throw unknown(allNames.filter { $0.hasPrefix("claude.") }) }
             return .claude(f)
+        case "spend":
+            guard let f = SpendField(rawValue: field) else { throw unknown(allNames.filter { $0.hasPrefix("spend.") }) }
+            return .spend(f)
         default:
             break
         }
@@ -209,6 +245,9 @@ enum Variable: Sendable, Equatable {
             case .alert: return .flag(w.needsAttention)
             case .rate: return w.rate.map(Value.percent)
             case .spark: return w.spark.map(Value.spark)
+            case .title: return .text(w.title)
+            case .source: return .text(w.source.rawValue)
+            case .age: return .duration(w.age(now: view.now))
             }
         case .top(let field):
             switch field {
@@ -216,20 +255,44 @@ enum Variable: Sendable, Equatable {
             case .stale: return .flag(view.isStale)
             case .offline: return .flag(view.isOffline)
             case .status: return .text(view.status.rawValue)
-            case .error: return view.error.map(Value.text)
+            case .error:
+                if view.waitsForStatusLine && context.statusLine != nil { return .text(UsageView.statusLineSentNoLimits) }
+                return view.error.map(Value.text)
             case .plan: return view.plan.map(Value.text)
             case .level: return .level(view.level)
+            case .account: return view.accountType.map(Value.text)
+            case .notice: return view.notice.map(Value.text)
+            }
+        case .spend(let field):
+            guard let spend = view.spend else { return nil }
+            func money(_ minor: Double) -> Value { .money(minor: minor, currency: spend.currency, exponent: spend.exponent) }
+            switch field {
+            case .used: return spend.usedMinor.map(money)
+            case .limit: return spend.limitMinor.flatMap { $0 > 0 ? money($0) : nil }
+            case .left:
+                guard let limit = spend.limitMinor, limit > 0 else { return nil }
+                return money(max(0, limit - (spend.usedMinor ?? 0)))
+            case .percent: return spend.percent.map(Value.percent)
+            case .level: return .level(spend.level)
+            case .org: return .flag(spend.organisation)
+            case .capped: return .flag(spend.percent != nil)
+            case .uncapped: return .flag(spend.percent == nil)
+            case .limit_is_yours: return .flag(spend.isLimit)
+            case .period: return spend.period.map(Value.text)
+            case .resets_in: return spend.resetsAt.map { .duration($0.timeIntervalSince(view.now)) }
+            case .source: return .text(spend.source.rawValue)
             }
         case .extra(let field):
             guard let extra = view.extra else { return nil }
             // Unknown is unknown: without a currency from the API, amounts show without a symbol.
             let currency = extra.currency ?? ""
+            let exponent = extra.minorDigits
             switch field {
-            case .used: return extra.usedMinor.map { .money(minor: $0, currency: currency) }
-            case .limit: return extra.monthlyLimitMinor.map { .money(minor: $0, currency: currency) }
+            case .used: return extra.usedMinor.map { .money(minor: $0, currency: currency, exponent: exponent) }
+            case .limit: return extra.monthlyLimitMinor.map { .money(minor: $0, currency: currency, exponent: exponent) }
             case .left:
                 guard let limit = extra.monthlyLimitMinor else { return nil }
-                return .money(minor: max(0, limit - (extra.usedMinor ?? 0)), currency: currency)
+                return .money(minor: max(0, limit - (extra.usedMinor ?? 0)), currency: currency, exponent: exponent)
             case .percent:
                 if let u = extra.utilization { return .percent(u) }
                 guard let limit = extra.monthlyLimitMinor, limit > 0, let used = extra.usedMinor else { return nil }
@@ -241,7 +304,7 @@ enum Variable: Sendable, Equatable {
             switch field {
             case .model: return input.modelName.map(Value.text)
             case .context: return input.contextUsedPercent.map(Value.percent)
-            case .cost: return input.costUSD.map { .money(minor: $0 * 100, currency: "USD") }
+            case .cost: return input.costUSD.map { .money(minor: $0 * 100, currency: "USD", exponent: 2) }
             }
         }
     }
