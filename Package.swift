@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "ElbowroomAdapters", dependencies: ["ElbowroomCore", "ElbowroomTemplate"], swiftSettings: rendererSwiftSettings),
         .target(name: "ElbowroomCLI", dependencies: ["ElbowroomCore", "ElbowroomTemplate", "ElbowroomAdapters"], swiftSettings: rendererSwiftSettings),
         .executableTarget(
-            name: "elbowroom", dependencies: ["ElbowroomCLI"], exclude: ["render-path.order"],
+            name: "elbowroom", dependencies: ["ElbowroomCLI"], exclude: ["render-path.order", "render-path.files"],
             swiftSettings: staticOnLinuxRelease, linkerSettings: staticLinkOnLinuxRelease),
 
         // Network side, started detached by the renderer. On Linux its transport is the system
@@ -58,6 +58,12 @@ let package = Package(
                 dependencies: ["ElbowroomCore", .target(name: "CCurl", condition: .when(platforms: [.linux]))]),
         .executableTarget(name: "elbowroom-fetch", dependencies: ["ElbowroomFetch"]),
 
+        // Development only, never installed: writes (or with --check, checks) every derived file
+        // from its one source. Run it as scripts/generate.
+        .executableTarget(
+            name: "elbowroom-generate",
+            dependencies: ["ElbowroomCore", "ElbowroomTemplate", "ElbowroomAdapters", "ElbowroomCLI"]),
+
         // Tests.
         .target(name: "ElbowroomTestSupport", dependencies: ["ElbowroomCore"], path: "Tests/ElbowroomTestSupport"),
         .testTarget(name: "ElbowroomCoreTests", dependencies: ["ElbowroomCore", "ElbowroomTestSupport"], exclude: ["Fixtures"]),
@@ -68,6 +74,6 @@ let package = Package(
         .testTarget(name: "ElbowroomFuzzTests", dependencies: ["ElbowroomAdapters", "ElbowroomTestSupport"]),
         .testTarget(
             name: "ElbowroomCLITests",
-            dependencies: ["ElbowroomCLI", "ElbowroomTestSupport", "elbowroom", "elbowroom-fetch"]),
+            dependencies: ["ElbowroomCLI", "ElbowroomTestSupport", "elbowroom", "elbowroom-fetch", "elbowroom-generate"]),
     ]
 )

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// A parsed template, ready to render many times (watch mode renders the same one every tick).
@@ -24,7 +25,7 @@ public struct Template: Sendable {
     /// API keys of the windows this template names (what `other` and `each` leave out).
     let namedKeys: [String]
 
-    /// With `namedKeys` worked out at build time (`CompiledTemplates.swift`): walking a large tree
+    /// With `namedKeys` worked out at build time (`ShippedTemplates.swift`): walking a large tree
     /// for them costs a render ~50 k instructions.
     init(name: String, source: String, nodes: [Node], namedKeys: [String]) {
         self.name = name
@@ -56,7 +57,8 @@ public struct Template: Sendable {
     public static func parse(_ source: String, name: String = "template") throws(TemplateError) -> Template {
         let size = source.utf8.count
         guard size <= maxSourceBytes else {
-            let firstLine = source.prefix(80).prefix { !$0.isNewline }
+            // 80 bytes, not characters: one character can hold any number of combining marks.
+            let firstLine = SafeText.prefix(source, maxBytes: 80).prefix { !$0.isNewline }
             throw TemplateError(name: name, line: 1, column: 1,
                                 message: "template too large: \(size) bytes, at most \(maxSourceBytes) (64 KiB)",
                                 sourceLine: String(firstLine))

@@ -72,12 +72,12 @@ import Testing
                 let source = try #require(TemplateLibrary.shipped.first { $0.name == name }).source
                 return try Template.parse(source, name: name)
             }
-            let main = try template(adapter.name == "claude" ? "claude" : "compact")
+            let main = try template(adapter.readsClaudeStatusLine ? "claude" : "compact")
             let tooltip = try adapter.defaultTooltipTemplate.map(template)
             let localTime = LocalTime.fixed(offsetSeconds: 3600)
             return RenderedFrame(spans: main.render(view, statusLine: statusLine, localTime: localTime),
                                  tooltip: tooltip?.render(view, statusLine: statusLine, localTime: localTime) ?? [],
-                                 view: view, statusLine: statusLine)
+                                 view: view)
         }
     }
 

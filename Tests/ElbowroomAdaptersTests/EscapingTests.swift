@@ -118,7 +118,9 @@ import Testing
         #expect(SafeText.firstLine("one\u{301}\r\ntwo") == "one\u{301}")
         #expect(SafeText.firstLine("a\u{1B}[31mb\u{2028}c") == "a[31mb")
         // Text whose bytes share a lead byte with a control (· is C2 B7, — is E2 80 94) stays.
-        #expect(SafeText.clean("5h · 63%\t— ↻ ؀", lines: .join) == "5h · 63%\t— ↻ ؀")
+        #expect(SafeText.clean("5h · 63%\t— ↻ ؀", lines: .keep) == "5h · 63%\t— ↻ ؀")
+        // One line is measured in columns: a tab, whose width is the terminal's guess, is a space.
+        #expect(SafeText.clean("5h · 63%\t— ↻ ؀", lines: .join) == "5h · 63% — ↻ ؀")
     }
 
     @Test func sgrParameters() {

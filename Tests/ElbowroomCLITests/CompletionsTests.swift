@@ -8,17 +8,6 @@ import ElbowroomTestSupport
     static let files = [("bash", "completions/elbowroom.bash"), ("zsh", "completions/_elbowroom"),
                         ("fish", "completions/elbowroom.fish")]
 
-    @Test(arguments: files)
-    func shippedFileIsWhatTheCommandPrints(shell: String, file: String) throws {
-        let s = CLISandbox()
-        #expect(s.run("completions", shell) == 0)
-        if ShippedFiles.recording {
-            try s.stdout.text.write(toFile: ShippedFiles.path(file), atomically: true, encoding: .utf8)
-        }
-        #expect(try ShippedFiles.read(file) == s.stdout.text,
-                "\(file) is out of date: ELBOWROOM_RECORD_COMPLETIONS=1 swift test --filter CompletionsTests")
-    }
-
     @Test(arguments: CompletionsCommand.shells)
     func scriptOffersEveryCommandAndFlagTheParserKnows(shell: String) {
         let script = CompletionScripts.script(for: shell)
@@ -65,6 +54,37 @@ import ElbowroomTestSupport
     ])
     func usageErrors(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try ArgumentParser.parse(arguments) }
+    }
+}
+
+/// bash's completion function, called directly (no terminal needed).
+@Suite struct BashCompletionFunctionTests {
+    /// A plugin's file name is data: Tab must not run a `$(…)` in it (compgen -W would expand it).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/bash")))
+    func tabNeverRunsACommandSubstitutionFromAPluginName() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let elbowroom = try #require(BuiltExecutable.path("elbowroom"), "build the package first")
+        let adapters = sandbox.configHome + "/elbowroom/adapters"
+        try FileManager.default.createDirectory(atPath: adapters, withIntermediateDirectories: true)
+        for name in ["walrus", "w$(touch pwned)", "w*"] {
+            try "#!/bin/sh\necho x\n".write(toFile: adapters + "/elbowroom-adapter-" + name, atomically: true, encoding: .utf8)
+            chmod(adapters + "/elbowroom-adapter-" + name, 0o755)
+        }
+        let script = """
+            cd \(EndToEnd.quote(sandbox.root)) || exit 9
+            source \(EndToEnd.quote(ShippedFiles.path("completions/elbowroom.bash")))
+            COMP_WORDS=(elbowroom -a w); COMP_CWORD=2
+            _elbowroom
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        var env = sandbox.environment
+        env["PATH"] = URL(fileURLWithPath: elbowroom).deletingLastPathComponent().path + ":/usr/bin:/bin"
+        let run = try BuiltExecutable.run("/usr/bin/bash", arguments: ["--norc", "--noprofile", "-c", script], environment: env)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/pwned"), "Tab ran a plugin name's $(…)")
+        let offered = run.stdout.split(separator: "\n").map(String.init)
+        #expect(offered.contains("walrus") && offered.contains("waybar"), "\(run.stdout)\(run.stderr)")
+        #expect(offered.contains("w$(touch pwned)") && offered.contains("w*"), "\(run.stdout)\(run.stderr)")
     }
 }
 

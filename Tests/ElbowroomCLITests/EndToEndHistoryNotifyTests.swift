@@ -146,6 +146,29 @@ func runBounded(_ path: String, _ arguments: [String], environment: [String: Str
         #expect(kinds.sorted() == ["5h warn normal", "7d critical critical"])
     }
 
+    /// A notifier that hangs (up to its 10 s timeout, per event) holds back neither the frames nor
+    /// SIGTERM: notifications are sent off the frame loop.
+    @Test func watchNotifyNeverWaitsForANotifierBeforeAFrameOrASignal() throws {
+        let e = try EndToEnd(usage: .hang)
+        let started = e.sandbox.root + "/started"
+        try e.sandbox.writeConfig("notify_command = \"touch '\(started)'; cat >/dev/null; sleep 30\"\n")
+        try Self.seedTwoCrossings(e)
+        let begun = Date()
+        let watch = try EndToEndWatchTests.Watch(e, ["-a", "plain", "--offline", "--notify", "--interval", "0.1"])
+        #expect(watch.waitForLines(1, seconds: 3), "no frame while the notifier hangs")
+        #expect(Eventually.within(5) { FileManager.default.fileExists(atPath: started) }, "the notifier never ran")
+        kill(watch.process.processIdentifier, SIGTERM)
+        // Exited, as the kernel sees it: Foundation's Process notices an exit only once every copy
+        // of a descriptor it hands the child is closed, and the hanging notifier still holds one.
+        let pid = watch.process.processIdentifier
+        let exited = {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return !watch.process.isRunning }
+            return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+        }
+        #expect(Eventually.within(2) { exited() }, "SIGTERM waited for the notifier")
+        #expect(Date().timeIntervalSince(begun) < 8)
+    }
+
     @Test func watchNotifyNotifiesOnceWhileItRuns() throws {
         let e = try EndToEnd(usage: .hang)
         let events = e.sandbox.root + "/events.jsonl"

@@ -23,7 +23,7 @@ import Testing
         #expect(e.usageRequests == 1)
         let request = try #require(e.server.requests(path: FakeAnthropic.usagePath).first)
         #expect(request.header("anthropic-beta") == "oauth-2025-04-20")
-        #expect(request.header("User-Agent")?.hasPrefix("claude-code/") == true)
+        #expect(request.header("User-Agent")?.hasPrefix("claude-cli/") == true)
         // Fresh now: the next render reads the cache and asks nobody.
         let again = try e.run(["-t", "{5h.left}%"])
         #expect(again.stdout == "37%\n")

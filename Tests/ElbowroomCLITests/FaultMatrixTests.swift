@@ -41,12 +41,14 @@ import Testing
               status: "ok", config: "refresh = \"always\"\n", staleToken: true),
         Fault(name: "401, refresh not allowed", reply: .json(200, "{}"), status: "expired",
               config: "refresh = \"never\"\n", staleToken: true),
-        Fault(name: "403", reply: .json(403, #"{"error":{"type":"permission_error","message":"forbidden"}}"#), status: "signed_out"),
-        Fault(name: "403 oauth_scope_insufficient", reply: .json(403, forbiddenScope), status: "signed_out"),
+        // A 403 is rate limiting, as Claude Code reads it, while the login holds user:profile (the
+        // sandbox's does); a login without it is "cannot read usage" (UsageClientTests).
+        Fault(name: "403", reply: .json(403, #"{"error":{"type":"permission_error","message":"forbidden"}}"#), status: "rate_limited", cooldown: 300),
+        Fault(name: "403 oauth_scope_insufficient", reply: .json(403, forbiddenScope), status: "rate_limited", cooldown: 300),
         Fault(name: "429 Retry-After seconds", reply: .rateLimited(retryAfter: "1800"), status: "rate_limited", cooldown: 1800),
         Fault(name: "429 Retry-After HTTP-date", reply: .rateLimited(retryAfter: httpDate), status: "rate_limited", cooldown: 600),
         Fault(name: "429 Retry-After 0", reply: .rateLimited(retryAfter: "0"), status: "rate_limited", cooldown: 300),
-        Fault(name: "429 Retry-After huge", reply: .rateLimited(retryAfter: "99999999999999999999"), status: "rate_limited", cooldown: 86400),
+        Fault(name: "429 Retry-After huge", reply: .rateLimited(retryAfter: "99999999999999999999"), status: "rate_limited", cooldown: 3600),
         Fault(name: "429 without Retry-After", reply: .rateLimited(retryAfter: nil), status: "rate_limited", cooldown: 300),
         Fault(name: "500", reply: .status(500, body: "oops"), status: "offline"),
         Fault(name: "502", reply: .status(502, body: "<html>bad gateway</html>"), status: "offline"),

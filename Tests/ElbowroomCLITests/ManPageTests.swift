@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ElbowroomCore
 import ElbowroomTestSupport
+import ElbowroomAdapters
 @testable import ElbowroomCLI
 
 /// The man pages in `man/` say what `--help` says: the same options, commands and environment
@@ -12,6 +13,14 @@ import ElbowroomTestSupport
     @Test func elbowroomPageListsExactlyTheOptionsOfHelp() throws {
         let page = try ManPage(ShippedFiles.read("man/elbowroom.1"))
         #expect(page.tagLines(in: "OPTIONS").flatMap(ManPage.options(in:)).sorted() == HelpText.options(Help.text))
+    }
+
+    /// --help's lists come from the registry and the snippets, so a new adapter or snippet is in it.
+    @Test func helpNamesEveryBuiltInAdapterAndEveryInitTarget() {
+        let words = Set(Help.text.split { " ,;()\n".contains($0) }.map(String.init))
+        for name in ElbowroomAdapters.AdapterRegistry.builtIn.map(\.name) + IntegrationSnippets.names {
+            #expect(words.contains(name), "--help does not name \(name)")
+        }
     }
 
     @Test func elbowroomPageListsExactlyTheCommandsOfHelp() throws {

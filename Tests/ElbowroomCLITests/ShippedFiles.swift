@@ -13,7 +13,4 @@ enum ShippedFiles {
     static func path(_ relativePath: String) -> String {
         root.appendingPathComponent(relativePath).path
     }
-
-    /// `ELBOWROOM_RECORD_COMPLETIONS=1 swift test --filter Completions` rewrites `completions/`.
-    static var recording: Bool { ProcessInfo.processInfo.environment["ELBOWROOM_RECORD_COMPLETIONS"] == "1" }
 }

@@ -51,4 +51,17 @@ import Testing
         #expect(ClaudeCodeStorage.keychainAccount(user: "a b", loginName: nil) == "claude-code-user")
         #expect(ClaudeCodeStorage.keychainAccount(user: nil, loginName: nil) == "claude-code-user")
     }
+
+    @Test func lockHoldersSayWhoHoldsWhatAndSinceWhen() throws {
+        let dir = TempDirectory()
+        let s = storage(["CLAUDE_CONFIG_DIR": dir.path])
+        #expect(s.lockHolders(now: Date()).isEmpty)
+        try FileManager.default.createDirectory(atPath: s.refreshLock, withIntermediateDirectories: false)
+        try Data(#"{"pid": 4321, "startTime": 99}"#.utf8).write(to: URL(fileURLWithPath: s.refreshLockOwner))
+        let now = Date().addingTimeInterval(10)
+        let lines = s.lockHolders(now: now)
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("\(s.refreshLock) held by process 4321, last touched 1") == true)
+        #expect(s.lockHolders(now: Date().addingTimeInterval(120)).first?.contains("stale") == true)
+    }
 }

@@ -115,11 +115,7 @@ import Glibc
         let original = try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
         // Locks under a directory that does not exist: mkdir fails for everyone.
         let nowhere = ClaudeCodeStorage(environment: ElbowroomEnvironment(["HOME": "/", "CLAUDE_CONFIG_DIR": h.sandbox.root + "/missing/dir"]))
-        let renewal = TokenRenewal(
-            source: FileCredentialSource(path: h.sandbox.credentialsFile),
-            refresher: TokenRefresher(tokenURL: URL(string: h.server.baseURL + FakeAnthropic.tokenPath)!, transport: h.transport, timeout: 5),
-            mode: .auto, detector: FixedClaudeProcessDetector(running: true), log: DebugLog(enabled: false),
-            storage: nowhere)
+        let renewal = h.renewal(mode: .auto, storage: nowhere)
         let stale = OAuthCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
         #expect(throws: FetchError.self) { try renewal.renew(stale: stale, why: "expired", now: h.clock.now) }
         #expect(h.tokenRequests.isEmpty)
@@ -134,11 +130,7 @@ import Glibc
         let storage = ClaudeCodeStorage(environment: h.sandbox.elbowroomEnvironment)
         try FileManager.default.createDirectory(atPath: storage.refreshLock, withIntermediateDirectories: false)
         let pauses = LogBox()
-        let renewal = TokenRenewal(
-            source: FileCredentialSource(path: h.sandbox.credentialsFile),
-            refresher: TokenRefresher(tokenURL: URL(string: h.server.baseURL + FakeAnthropic.tokenPath)!, transport: h.transport, timeout: 5),
-            mode: .always, detector: FixedClaudeProcessDetector(running: true), log: DebugLog(enabled: false),
-            storage: storage, pause: { pauses.append("\($0)") })
+        let renewal = h.renewal(mode: .always, storage: storage, pause: { pauses.append("\($0)") })
         let stale = OAuthCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
         do {
             _ = try renewal.renew(stale: stale, why: "expired", now: h.clock.now)
@@ -164,11 +156,7 @@ import Glibc
         try FileManager.default.createDirectory(atPath: storage.refreshLock, withIntermediateDirectories: false)
         let sandbox = h.sandbox
         let valid = h.valid
-        let renewal = TokenRenewal(
-            source: FileCredentialSource(path: h.sandbox.credentialsFile),
-            refresher: TokenRefresher(tokenURL: URL(string: h.server.baseURL + FakeAnthropic.tokenPath)!, transport: h.transport, timeout: 5),
-            mode: .auto, detector: FixedClaudeProcessDetector(running: true), log: DebugLog(enabled: false),
-            storage: storage, pause: { _ in
+        let renewal = h.renewal(mode: .auto, storage: storage, pause: { _ in
                 _ = try? sandbox.writeCredentials(accessToken: "sk-ant-oat01-claude-code-refreshed", refreshToken: "sk-ant-ort01-cc", expiresAt: valid)
             })
         let stale = OAuthCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
@@ -415,8 +403,31 @@ enum FakeProc {
         #expect(!ProcClaudeProcessDetector(procRoot: root, ownPID: 77).isClaudeRunning())
     }
 
+    /// Another user's Claude Code refreshes another login: it never stops this user's refresh.
+    @Test func onlyThisUsersProcessesCount() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let root = sandbox.root + "/proc"
+        try FakeProc.add(pid: 88, comm: "claude", cmdline: ["claude"], to: root)
+        #expect(ProcClaudeProcessDetector(procRoot: root, ownPID: 1).isClaudeRunning())
+        #expect(!ProcClaudeProcessDetector(procRoot: root, ownPID: 1, uid: getuid() + 1).isClaudeRunning())
+    }
+
     @Test func anUnreadableProcCountsAsRunning() {
         // Not knowing must not license a second refresher.
         #expect(ProcClaudeProcessDetector(procRoot: "/nonexistent-proc", ownPID: 1).isClaudeRunning())
+    }
+}
+
+extension FetchHarness {
+    /// A renewal of the sandbox's file login against the fake token endpoint, with Claude Code
+    /// said to be running.
+    func renewal(mode: RefreshMode, storage: ClaudeCodeStorage,
+                 pause: @escaping @Sendable (TimeInterval) -> Void = { _ in }) -> TokenRenewal {
+        TokenRenewal(
+            source: FileCredentialSource(path: sandbox.credentialsFile),
+            refresher: TokenRefresher(tokenURL: URL(string: server.baseURL + FakeAnthropic.tokenPath)!, transport: transport, timeout: 5),
+            mode: mode, detector: FixedClaudeProcessDetector(running: true), log: DebugLog(enabled: false),
+            storage: storage, pause: pause)
     }
 }

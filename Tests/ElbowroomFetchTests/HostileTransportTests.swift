@@ -124,6 +124,40 @@ import ElbowroomTestSupport
         #expect(recorded.header("User-Agent") == "aX-Injected: yes")
     }
 
+    /// Every cut of a real answer, at every byte: never a reading that is not the whole answer,
+    /// never a crash, always a failure the fetch state can record (the suite's figure: one input
+    /// per byte of the answer).
+    @Test func everyCutOfARealAnswerIsAFailureNeverACrash() throws {
+        let body = UsageFixtures.flat
+        let whole = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
+        let bytes = Array(whole.utf8)
+        let cut = LockedCounter()
+        let server = try LoopbackHTTPServer { _ in .raw(Data(bytes.prefix(cut.value))) }
+        defer { server.stop() }
+        var outcomes: [FetchOutcome: Int] = [:]
+        for length in 0..<bytes.count {
+            cut.value = length
+            switch fetch(server, timeout: 5) {
+            case .success: Issue.record("a cut at \(length) of \(bytes.count) bytes gave a reading")
+            case .failure(let error): outcomes[error.outcome, default: 0] += 1
+            }
+        }
+        #expect(outcomes.values.reduce(0, +) == bytes.count)
+        #expect(Set(outcomes.keys).isSubset(of: [.network, .undecodable]), "\(outcomes)")
+    }
+
+    /// Whatever encoding a server claims, the bytes are what was sent: nothing is inflated.
+    @Test(arguments: ["gzip", "deflate", "br", "zstd", "gzip, gzip"])
+    func noContentEncodingIsDecoded(encoding: String) throws {
+        let noise = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 7) })
+        let server = try LoopbackHTTPServer { _ in
+            .respond(status: 200, headers: [("Content-Encoding", encoding)], body: noise)
+        }
+        defer { server.stop() }
+        let response = try PlatformTransport.make().send(HTTPRequest(url: URL(string: server.baseURL + "/x")!, timeout: 5))
+        #expect(response.body == noise)
+    }
+
     static func gzip(_ data: Data) throws -> Data {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("elbowroom-gzip-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -136,5 +170,14 @@ import ElbowroomTestSupport
         try process.run()
         process.waitUntilExit()
         return try Data(contentsOf: dir.appendingPathComponent("body.gz"))
+    }
+}
+
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = 0
+    var value: Int {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); stored = newValue; lock.unlock() }
     }
 }

@@ -33,6 +33,61 @@ import ElbowroomTestSupport
         data.map { String(format: "%02x", $0) }.joined()
     }
 
+    /// As Claude Code does: no item means the plaintext file is the login.
+    @Test func aMissingItemFallsBackToThePlaintextFile() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let script = try Self.fakeSecurity(in: sandbox.root, itemHex: nil)
+        try sandbox.writeCredentials(accessToken: "sk-ant-oat01-from-the-file", refreshToken: Tokens.refresh,
+                                     expiresAt: Date().addingTimeInterval(3600))
+        let source = KeychainCredentialSource(service: "Claude Code-credentials", account: "tester", executable: script,
+                                              fallback: FileCredentialSource(path: sandbox.credentialsFile))
+        #expect(source.load().oauth?.accessToken == "sk-ant-oat01-from-the-file")
+        // A refresh of such a login is written to the file, not to a new Keychain item.
+        try source.update { current in
+            #expect(current != nil)
+            return Data(#"{"claudeAiOauth":{"accessToken":"sk-ant-oat01-new","refreshToken":"r","expiresAt":1}}"#.utf8)
+        }
+        #expect(sandbox.oauthObject?["accessToken"] as? String == "sk-ant-oat01-new")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/stdin.log"))
+    }
+
+    /// A document too large for one item lives in an overflow item: detected, read where the
+    /// system has AES-GCM (macOS), said clearly where not, and never rewritten here.
+    @Test func anOverflowItemIsDetectedAndNeverRewritten() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let dir = sandbox.root
+        let key = Data(repeating: 7, count: 32).base64EncodedString()
+        let pointer = #"{"keychainOverflow":{"slot":"b","key":"\#(key)","version":1}}"#
+        let script = dir + "/security"
+        let text = """
+            #!/bin/sh
+            printf '%s\n' "$*" >> '\(dir)/argv.log'
+            case "$3" in
+              "Claude Code-credentials") printf '%s' '\(pointer)'; exit 0 ;;
+              "Claude Code-credentials-overflow-b") printf '%s' 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9w'; exit 0 ;;
+            esac
+            exit 44
+            """
+        try FileSystem.writeAtomically(Data(text.utf8), to: script, mode: 0o755)
+        let source = KeychainCredentialSource(service: "Claude Code-credentials", account: "tester", executable: script)
+        do {
+            _ = try source.readRaw()
+            Issue.record("an overflow item read as a document")
+        } catch {
+            #if canImport(CryptoKit)
+            #expect("\(error)".contains("does not open with its key"))
+            #else
+            #expect("\(error)".contains("overflow item Claude Code-credentials-overflow-b, which this build cannot read"))
+            #endif
+        }
+        let argv = try String(contentsOfFile: dir + "/argv.log", encoding: .utf8)
+        #expect(argv.contains("-s Claude Code-credentials-overflow-b -a tester"))
+        #expect(throws: (any Error).self) { try source.checkWritable(byteCount: 100) }
+        #expect(throws: (any Error).self) { try source.update { _ in Data("{}".utf8) } }
+    }
+
     @Test func readsAHexEncodedItem() throws {
         let sandbox = try Sandbox()
         defer { sandbox.cleanup() }
@@ -119,3 +174,34 @@ import ElbowroomTestSupport
         #expect(throws: KeychainCredentialSource.Failure.self) { try source.readRaw() }
     }
 }
+
+#if os(macOS)
+/// The real `/usr/bin/security` in a throwaway keychain: the macOS CI workflow makes one and sets
+/// ELBOWROOM_TEST_KEYCHAIN (there is no Keychain on Linux).
+@Suite struct RealKeychainTests {
+    static let keychain = ProcessInfo.processInfo.environment["ELBOWROOM_TEST_KEYCHAIN"]
+
+    @Test(.enabled(if: keychain != nil, "ELBOWROOM_TEST_KEYCHAIN is not set (the macOS CI workflow makes one)"))
+    func theRealSecurityReadsAndWritesAsClaudeCodeNamesIt() throws {
+        let keychain = try #require(Self.keychain)
+        let service = "Claude Code-credentials-" + SHA256.hex("/tmp/elbowroom-ci-\(getpid())").prefix(8)
+        let json = Sandbox.credentialsJSON(accessToken: Tokens.access, refreshToken: Tokens.refresh,
+                                           expiresAt: Date().addingTimeInterval(3600))
+        let hex = KeychainCredentialSourceTests.hex(Data(json.utf8))
+        let add = try PosixSpawner().run(path: "/usr/bin/security",
+                                         arguments: ["add-generic-password", "-U", "-s", service, "-a", "elbowroom-ci", "-X", hex, keychain],
+                                         environment: [:], stdin: Data(), timeout: 10)
+        #expect(add.status == 0)
+        defer {
+            _ = try? PosixSpawner().run(path: "/usr/bin/security", arguments: ["delete-generic-password", "-s", service, keychain],
+                                        environment: [:], stdin: Data(), timeout: 10)
+        }
+        let source = KeychainCredentialSource(service: service, account: "elbowroom-ci")
+        #expect(source.load().oauth?.accessToken == Tokens.access)
+        try source.update { current in
+            try CredentialsDocument.replacingTokens(in: current!, accessToken: "sk-ant-oat01-rotated", refreshToken: "sk-ant-ort01-rotated", expiresAt: Date())
+        }
+        #expect(source.load().oauth?.accessToken == "sk-ant-oat01-rotated")
+    }
+}
+#endif

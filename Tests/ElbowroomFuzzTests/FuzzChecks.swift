@@ -94,9 +94,8 @@ public enum FuzzChecks {
         return first.isUppercase ? "error message starts in upper case: \(message)" : nil
     }
 
-    static func throughAdapters(_ spans: [Span], view: UsageView, bound: Int,
-                                statusLine: StatusLineInput? = nil) -> String? {
-        let frame = RenderedFrame(spans: spans, tooltip: spans, view: view, statusLine: statusLine)
+    static func throughAdapters(_ spans: [Span], view: UsageView, bound: Int) -> String? {
+        let frame = RenderedFrame(spans: spans, tooltip: spans, view: view)
         for adapter in AdapterRegistry.builtIn {
             let output = adapter.render(frame)
             // Escaping may grow text (Pango entities, tmux `##`, JSON `\u0000`): at most 8 times.
@@ -148,6 +147,14 @@ public enum FuzzChecks {
 
     public static func statusLine(_ bytes: [UInt8]) -> String? {
         guard let input = StatusLineInput.decode(Data(bytes), observedAt: now) else { return nil }
+        // Bounded where they are read: no `$inf`, no context past 100 %, no reset in years.
+        if let cost = input.costUSD, !(abs(cost) <= ReadingLimits.maxMoney / 100) { return "claude.cost \(cost) out of bounds" }
+        if let context = input.contextUsedPercent, !(0...100).contains(context) { return "claude.context \(context) out of bounds" }
+        for window in input.windows {
+            if let reset = window.resetsAt, reset > WindowCatalog.latestPlausibleReset(forKey: window.key, observedAt: now) {
+                return "window \(window.key) resets at \(reset), further ahead than it lasts"
+            }
+        }
         guard let reading = input.reading(at: now) else {
             return renderReading(nil, statusLine: input, inputBytes: bytes.count)
         }
@@ -172,7 +179,7 @@ public enum FuzzChecks {
                 if size > bound { return "\(template.name) rendered \(size) bytes from \(inputBytes) bytes of JSON" }
                 // Through the adapters: "full" shows every window and label, the last ("claude") the status line.
                 if offset == 0, template.name == "full" || index == shipped.count - 1,
-                   let problem = throughAdapters(spans, view: view, bound: bound, statusLine: statusLine) {
+                   let problem = throughAdapters(spans, view: view, bound: bound) {
                     return problem
                 }
             }

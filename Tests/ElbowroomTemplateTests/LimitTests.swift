@@ -48,6 +48,15 @@ struct LimitTests {
             return e.line == 1 && e.column == 1 && e.sourceLine.count <= 80
                 && e.message == "template too large: \(source.utf8.count) bytes, at most 65536 (64 KiB)"
         }
+        // The line quoted in the error is cut in bytes: 80 characters of a thousand marks each
+        // were 160 KB.
+        let marks = String(repeating: "e" + String(repeating: "\u{0301}", count: 1000), count: 100)
+        #expect {
+            _ = try Template.parse(marks, name: "marks")
+        } throws: { error in
+            let line = (error as! TemplateError).sourceLine
+            return line.utf8.count <= 80 && line.utf8.count > 70
+        }
         // 64 KiB exactly is still a template.
         let limit = String(repeating: "x", count: Template.maxSourceBytes)
         #expect(throws: Never.self) { try Template.parse(limit) }

@@ -89,6 +89,18 @@ struct RendererTests {
         #expect(template.text(.fresh, statusLine: input) == "Opus 4 · ctx 23% · $0.42")
     }
 
+    /// 1e308 dollars is a finite number, and `$inf` in cents; a context "used" far past 100 %
+    /// is no percentage either: both are bounded where Claude Code's input is read.
+    @Test(arguments: ["1e308", "-1e308", "\"1.7e308\"", "5e300"])
+    func claudeCostAndContextAreBounded(_ number: String) throws {
+        let json = #"{"cost":{"total_cost_usd":\#(number)},"context_window":{"used_percentage":\#(number)}}"#
+        let input = try #require(StatusLineInput.decode(Data(json.utf8), observedAt: Date(timeIntervalSince1970: 0)))
+        let text = try Template.parse("{claude.cost}|{claude.context}").text(.fresh, statusLine: input)
+        #expect(!text.contains("inf") && !text.contains("nan"), "\(text)")
+        #expect(text.hasSuffix(number.hasPrefix("-") ? "|0" : "|100"), "\(text)")
+        #expect(text.utf8.count < 60, "\(text)")
+    }
+
     struct StyleCase: CustomTestStringConvertible, Sendable {
         var template: String
         var expected: [Span]

@@ -15,6 +15,11 @@ public final class FakeAnthropic: @unchecked Sendable {
     public var usageReply: ServerReply = .json(200, UsageFixtures.flat)
     /// When set, the token endpoint always answers this instead.
     public var tokenReply: ServerReply?
+    /// Sent back as `scope` and `refresh_token_expires_in` when set.
+    public var grantedScope: String?
+    public var refreshTokenExpiresIn: Int?
+    /// When set, a refresh asking for any other `scope` gets `invalid_scope`.
+    public var onlyScope: String?
     private var issued = 0
 
     public static let usagePath = "/api/oauth/usage"
@@ -51,9 +56,14 @@ public final class FakeAnthropic: @unchecked Sendable {
                   body?["refresh_token"] as? String == validRefreshToken else {
                 return .json(400, #"{"error":"invalid_grant","error_description":"refresh token not valid"}"#)
             }
+            if let onlyScope, body?["scope"] as? String != onlyScope {
+                return .json(400, #"{"error":"invalid_scope","error_description":"scope not allowed"}"#)
+            }
             issued += 1
             validAccessToken = "sk-ant-oat01-issued-access-\(issued)-abcdefgh"
             var answer: [String: Any] = ["access_token": validAccessToken, "expires_in": expiresIn, "token_type": "Bearer"]
+            if let grantedScope { answer["scope"] = grantedScope }
+            if let refreshTokenExpiresIn { answer["refresh_token_expires_in"] = refreshTokenExpiresIn }
             if rotateRefreshToken {
                 validRefreshToken = "sk-ant-ort01-issued-refresh-\(issued)-abcdefgh"
                 answer["refresh_token"] = validRefreshToken

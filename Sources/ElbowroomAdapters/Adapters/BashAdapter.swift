@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// `bash`: for `PS1='$(elbowroom -a bash) \$ '`. Command output arrives after prompt decoding,
@@ -16,6 +17,6 @@ public struct BashAdapter: OutputAdapter {
 
     /// A short red marker: the prompt stays usable, the detail is on stderr.
     public func renderError(_ message: String) -> AdapterOutput {
-        AdapterOutput(Self.wrap(SGR.escape + "31m") + "⚠hr" + Self.wrap(SGR.reset) + "\n", exitCode: 0)
+        AdapterOutput(Self.wrap(SGR.escape + "31m") + "⚠ elbowroom" + Self.wrap(SGR.reset) + "\n", exitCode: 0)
     }
 }

@@ -1,13 +1,15 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// `claude`: Claude Code's `statusLine` command. Its stdout is not a TTY but ANSI colours and
-/// several lines are shown, so SGR is always on and newlines in the template are kept. Reading
-/// the status-line stdin (and feeding its `rate_limits` to the cache) is the CLI's part.
+/// several lines are shown, so SGR is always on and newlines in the template are kept. It reads
+/// Claude Code's status line (`readsClaudeStatusLine`); taking it in is `StatusLineIngest`'s part.
 public struct ClaudeAdapter: OutputAdapter {
     public init() {}
     public let name = "claude"
     public let summary = "Claude Code statusLine: ANSI colours, several lines allowed"
     public var defaultTemplate: String { "claude" }
+    public var readsClaudeStatusLine: Bool { true }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
         AdapterOutput(SGR.encode(frame.runs(frame.spans)) + "\n")

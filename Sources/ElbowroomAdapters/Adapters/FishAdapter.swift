@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// `fish`: `fish_prompt` / `fish_right_prompt` print plain ANSI; fish measures the width itself.
@@ -13,6 +14,6 @@ public struct FishAdapter: OutputAdapter {
     }
 
     public func renderError(_ message: String) -> AdapterOutput {
-        AdapterOutput(SGR.escape + "31m⚠hr" + SGR.reset, exitCode: 0)
+        AdapterOutput(SGR.escape + "31m⚠ elbowroom" + SGR.reset, exitCode: 0)
     }
 }

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// `i3bar`: the i3bar/swaybar protocol for `status_command elbowroom watch -a i3bar`.

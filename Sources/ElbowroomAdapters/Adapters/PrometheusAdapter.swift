@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// `prometheus`: the node_exporter textfile collector format (write to a temp file, then rename
@@ -13,6 +14,11 @@ import ElbowroomCore
 /// | `elbowroom_window_resets_at_seconds{window}` | reset time, Unix seconds (only when known) |
 /// | `elbowroom_window_level{window}` | 0 ok, 1 warn, 2 critical |
 /// | `elbowroom_window_rate_percent_per_hour{window}` | percent used per hour now (only when the history gives a rate) |
+///
+/// Every window is a series of its own: a key that the escaping changes (it drops a control or a
+/// bidi control, or writes CR as `\n`) and so would repeat another window's label value gets
+/// ` (2)`, ` (3)`, … after it (node_exporter keeps one of two equal series and drops the other).
+/// Keys shown as they are keep their value.
 public struct PrometheusAdapter: OutputAdapter {
     public init() {}
     public let name = "prometheus"
@@ -42,7 +48,31 @@ public struct PrometheusAdapter: OutputAdapter {
         return out
     }
 
-    static func window(_ key: String) -> String { "{window=\"\(PrometheusEscaping.labelValue(key))\"}" }
+    static func window(_ value: String) -> String { "{window=\"\(value)\"}" }
+
+    /// The escaped `window` label value of each key, all different (see above). Arrays and a
+    /// linear search: a reading has at most `ReadingLimits.maxWindows` windows.
+    static func windowLabelValues(_ keys: [String]) -> [String] {
+        var values = [String](repeating: "", count: keys.count)
+        var taken: [String] = []
+        func isTaken(_ value: String) -> Bool { taken.contains { $0.utf8.elementsEqual(value.utf8) } }
+        // Keys the escaping keeps whole first, so they never get a suffix; escaping is one to one
+        // on them, so none repeats another.
+        for keptWhole in [true, false] {
+            for i in keys.indices where keys[i].utf8.elementsEqual(SafeText.clean(keys[i], lines: .keep).utf8) == keptWhole {
+                let base = PrometheusEscaping.labelValue(keys[i])
+                var value = base
+                var n = 2
+                while isTaken(value) {
+                    value = base + " (\(n))"
+                    n += 1
+                }
+                taken.append(value)
+                values[i] = value
+            }
+        }
+        return values
+    }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
         let view = frame.view
@@ -57,8 +87,9 @@ public struct PrometheusAdapter: OutputAdapter {
         var resets = Family(name: "elbowroom_window_resets_at_seconds", help: "When the usage window resets, Unix time.")
         var level = Family(name: "elbowroom_window_level", help: "Severity of the usage window: 0 ok, 1 warn, 2 critical.")
         var rate = Family(name: "elbowroom_window_rate_percent_per_hour", help: "Percent of the usage window used per hour, now.")
-        for w in view.windows {
-            let labels = Self.window(w.key)
+        let values = Self.windowLabelValues(view.windows.map(\.key))
+        for (w, value) in zip(view.windows, values) {
+            let labels = Self.window(value)
             used.samples.append((labels, JSONNumber.rounded(w.used, places: 2)))
             left.samples.append((labels, JSONNumber.rounded(w.left, places: 2)))
             if let r = w.resetsAt { resets.samples.append((labels, r.timeIntervalSince1970.rounded(.down))) }

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// `waybar`: a `custom/…` module with `"return-type": "json"`. One JSON object per line, keys in

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// `zsh`: for `setopt prompt_subst; RPROMPT='$(elbowroom -a zsh)'`. The output is prompt-expanded
@@ -42,6 +43,6 @@ public struct ZshAdapter: OutputAdapter {
     }
 
     public func renderError(_ message: String) -> AdapterOutput {
-        AdapterOutput("%F{red}⚠hr%f\n", exitCode: 0)
+        AdapterOutput("%F{red}⚠ elbowroom%f\n", exitCode: 0)
     }
 }

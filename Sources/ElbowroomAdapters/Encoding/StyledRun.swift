@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// A stretch of text in one resolved style (no semantic styles left): what every encoder walks.

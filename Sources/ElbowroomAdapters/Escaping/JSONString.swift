@@ -1,13 +1,16 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
-/// JSON string and value encoding for the line protocols (waybar, i3bar, i3blocks, json, plugins).
+/// JSON strings for the line protocols (waybar, i3bar, i3blocks, json, plugins); `JSONValue`
+/// builds whole values with it.
 ///
 /// Written by hand rather than with `JSONEncoder` so that key order is fixed (golden files and
 /// diffs stay stable) and `/` is not escaped. Escapes what RFC 8259 requires: `"`, `\` and
 /// U+0000…U+001F (as `\n`, `\t`, … or `\u00XX`); and, as `\uXXXX`, every other scalar `SafeText`
 /// drops or breaks lines on (DEL, C1 controls, bidi controls, U+2028, U+2029), so the output never
 /// carries a raw control and a JavaScript reader sees one line. Works on Unicode scalars, never on
-/// `Character`s (a combining mark glued to `"` must not hide it).
+/// `Character`s (a combining mark glued to `"` must not hide it). Held equal to its reference,
+/// `quoteByScalars` (Tests/ElbowroomAdaptersTests/Support/ReferenceEscaping.swift).
 public enum JSONString {
     public static func quote(_ text: String) -> String {
         // On UTF-8 bytes: most text has nothing to escape and is copied whole; the rest is
@@ -63,94 +66,5 @@ public enum JSONString {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         out += [0x5C, UInt8(ascii: "u"), digits[Int(value >> 12 & 15)], digits[Int(value >> 8 & 15)],
                 digits[Int(value >> 4 & 15)], digits[Int(value & 15)]]
-    }
-
-    /// `quote` as it was first written, scalar by scalar: what the byte version must equal (a
-    /// test compares them).
-    static func quoteByScalars(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case "\u{00}"..."\u{1F}":
-                out += unicodeEscape(scalar)
-            default:
-                if scalar.value >= 0x7F && (SafeText.isDropped(scalar) || SafeText.isLineBreak(scalar)) {
-                    out += unicodeEscape(scalar)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-
-    /// `\u` and four lowercase hex digits (every scalar escaped this way is below U+10000).
-    static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16)
-        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-    }
-}
-
-/// A JSON value with objects kept in the order they were built.
-public indirect enum JSONValue: Sendable, Equatable {
-    case string(String)
-    case number(Double)
-    case bool(Bool)
-    case null
-    case array([JSONValue])
-    case object([(String, JSONValue)])
-
-    public static func == (a: JSONValue, b: JSONValue) -> Bool { a.encoded == b.encoded }
-
-    /// `nil` becomes `null`.
-    public static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
-    public static func number(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
-
-    /// Compact, one line, no spaces.
-    public var encoded: String {
-        switch self {
-        case .string(let s): return JSONString.quote(s)
-        case .number(let n): return JSONNumber.format(n)
-        case .bool(let b): return b ? "true" : "false"
-        case .null: return "null"
-        case .array(let items):
-            var out = "["
-            for i in items.indices {
-                if i > 0 { out += "," }
-                out += items[i].encoded
-            }
-            return out + "]"
-        case .object(let pairs):
-            var out = "{"
-            for i in pairs.indices {
-                if i > 0 { out += "," }
-                out += JSONString.quote(pairs[i].0) + ":" + pairs[i].1.encoded
-            }
-            return out + "}"
-        }
-    }
-}
-
-/// Numbers as JSON (and Prometheus) want them: whole numbers without a fraction (`63`, not
-/// `63.0`), others in Swift's shortest round-trip form; non-finite values become `null`.
-public enum JSONNumber {
-    public static func format(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
-        if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
-        return "\(value)"
-    }
-
-    /// Rounded to `places` decimals, for numbers people read (percentages, pace).
-    public static func rounded(_ value: Double, places: Int) -> Double {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        return (value * scale).rounded() / scale
     }
 }

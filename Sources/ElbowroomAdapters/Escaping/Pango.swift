@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// Pango markup (waybar `text`/`tooltip`, i3bar with `"markup":"pango"`).
@@ -6,7 +7,8 @@ import ElbowroomCore
 /// `g_markup_escape_text` writes them; a single bare `&` would otherwise make Pango reject the
 /// whole string and the bar show nothing. Controls are dropped (`SafeText`; GMarkup refuses them
 /// even as character references), and so are U+FFFE and U+FFFF, which XML does not allow; line
-/// breaks are `\n`.
+/// breaks are `\n`. Held equal to its reference, `escapeByScalars`
+/// (Tests/ElbowroomAdaptersTests/Support/ReferenceEscaping.swift).
 public enum Pango {
     public static func escape(_ text: String) -> String {
         // On UTF-8 bytes, with `SafeText.map(lines: .keep)`'s rules (a test holds the two equal):
@@ -65,21 +67,5 @@ public enum Pango {
             i += length
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// `escape` as it was first written, scalar by scalar through `SafeText.map`: what the byte
-    /// version must equal (a test compares them).
-    static func escapeByScalars(_ text: String) -> String {
-        SafeText.map(text, lines: .keep) { scalar in
-            switch scalar {
-            case "&": "&amp;"
-            case "<": "&lt;"
-            case ">": "&gt;"
-            case "\"": "&quot;"
-            case "'": "&#39;"
-            case "\u{FFFE}", "\u{FFFF}": ""
-            default: nil
-            }
-        }
     }
 }

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// ANSI SGR (Select Graphic Rendition) for ansi, fish, claude and (wrapped) bash.
@@ -10,6 +11,9 @@ import ElbowroomCore
 /// | `#rrggbb` | fg `38;2;r;g;b`; bg `48;2;r;g;b` |
 ///
 /// Each styled run opens with one sequence and closes with `ESC[0m`; plain runs get nothing.
+/// Text is cleaned (`SafeText`) and a tab becomes a space: the terminal moves a tab up to eight
+/// columns, and a prompt's line editor that counts it otherwise (readline counts one) puts the
+/// cursor in the wrong place; Claude Code's status line measures it differently again.
 public enum SGR {
     public static let escape = "\u{1B}["
     public static let reset = "\u{1B}[0m"
@@ -38,7 +42,8 @@ public enum SGR {
     public static func encode(_ runs: [StyledRun], wrap: (String) -> String = { $0 }) -> String {
         var out = ""
         for run in runs {
-            let text = SafeText.clean(run.text, lines: .keep)
+            let text = SafeText.mayNeedCleaning(run.text)
+                ? SafeText.map(run.text, lines: .keep) { $0 == "\t" ? " " : nil } : run.text
             let p = parameters(run.style)
             if p.isEmpty {
                 out += text

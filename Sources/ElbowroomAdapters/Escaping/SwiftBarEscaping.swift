@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// SwiftBar / xbar read `text | key=value …` per line: a `|` in data would start the parameters

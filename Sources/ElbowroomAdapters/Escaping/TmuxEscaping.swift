@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// tmux `#(…)` output is format-expanded, so every literal `#` is written `##` (otherwise `#[`

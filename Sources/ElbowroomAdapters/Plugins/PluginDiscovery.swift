@@ -10,9 +10,12 @@ public enum PluginDiscovery {
         [paths.userAdaptersDir] + environment.executableSearchPath
     }
 
-    /// A name a plugin file may carry: non-empty, no `/`, not starting with `.`.
+    /// A name a plugin file may carry: non-empty, no `/`, not starting with `.`, and nothing a
+    /// listing could not show as it is (a control, a bidi control, a line break, a tab): such a
+    /// file is not a plugin, so `adapters` and completion never print an escape from a file name.
     static func isValid(_ name: String) -> Bool {
-        !name.isEmpty && !name.contains("/") && !name.hasPrefix(".")
+        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else { return false }
+        return !name.unicodeScalars.contains { SafeText.isDropped($0) || SafeText.isLineBreak($0) || $0 == "\t" }
     }
 
     public static func find(name: String, paths: Paths, environment: ElbowroomEnvironment) -> String? {

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// One consumer's output format. Adding an adapter is one new file in `Adapters/` and one line
@@ -14,6 +15,10 @@ public protocol OutputAdapter: Sendable {
     /// Whether the output carries the view's numbers itself, not only through templates (`json`,
     /// `prometheus`, plugins): then a render reads the usage history for `rate`, `pace` and `eta`.
     var printsView: Bool { get }
+    /// Whether its consumer is Claude Code's status line, which hands each render a JSON
+    /// reading on stdin: a render then reads it (`claude.*` variables; its rate limits go into
+    /// the cache, see `StatusLineIngest`).
+    var readsClaudeStatusLine: Bool { get }
 
     /// One render: the whole output for a one-shot run (`elbowroom -a NAME`), trailing newline
     /// included where the consumer wants one.
@@ -38,6 +43,7 @@ extension OutputAdapter {
     public var defaultTemplate: String { "compact" }
     public var defaultTooltipTemplate: String? { nil }
     public var printsView: Bool { false }
+    public var readsClaudeStatusLine: Bool { false }
     public func streamHeader() -> String? { nil }
     public func streamFrame(_ frame: RenderedFrame) -> String {
         var text = render(frame).text

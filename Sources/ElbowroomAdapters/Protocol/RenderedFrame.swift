@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// Whether plain-text adapters (`plain`, `ansi`) may colour: `--color auto|always|never`.
@@ -33,17 +34,14 @@ public struct RenderedFrame: Sendable {
     public var palette: Palette
     /// Resolved `--color` for adapters where colour is optional (plain, ansi).
     public var useColor: Bool
-    /// Claude Code's status-line stdin, for the `claude` adapter.
-    public var statusLine: StatusLineInput?
 
     public init(spans: [Span], tooltip: [Span] = [], view: UsageView, palette: Palette = Palette(),
-                useColor: Bool = true, statusLine: StatusLineInput? = nil) {
+                useColor: Bool = true) {
         self.spans = spans
         self.tooltip = tooltip
         self.view = view
         self.palette = palette
         self.useColor = useColor
-        self.statusLine = statusLine
     }
 
     public var level: Level { view.level }

@@ -3,7 +3,7 @@ import ElbowroomTemplate
 import ElbowroomAdapters
 
 /// `elbowroom completions bash|zsh|fish`: prints the completion script for that shell (the same
-/// text ships as files under `completions/`; a test keeps them equal).
+/// text ships as files under `completions/`, written by `scripts/generate`).
 ///
 /// The scripts hold commands and flags; adapter names (plugins included), template names (the
 /// user's included) and `init` targets are asked for at completion time with the hidden
@@ -18,7 +18,9 @@ enum CompletionsCommand {
             context.stdout.write(CompletionScripts.script(for: shell))
         case .list(let kind):
             for (name, summary) in names(kind, context: context) {
-                context.stdout.write(summary.isEmpty ? "\(name)\n" : "\(name)\t\(summary)\n")
+                // A summary (a plugin's path) on one line, without controls or a tab of its own.
+                let shown = SafeText.map(summary, lines: .join) { $0 == "\t" ? " " : nil }
+                context.stdout.write(shown.isEmpty ? "\(name)\n" : "\(name)\t\(shown)\n")
             }
         }
         return 0

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 import ElbowroomTemplate
 
@@ -41,6 +42,10 @@ enum DoctorCommand {
         lines.append(contentsOf: source(config: config, paths: paths))
         if config.usageSource.mayFetch {
             lines.append(credentials(paths: paths, environment: context.environment, now: now))
+            // Only while someone is refreshing: Claude Code (or elbowroom) holding its locks.
+            for holder in ClaudeCodeStorage(environment: context.environment).lockHolders(now: now) {
+                lines.append(Line(ok: true, text: "claude code lock: \(holder)"))
+            }
         }
         lines.append(cache(paths: paths, now: now, config: config))
         lines.append(contentsOf: dataNotes(paths: paths))
@@ -62,7 +67,12 @@ enum DoctorCommand {
         guard FileSystem.exists(file) else {
             return Line(ok: false, text: "credentials: \(file) not found: sign in with Claude Code (run `claude`, then /login)\(envNote)")
         }
-        guard let data = FileSystem.read(file, limit: 1 << 20) else {
+        // Claude Code's document grows with every MCP login: the fetcher reads up to 16 MiB.
+        let limit = 16 << 20
+        if let size = FileSystem.size(of: file), size > limit {
+            return Line(ok: false, text: "credentials: \(file) is \(size) bytes, more than the 16 MiB elbowroom reads")
+        }
+        guard let data = FileSystem.read(file, limit: limit) else {
             return Line(ok: false, text: "credentials: \(file) cannot be read (permissions?)")
         }
         let mode = FileSystem.mode(of: file).map { String($0, radix: 8) } ?? "?"

@@ -39,21 +39,3 @@ enum NotifyCommand {
         return failures.isEmpty ? 0 : 1
     }
 }
-
-/// `watch --notify`: the same, checked every tick against the cache `watch` already holds; the
-/// lock is taken only when something may be due.
-struct WatchNotifier {
-    var notifier: Notifier
-
-    init?(_ invocation: Invocation, setup: RenderSetup, context: CLIContext, store: CacheStore) {
-        guard invocation.notify, !invocation.demo else { return nil }
-        notifier = Notifier(context: context, config: setup.config, store: store)
-    }
-
-    func tick(cache: CacheFile?, history: UsageHistory?, now: Date) {
-        guard notifier.mayBeDue(cache: cache, history: history, now: now) else { return }
-        for failure in notifier.run(now: now).failures {
-            notifier.context.stderr.write("elbowroom: cannot notify: \(failure)\n")
-        }
-    }
-}

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 import ElbowroomAdapters
 
@@ -23,9 +24,7 @@ enum RenderCommand {
         var fetchAfterOutput: FetchTrigger?
         if invocation.demo {
             cache = DemoReading.cache(now: now)
-            if setup.adapter.name == "claude" {
-                statusLine = StatusLineInput(modelName: "Opus", costUSD: 1.25, contextUsedPercent: 37)
-            }
+            if setup.adapter.readsClaudeStatusLine { statusLine = StatusLineIngest.demo }
         } else {
             let store = CacheStore(paths: context.paths)
             switch store.read() {
@@ -35,9 +34,9 @@ enum RenderCommand {
                 // Another user's cache directory: show why instead of their numbers.
                 return RenderSetup.report(.init(message: why, adapter: setup.adapter, short: cacheRefused), context: context)
             }
-            if setup.adapter.name == "claude" {
-                (statusLine, cache) = ingestStatusLine(
-                    context: context, store: store, cache: cache, verbose: invocation.verbose)
+            if setup.adapter.readsClaudeStatusLine {
+                (statusLine, cache) = StatusLineIngest(context: context, store: store, verbose: invocation.verbose)
+                    .ingest(into: cache)
             }
             if !invocation.offline {
                 let trigger = FetchTrigger(context: context, store: store, config: setup.config)
@@ -70,30 +69,6 @@ enum RenderCommand {
         } catch {
             if verbose { context.stderr.write("elbowroom: ignoring the usage history: \(error)\n") }
             return UsageHistory()
-        }
-    }
-
-    /// Claude Code hands its status line `rate_limits` on stdin: free fresh data. Take it into the
-    /// shared cache when it moves the cache forward, so tmux and the panel get it too. The same
-    /// numbers again (every status-line render) take no lock and write nothing.
-    static func ingestStatusLine(context: CLIContext, store: CacheStore, cache: CacheFile?, verbose: Bool)
-        -> (StatusLineInput?, CacheFile?) {
-        guard let data = context.readStdin(), !data.isEmpty,
-              let input = StatusLineInput.decode(data, observedAt: context.now()) else {
-            return (nil, cache)
-        }
-        if verbose {
-            for note in input.notes { context.stderr.write("elbowroom: status line: \(note)\n") }
-        }
-        guard let reading = input.reading(at: context.now()) else { return (input, cache) }
-        var copy = cache ?? CacheFile(account: store.account)
-        guard copy.ingest(reading) else { return (input, cache) }
-        do {
-            let updated = try store.update { $0.ingest(reading) }
-            return (input, updated)
-        } catch {
-            context.stderr.write("elbowroom: cannot update the cache: \(error)\n")
-            return (input, copy)
         }
     }
 }

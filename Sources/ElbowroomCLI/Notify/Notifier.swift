@@ -1,4 +1,5 @@
 import ElbowroomCore
+import ElbowroomAdapters
 
 /// Claims due notifications under the cache's lock and sends them, for `elbowroom notify` and
 /// `watch --notify`. Whoever claims a crossing first sends it; everyone else finds it claimed, so
@@ -87,7 +88,9 @@ struct NotificationSender {
                 return "notify-send not found on PATH (install libnotify-bin), or set notify_command in the config"
             }
             path = notifySend
-            arguments = ["-a", "elbowroom", "-u", event.kind.isUrgent ? "critical" : "normal", title, body]
+            // The body may be read as markup (the spec allows `<b>`, `<a href>`, `<img>`), so it is
+            // escaped; the summary is plain text by the spec, and daemons escape it themselves.
+            arguments = ["-a", "elbowroom", "-u", event.kind.isUrgent ? "critical" : "normal", title, Pango.escape(body)]
             #endif
         }
         do {

@@ -12,16 +12,27 @@ import ElbowroomAdapters
 /// `event` is `warn`, `critical`, `exhausted`, `runs_out` or `reset`; `urgency` `critical` for
 /// `critical` and `exhausted`, else `normal`; `resets_in`, `eta` are seconds, `rate` percent per
 /// hour (each `null` when unknown).
+///
+/// Text from the data (the window's label, key and name) reaches a person and a program here as
+/// it does through an adapter: cut to `ReadingLimits.maxTextBytes` (a cache written before that
+/// cap counted bytes may hold more), without controls or bidi controls, and in the title on one
+/// line (`text`); the JSON's strings are cleaned the same way, so `jq -r` cannot print an escape.
 enum NotifyMessage {
     static func title(_ event: NotifyEvent) -> String {
         let w = event.window
+        let label = text(w.label, lines: .join)
         switch event.kind {
-        case .warn, .critical: return "Claude \(w.label): \(PercentText.whole(w.left))% left"
-        case .exhausted: return "Claude \(w.label): used up"
+        case .warn, .critical: return "Claude \(label): \(PercentText.whole(w.left))% left"
+        case .exhausted: return "Claude \(label): used up"
         case .runsOut:
-            return "Claude \(w.label) runs out " + (w.eta.map { $0 < 60 ? "now" : "in " + DurationText.short($0) } ?? "soon")
-        case .reset: return "Claude \(w.label) has reset"
+            return "Claude \(label) runs out " + (w.eta.map { $0 < 60 ? "now" : "in " + DurationText.short($0) } ?? "soon")
+        case .reset: return "Claude \(label) has reset"
         }
+    }
+
+    /// Text from the data, bounded and safe to show.
+    static func text(_ data: String, lines: SafeText.Lines) -> String {
+        SafeText.clean(SafeText.prefix(data, maxBytes: ReadingLimits.maxTextBytes), lines: lines)
     }
 
     static func body(_ event: NotifyEvent) -> String {
@@ -47,9 +58,9 @@ enum NotifyMessage {
             ("body", .string(body(event))),
             ("urgency", .string(event.kind.isUrgent ? "critical" : "normal")),
             ("time", .string(ISO8601.format(now))),
-            ("key", .string(w.key)),
-            ("name", .string(w.name)),
-            ("label", .string(w.label)),
+            ("key", .string(text(w.key, lines: .keep))),
+            ("name", .string(text(w.name, lines: .keep))),
+            ("label", .string(text(w.label, lines: .keep))),
             ("used", .number(JSONNumber.rounded(w.used, places: 2))),
             ("left", .number(JSONNumber.rounded(w.left, places: 2))),
             ("level", .string(w.level.rawValue)),

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// Starts `elbowroom-fetch` in the background when the cache says a refresh is due, and (only when

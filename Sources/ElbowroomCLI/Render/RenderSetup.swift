@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 import ElbowroomTemplate
 import ElbowroomAdapters
@@ -70,7 +71,7 @@ struct RenderSetup {
         return RenderedFrame(
             spans: (override ?? template).render(view, statusLine: statusLine),
             tooltip: tooltip?.render(view, statusLine: statusLine) ?? [],
-            view: view, palette: palette, useColor: useColor, statusLine: statusLine)
+            view: view, palette: palette, useColor: useColor)
     }
 
     /// Reports a failed setup: the detail on stderr; for an adapter, its short visible error on

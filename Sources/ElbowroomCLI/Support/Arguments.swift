@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 import ElbowroomAdapters
 
@@ -67,11 +68,9 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 public enum ArgumentParser {
-    static let commands = ["render", "watch", "fetch", "doctor", "templates", "adapters", "init", "cache", "history",
-                           "notify", "completions", "help"]
-    static let flags = ["--adapter", "--template", "--tooltip", "--max-age", "--offline", "--wait", "--color",
-                        "--demo", "--interval", "--force", "--json", "--verbose", "--version", "--help",
-                        "--window", "--since", "--csv", "--notify"]
+    static var commands: [String] { CommandCatalog.names }
+    /// Every long flag (`FlagCatalog`), for did-you-mean.
+    static var flags: [String] { FlagCatalog.longs }
     /// Flags that belong to some commands only, and where to point a user who gave one elsewhere;
     /// `nil` for the others. (A switch, not a static array: every render parses its flags, and
     /// a table of tuples costs its first use ~40 k instructions of generic metadata.)

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// Every seam between the renderer and the outside world, so each command is testable in-process
@@ -13,6 +14,8 @@ public struct CLIContext: Sendable {
     public var stderr: any OutputSink
     /// Reads all of stdin (bounded), or `nil` when stdin is a terminal or closed.
     public var readStdin: @Sendable () -> Data?
+    /// The descriptor `watch` reads click events from as they come: stdin.
+    public var stdinFD: Int32 = 0
     public var stdoutIsTTY: Bool
     public var spawner: any ProcessSpawner
     /// Where `elbowroom-fetch` is; `nil` when it cannot be found. Looked up when asked: a render

@@ -1,7 +1,124 @@
+import ElbowroomCore
+
 /// The text `elbowroom completions SHELL` prints. Commands and flags are written out here (a test
 /// checks each script names every command and flag the parser knows); names that change with the
 /// user's setup come from `elbowroom completions --list …` when Tab is pressed.
 enum CompletionScripts {
+    /// The commands, as the scripts list them (`CommandCatalog`).
+    static let commandWords = CommandCatalog.names.joined(separator: " ")
+    static let nonRenderingCommandWords = CommandCatalog.all.filter { !$0.renders }.map(\.name).joined(separator: " ")
+    static let zshCommands = CommandCatalog.all.map { "    '\($0.name):\($0.summary)'" }.joined(separator: "\n")
+    static let fishCommands = CommandCatalog.all.map {
+        "complete -c elbowroom -n \"not __fish_seen_subcommand_from $commands\" -a \($0.name) -d '\($0.summary)'"
+    }.joined(separator: "\n")
+
+    // MARK: - Flags, from FlagCatalog
+
+    /// bash: what to offer after a flag that takes a value, grouped by what the value is.
+    static var bashValueCases: String {
+        var out: [String] = []
+        func group(_ flags: [FlagCatalog.Flag], _ action: String) {
+            guard !flags.isEmpty else { return }
+            out.append("        " + flags.flatMap(FlagCatalog.spellings).joined(separator: "|") + ")")
+            out.append("            " + action)
+        }
+        let all = FlagCatalog.all
+        group(all.filter { $0.values == .adapters }, "_elbowroom_names adapters; return ;;")
+        group(all.filter { $0.values == .templates }, "_elbowroom_names templates; return ;;")
+        for flag in all {
+            if case .words(_, let words) = flag.values {
+                group([flag], "COMPREPLY=($(compgen -W \"\(words)\" -- \"$cur\")); return ;;")
+            }
+        }
+        group(all.filter { $0.values == .windows }, "COMPREPLY=($(compgen -W \"\(windows)\" -- \"$cur\")); return ;;")
+        group(all.filter { if case .free = $0.values { true } else { false } }, "return ;;")
+        return out.joined(separator: "\n")
+    }
+
+    /// bash: the flags that take a value (the word after one is not a command), adapters and
+    /// templates first.
+    static var bashValueFlags: String {
+        func rank(_ flag: FlagCatalog.Flag) -> Int {
+            switch flag.values {
+            case .adapters: 0
+            case .templates: 1
+            case .words: 2
+            default: 3
+            }
+        }
+        let taking = FlagCatalog.all.filter(\.takesValue)
+        let ordered = (0...3).flatMap { r in taking.filter { rank($0) == r } }
+        var spellings: [String] = []
+        for s in ordered.flatMap(FlagCatalog.spellings) where !spellings.contains(s) { spellings.append(s) }
+        return spellings.joined(separator: "|")
+    }
+
+    static func bashWords(_ scope: FlagCatalog.Scope) -> String {
+        FlagCatalog.flags(scope).flatMap(FlagCatalog.spellings).joined(separator: " ")
+    }
+
+    /// zsh: one `_arguments` spec.
+    static func zshSpec(_ flag: FlagCatalog.Flag) -> String {
+        let summary = "[" + (flag.zshSummary ?? flag.summary) + "]"
+        let action: String
+        switch flag.values {
+        case .none: action = ""
+        case .adapters: action = ":adapter:_elbowroom_adapters"
+        case .templates: action = ":template:_elbowroom_templates"
+        case .windows: action = ":window:(" + windows + ")"
+        case .words(let label, let words): action = ":" + label + ":(" + words + ")"
+        case .free(let label): action = ":" + label
+        }
+        if let short = flag.short {
+            let exclusive = flag.scope == .global ? "" : "'(\(short) \(flag.long))'"
+            let spelled = flag.takesValue ? "{\(short)+,\(flag.long)=}" : "{\(short),\(flag.long)}"
+            return exclusive + spelled + "'" + summary + action + "'"
+        }
+        return "'" + (flag.zshExcludes ?? "") + flag.long + (flag.takesValue ? "=" : "") + summary + action + "'"
+    }
+
+    static var zshRenderOptions: String {
+        FlagCatalog.flags(.render).map { "    " + zshSpec($0) }.joined(separator: "\n")
+    }
+
+    /// zsh: a command's `_arguments` line, one spec a line.
+    static func zshArguments(_ scope: FlagCatalog.Scope) -> String {
+        var out = "_arguments -s" + (scope == .watch ? " $render_options" : "")
+        for (i, flag) in FlagCatalog.flags(scope).enumerated() {
+            out += i == 0 || flag.zshSameLine ? " " : " \\\n            "
+            out += zshSpec(flag)
+        }
+        return out + " && ret=0 ;;"
+    }
+
+    /// fish: one `complete` line per flag.
+    static var fishFlags: String {
+        FlagCatalog.all.map { flag in
+            var line = "complete -c elbowroom"
+            switch flag.scope {
+            case .render: line += " -n $renders"
+            case .watch: line += " -n '__fish_seen_subcommand_from watch'"
+            case .history: line += " -n '__fish_seen_subcommand_from history'"
+            case .fetch: line += " -n '__fish_seen_subcommand_from fetch'"
+            case .global: if flag.onlyBeforeCommand { line += " -n \"not __fish_seen_subcommand_from $commands\"" }
+            }
+            if let short = flag.short { line += " -s " + short.dropFirst() }
+            line += " -l " + flag.long.dropFirst(2)
+            switch flag.values {
+            case .none: break
+            case .adapters: line += " -x -a '(elbowroom completions --list adapters 2>/dev/null)'"
+            case .templates: line += " -x -a '(elbowroom completions --list templates 2>/dev/null)'"
+            case .windows: line += " -x -a '" + windows + "'"
+            case .words(_, let words): line += " -x -a '" + words + "'"
+            case .free: line += " -x"
+            }
+            return line + " -d '" + flag.summary + "'"
+        }.joined(separator: "\n")
+    }
+
+    /// `--window`'s names: the window catalog's aliases.
+    static let windows = WindowCatalog.aliases.map(\.alias).joined(separator: " ")
+
     static func script(for shell: String) -> String {
         switch shell {
         case "bash": return bash
@@ -14,8 +131,13 @@ enum CompletionScripts {
     /// `$PREFIX/share/bash-completion/completions/elbowroom`, it is loaded on demand.
     static let bash = #"""
 # bash completion for elbowroom (generated by `elbowroom completions bash`)
-_elbowroom_list() {
-    elbowroom completions --list "$1" 2>/dev/null | cut -f1
+# The names `elbowroom completions --list KIND` prints that start with $cur, added to COMPREPLY.
+# Not through compgen -W, which would expand a $(…) or a glob in a plugin's file name on Tab.
+_elbowroom_names() {
+    local name
+    while IFS= read -r name; do
+        [[ $name == "$cur"* ]] && COMPREPLY+=("$name")
+    done < <(elbowroom completions --list "$1" 2>/dev/null | cut -f1)
 }
 
 _elbowroom() {
@@ -29,23 +151,14 @@ _elbowroom() {
     fi
     COMPREPLY=()
     case $prev in
-        -a|--adapter)
-            COMPREPLY=($(compgen -W "$(_elbowroom_list adapters)" -- "$cur")); return ;;
-        -t|--template|--tooltip)
-            COMPREPLY=($(compgen -W "$(_elbowroom_list templates)" -- "$cur")); return ;;
-        --color)
-            COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-        --window)
-            COMPREPLY=($(compgen -W "5h 7d sonnet opus" -- "$cur")); return ;;
-        --max-age|--interval|--since)
-            return ;;
+\#(bashValueCases)
     esac
 
     local i word command= nargs=0 first=
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            -a|--adapter|-t|--template|--tooltip|--color|--max-age|--interval|--window|--since)
+            \#(bashValueFlags))
                 ((i++))
                 [[ ${COMP_WORDS[i]} == = ]] && ((i++)) ;;
             -*|=) ;;
@@ -58,27 +171,27 @@ _elbowroom() {
         esac
     done
 
-    local render="-a --adapter -t --template --tooltip --max-age --offline --wait --color --demo"
+    local render="\#(bashWords(.render))"
     if [[ $cur == -* ]]; then
         case $command in
-            ''|render) COMPREPLY=($(compgen -W "$render --help --version" -- "$cur")) ;;
-            watch) COMPREPLY=($(compgen -W "$render --interval --notify" -- "$cur")) ;;
-            fetch) COMPREPLY=($(compgen -W "--force --json -v --verbose" -- "$cur")) ;;
-            history) COMPREPLY=($(compgen -W "--window --since --json --csv" -- "$cur")) ;;
+            ''|render) COMPREPLY=($(compgen -W "$render \#(FlagCatalog.flags(.global).map(\.long).joined(separator: " "))" -- "$cur")) ;;
+            watch) COMPREPLY=($(compgen -W "$render \#(bashWords(.watch))" -- "$cur")) ;;
+            fetch) COMPREPLY=($(compgen -W "\#(bashWords(.fetch))" -- "$cur")) ;;
+            history) COMPREPLY=($(compgen -W "\#(bashWords(.history))" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac
         return
     fi
     case $command in
         '')
-            COMPREPLY=($(compgen -W "render watch fetch doctor templates adapters init cache history notify completions help" -- "$cur")) ;;
+            COMPREPLY=($(compgen -W "\#(commandWords)" -- "$cur")) ;;
         init)
-            ((nargs == 0)) && COMPREPLY=($(compgen -W "$(_elbowroom_list init)" -- "$cur")) ;;
+            ((nargs == 0)) && _elbowroom_names init ;;
         templates)
             if ((nargs == 0)); then
                 COMPREPLY=($(compgen -W "list show check" -- "$cur"))
             elif ((nargs == 1)) && [[ $first == show ]]; then
-                COMPREPLY=($(compgen -W "$(_elbowroom_list templates)" -- "$cur"))
+                _elbowroom_names templates
             elif ((nargs == 1)) && [[ $first == check ]]; then
                 COMPREPLY=($(compgen -f -- "$cur"))
             fi ;;
@@ -102,7 +215,8 @@ complete -F _elbowroom elbowroom
 _elbowroom_list() {
   local -a entries
   entries=(${(f)"$(_call_program $1 elbowroom completions --list $1 2>/dev/null)"})
-  # NAME<TAB>SUMMARY -> NAME:SUMMARY for _describe
+  # NAME<TAB>SUMMARY -> NAME:SUMMARY for _describe (a colon in a name or summary escaped)
+  entries=(${entries//:/\\:})
   entries=(${entries/$'\t'/:})
   _describe -t $1 ${2:-$1} entries
 }
@@ -115,34 +229,15 @@ _elbowroom() {
   local curcontext=$curcontext state line ret=1
   local -a render_options
   render_options=(
-    '(-a --adapter)'{-a+,--adapter=}'[output format]:adapter:_elbowroom_adapters'
-    '(-t --template)'{-t+,--template=}'[template name or inline text]:template:_elbowroom_templates'
-    '--tooltip=[template for the tooltip or dropdown]:template:_elbowroom_templates'
-    '--max-age=[refresh when the data is older than this]:seconds'
-    '--offline[never start a fetch]'
-    '--wait[wait for a due fetch to finish]'
-    '--color=[when to colour plain/ansi output]:when:(auto always never)'
-    '--demo[render a built-in sample reading]'
+\#(zshRenderOptions)
   )
   local -a commands
   commands=(
-    'render:print the status once (the default)'
-    'watch:stream one line per change for bars'
-    'fetch:fetch now, in the foreground'
-    'doctor:check every part, one line each'
-    'templates:list, show or check templates'
-    'adapters:list the output formats, plugins included'
-    'init:print a ready snippet for one integration'
-    'cache:show, locate or clear the cache'
-    'history:print the usage samples (for plotting or export)'
-    'notify:send the desktop notifications that are due, once'
-    'completions:print a completion script'
-    'help:show help'
+\#(zshCommands)
   )
 
   _arguments -C -s $render_options \
-    '(- *)'{-h,--help}'[show help]' \
-    '(- *)'{-V,--version}'[show the version]' \
+\#(FlagCatalog.flags(.global).map { "    '(- *)'" + zshSpec($0) + " \\" }.joined(separator: "\n"))
     '1: :->command' \
     '*:: :->arguments' && ret=0
 
@@ -155,16 +250,11 @@ _elbowroom() {
         render)
           _arguments -s $render_options && ret=0 ;;
         watch)
-          _arguments -s $render_options '--interval=[seconds between frames]:seconds' \
-            '--notify[also send desktop notifications]' && ret=0 ;;
+          \#(zshArguments(.watch))
         history)
-          _arguments -s '--window=[one window]:window:(5h 7d sonnet opus)' \
-            '--since=[how far back, such as 24h or 90m]:duration' \
-            '(--csv)--json[the samples as JSON]' '(--json)--csv[the samples as CSV]' && ret=0 ;;
+          \#(zshArguments(.history))
         fetch)
-          _arguments -s '--force[ignore max_age and every cooldown]' \
-            '--json[print the reading as JSON]' \
-            '(-v --verbose)'{-v,--verbose}'[log each step to stderr]' && ret=0 ;;
+          \#(zshArguments(.fetch))
         init)
           _arguments '1:integration:_elbowroom_integrations' && ret=0 ;;
         templates)
@@ -192,42 +282,13 @@ _elbowroom "$@"
     /// Installed as `elbowroom.fish` in a `vendor_completions.d` (or `~/.config/fish/completions`).
     static let fish = #"""
 # fish completion for elbowroom (generated by `elbowroom completions fish`)
-set -l commands render watch fetch doctor templates adapters init cache history notify completions help
-set -l renders "not __fish_seen_subcommand_from fetch doctor templates adapters init cache history notify completions help"
+set -l commands \#(commandWords)
+set -l renders "not __fish_seen_subcommand_from \#(nonRenderingCommandWords)"
 
 complete -c elbowroom -f
-complete -c elbowroom -n "not __fish_seen_subcommand_from $commands" -a render -d 'print the status once (the default)'
-complete -c elbowroom -n "not __fish_seen_subcommand_from $commands" -a watch -d 'stream one line per change for bars'
-complete -c elbowroom -n "not __fish_seen_subcommand_from $commands" -a fetch -d 'fetch now, in the foreground'
-complete -c elbowroom -n "not __fish_seen_subcommand_from $commands" -a doctor -d 'check every part, one line each'
-complete -c elbowroom -n "not __fish_seen_subcommand_from $commands" -a templates -d 'list, show or check templates'
-complete -c elbowroom -n "not __fish_seen_subcommand_from $commands" -a adapters -d 'list the output formats, plugins included'
-complete -c elbowroom -n "not __fish_seen_subcommand_from $commands" -a init -d 'print a ready snippet for one integration'
-complete -c elbowroom -n "not __fish_seen_subcommand_from $commands" -a cache -d 'show, locate or clear the cache'
-complete -c elbowroom -n "not __fish_seen_subcommand_from $commands" -a history -d 'print the usage samples (for plotting or export)'
-complete -c elbowroom -n "not __fish_seen_subcommand_from $commands" -a notify -d 'send the desktop notifications that are due, once'
-complete -c elbowroom -n "not __fish_seen_subcommand_from $commands" -a completions -d 'print a completion script'
-complete -c elbowroom -n "not __fish_seen_subcommand_from $commands" -a help -d 'show help'
+\#(fishCommands)
 
-complete -c elbowroom -n $renders -s a -l adapter -x -a '(elbowroom completions --list adapters 2>/dev/null)' -d 'output format'
-complete -c elbowroom -n $renders -s t -l template -x -a '(elbowroom completions --list templates 2>/dev/null)' -d 'template name or inline text'
-complete -c elbowroom -n $renders -l tooltip -x -a '(elbowroom completions --list templates 2>/dev/null)' -d 'template for the tooltip or dropdown'
-complete -c elbowroom -n $renders -l max-age -x -d 'refresh when the data is older than SECONDS'
-complete -c elbowroom -n $renders -l offline -d 'never start a fetch'
-complete -c elbowroom -n $renders -l wait -d 'wait for a due fetch to finish'
-complete -c elbowroom -n $renders -l color -x -a 'auto always never' -d 'when to colour plain/ansi output'
-complete -c elbowroom -n $renders -l demo -d 'render a built-in sample reading'
-complete -c elbowroom -n '__fish_seen_subcommand_from watch' -l interval -x -d 'seconds between frames'
-complete -c elbowroom -n '__fish_seen_subcommand_from watch' -l notify -d 'also send desktop notifications'
-complete -c elbowroom -n '__fish_seen_subcommand_from history' -l window -x -a '5h 7d sonnet opus' -d 'one window'
-complete -c elbowroom -n '__fish_seen_subcommand_from history' -l since -x -d 'how far back, such as 24h or 90m'
-complete -c elbowroom -n '__fish_seen_subcommand_from history' -l json -d 'the samples as JSON'
-complete -c elbowroom -n '__fish_seen_subcommand_from history' -l csv -d 'the samples as CSV'
-complete -c elbowroom -n '__fish_seen_subcommand_from fetch' -l force -d 'ignore max_age and every cooldown'
-complete -c elbowroom -n '__fish_seen_subcommand_from fetch' -l json -d 'print the reading as JSON'
-complete -c elbowroom -n '__fish_seen_subcommand_from fetch' -s v -l verbose -d 'log each step to stderr'
-complete -c elbowroom -s h -l help -d 'show help'
-complete -c elbowroom -n "not __fish_seen_subcommand_from $commands" -s V -l version -d 'show the version'
+\#(fishFlags)
 
 complete -c elbowroom -n '__fish_seen_subcommand_from init' -a '(elbowroom completions --list init 2>/dev/null)'
 complete -c elbowroom -n '__fish_seen_subcommand_from templates; and not __fish_seen_subcommand_from list show check' -a list -d 'every template'

@@ -1,13 +1,16 @@
-/// `elbowroom --help`: snippets first, details after.
+import ElbowroomAdapters
+
+/// `elbowroom --help`: snippets first, details after. The adapter and `init` lists come from the
+/// registry and the snippets.
 enum Help {
     static let text = """
     elbowroom \(Version.current): how much of your Claude usage windows is left, wherever you look.
 
     QUICK START
       elbowroom                          # e.g. "5h 37% · 7d 59%", coloured on a terminal
-      elbowroom init waybar              # print a ready snippet (also: i3 sway i3blocks tmux bash
-                                        #   zsh fish starship claude polybar swiftbar systemd
-                                        #   systemd-notify)
+    \(fill(["  elbowroom init waybar              # print a ready snippet (also:"]
+                 + IntegrationSnippets.names.filter { $0 != "waybar" }.joined(separator: " ").split(separator: " ").map(String.init),
+            indent: "                                    #   ", last: ")"))
       elbowroom doctor                   # is everything set up? one line per part
 
     USAGE
@@ -26,9 +29,9 @@ enum Help {
       elbowroom --version | --help
 
     RENDER OPTIONS
-      -a, --adapter NAME    output format: plain ansi bash zsh fish tmux waybar i3bar i3blocks
-                            i3blocks-json polybar swiftbar claude json prometheus, or a plugin
-                            (elbowroom-adapter-NAME in ~/.config/elbowroom/adapters or on PATH);
+    \(fill(["  -a, --adapter NAME    output format:"] + AdapterRegistry.builtIn.map(\.name) + [
+                 "or", "a", "plugin", "(elbowroom-adapter-NAME", "in", "~/.config/elbowroom/adapters", "or", "on", "PATH);"],
+            indent: "                        ", last: "", commaBefore: "or"))
                             default ansi: colour on a terminal, plain text otherwise
       -t, --template X      a template name (elbowroom templates list) or inline text,
                             e.g. -t '[{5h.left}%](level) ({stale}stale {age})'
@@ -79,4 +82,27 @@ enum Help {
     touches the network; the data comes from Claude Code's status line (elbowroom init claude).
 
     """
+
+    /// `words` filled into lines of at most 96 characters, separated by spaces, the lines after
+    /// the first starting with `indent`; `last` is appended to the last word, and the word before
+    /// `commaBefore` (its first occurrence) gets a comma.
+    static func fill(_ words: [String], indent: String, last: String, commaBefore: String? = nil) -> String {
+        var words = words
+        if let commaBefore, let i = words.firstIndex(of: commaBefore), i > 0 { words[i - 1] += "," }
+        if !words.isEmpty { words[words.count - 1] += last }
+        var lines: [String] = []
+        var line = ""
+        for word in words {
+            if line.isEmpty {
+                line = word
+            } else if line.count + 1 + word.count <= 96 {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = indent + word
+            }
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
 }

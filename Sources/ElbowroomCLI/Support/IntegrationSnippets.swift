@@ -1,5 +1,5 @@
-/// Ready-to-paste snippets for `elbowroom init NAME`. Each is the same text as the file in
-/// `integrations/` (a test keeps them equal; the installed binary has no integrations/ dir).
+/// Ready-to-paste snippets for `elbowroom init NAME`: the source of the files in `integrations/`,
+/// which `scripts/generate` writes from these (the installed binary has no integrations/ dir).
 public enum IntegrationSnippets {
     public static let all: [(name: String, file: String, text: String)] = [
         ("waybar", "waybar.jsonc", #"""

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -25,18 +26,10 @@ public struct CacheFile: Codable, Sendable, Equatable {
     }
 
     /// The cache in `data`, or `nil` when it is not one of this version. Read by hand
-    /// (`CacheFileReader`): this runs on every render.
+    /// (`CacheFileReader`): this runs on every render. Held equal to its reference,
+    /// `decodeWithCodable` (Tests/ElbowroomCoreTests/ReferenceDecoding.swift).
     public static func decode(_ data: Data) -> CacheFile? {
         guard let file = CacheFileReader.read(data), file.version == currentVersion, file.datesAreSane else { return nil }
-        return file
-    }
-
-    /// `decode` through `JSONDecoder` and `Codable`: what the hand-written reader must equal.
-    static func decodeWithCodable(_ data: Data) -> CacheFile? {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        guard let file = try? decoder.decode(CacheFile.self, from: data),
-              file.version == currentVersion, file.datesAreSane else { return nil }
         return file
     }
 
@@ -74,6 +67,11 @@ public struct CacheFile: Codable, Sendable, Equatable {
     /// numbers again are no news. A window whose reset has passed is shown as reset, as one from
     /// the API is (`UsageView.project`): it is taken only where the cache has nothing better.
     ///
+    /// The future is not believed, as the fetch state does not believe it (`FetchState.clockSlack`):
+    /// a cached window observed more than that after the new one (a clock that ran ahead,
+    /// `ELBOWROOM_NOW` set for one run) or resetting later than any window can
+    /// (`WindowCatalog.latestPlausibleReset`) would otherwise hold off every real reading until that
+    /// date; the new one replaces it.
     /// A gateway's spend limit (`newer.extra` from the status line) is taken when it differs
     /// from the cached one: spending only grows within a period, and a new period is news too.
     public mutating func ingest(_ newer: Reading) -> Bool {
@@ -90,6 +88,9 @@ public struct CacheFile: Codable, Sendable, Equatable {
 
     static func moves(_ old: UsageWindow?, forwardTo new: UsageWindow) -> Bool {
         guard let old else { return true }
+        if old.observedAt.timeIntervalSince(new.observedAt) > FetchState.clockSlack { return true }
+        if let oldReset = old.resetsAt,
+           oldReset > WindowCatalog.latestPlausibleReset(forKey: old.key, observedAt: new.observedAt) { return true }
         guard new.observedAt > old.observedAt else { return false }
         if let reset = new.resetsAt, reset <= new.observedAt { return false }
         if let oldReset = old.resetsAt, oldReset <= new.observedAt { return true }

@@ -12,8 +12,9 @@ public enum ReadingLimits {
     public static let maxWindows = 64
     /// Window keys longer than this are not windows (real ones are like `seven_day_sonnet`).
     public static let maxKeyBytes = 64
-    /// Labels and the plan are cut to this many characters.
-    public static let maxTextCharacters = 64
+    /// Labels and the plan are cut to this many bytes of UTF-8 (between scalars). Bytes, not
+    /// characters: one character can carry any number of combining marks.
+    public static let maxTextBytes = 256
     /// Money in minor units, either sign.
     public static let maxMoney: Double = 1e15
     /// Extra-usage utilization, percent.
@@ -34,12 +35,12 @@ extension Reading {
             }
             var w = window
             w.used = w.used.isFinite ? min(max(w.used, 0), 100) : 0
-            w.label = w.label.map { String($0.prefix(ReadingLimits.maxTextCharacters)) }
+            w.label = w.label.map { SafeText.prefix($0, maxBytes: ReadingLimits.maxTextBytes) }
             if let severity = w.severity, severity.utf8.count > 32 { w.severity = nil }
             kept.append(w)
         }
         let limited = Reading(windows: kept, extra: extra.map(Self.limited),
-                              plan: plan.map { String($0.prefix(ReadingLimits.maxTextCharacters)) },
+                              plan: plan.map { SafeText.prefix($0, maxBytes: ReadingLimits.maxTextBytes) },
                               fetchedAt: fetchedAt, source: source, notes: notes,
                               unknownKeys: unknownKeys.map { Array($0.filter { $0.utf8.count <= ReadingLimits.maxKeyBytes }.prefix(32)) })
         return (limited, dropped)
@@ -57,7 +58,7 @@ extension Reading {
             currency: MinorUnits.code(extra.currency),
             exponent: extra.exponent.flatMap { (0...6).contains($0) ? $0 : nil },
             organisation: extra.organisation,
-            disabledReason: extra.disabledReason.map { String($0.prefix(ReadingLimits.maxTextCharacters)) },
+            disabledReason: extra.disabledReason.map { SafeText.prefix($0, maxBytes: ReadingLimits.maxTextBytes) },
             limitReached: extra.limitReached,
             period: extra.period.map { String($0.prefix(32)) },
             resetsAt: extra.resetsAt, source: extra.source)

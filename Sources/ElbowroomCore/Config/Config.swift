@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -28,23 +29,24 @@ public enum ResetPolicy: String, Sendable, CaseIterable {
 }
 
 /// elbowroom's configuration: `$ELBOWROOM_CONFIG`, default `$XDG_CONFIG_HOME/elbowroom/config.toml`.
-/// Every key is optional; command-line flags override the file.
+/// Every key is optional; command-line flags override the file. This table is the manual:
+/// scripts/generate copies it into docs/configuration.md and man/elbowroom.5.
 ///
 /// | key | default | meaning |
 /// |---|---|---|
-/// | `max_age` | `180` | seconds before a refresh is due (any value ≥ 1) |
+/// | `max_age` | `180` | seconds before a refresh is due (1 s to a year) |
 /// | `stale_after` | `900` | seconds before the display calls the data stale |
-/// | `refresh` | `"auto"` | `auto` / `always` / `never`: who may refresh Claude Code's token |
+/// | `refresh` | `"auto"` | `auto` / `always` / `never`: who may refresh Claude Code's token, under Claude Code's own locks ([fetching](fetching.md#token-refresh-joining-claude-codes-own-locks)) |
 /// | `timeout` | `10` | seconds for one request |
-/// | `reset_policy` | `"reset"` | `reset` / `unknown`: what a window shows after its reset passed with no newer data (see `ResetPolicy`) |
 /// | `user_agent` | `"claude-cli/2.1.331 (external, cli)"` | the agent string sent to the usage api and the token endpoint, as Claude Code sends it: change it only to follow a server change |
-/// | `source` | `"api"` | `api`, or `statusline`: never read the login or touch the network (see `UsageSource`) |
-/// | `notify_command` | — | run with each notification as JSON on stdin, instead of notify-send / osascript |
-/// | `[notify] warn/critical/exhausted/runs_out/reset` | `true` (`reset`: `false`) | which events notify (see `NotifyKind`) |
+/// | `source` | `"api"` | `api`, or `statusline`: never read the login or touch the network ([token-free mode](#token-free-mode-source--statusline)) |
+/// | `reset_policy` | `"reset"` | `reset` or `unknown`: what a window shows once its reset time has passed and no newer number came ([below](#after-a-reset-reset_policy)) |
+/// | `notify_command` | — | a shell command run with each notification as JSON on stdin, instead of `notify-send` / `osascript` ([notifications](history-and-notifications.md#your-own-command-notify_command)) |
+/// | `[notify] warn`, `critical`, `exhausted`, `runs_out`, `reset` | `true` (`reset`: `false`) | which events notify ([notifications](history-and-notifications.md#notifications)) |
 /// | `[thresholds] warn` | `25` | headroom left (%) at or below which a window is `warn` |
 /// | `[thresholds] critical` | `10` | headroom left (%) at or below which a window is `critical` |
-/// | `[templates] <adapter>` | — | template name or inline text for that adapter; `default` for all |
-/// | `[colors] ok/warn/critical/stale/dim` | green/yellow/red/grey/grey | colour of each style |
+/// | `[templates] <adapter>` | — | a template name or inline text for that adapter; `default` for all, `tooltip` for tooltips ([templates](templates.md)) |
+/// | `[colors] ok`, `warn`, `critical`, `stale`, `dim` | green, yellow, red, grey, grey | colour of each style: a name, `#rrggbb`, or 0-255 |
 public struct Config: Sendable, Equatable {
     public var maxAge: TimeInterval = 180
     public var staleAfter: TimeInterval = 900

@@ -38,7 +38,8 @@ public struct StatusLineInput: Sendable, Equatable {
     ///
     /// Only entries that are usage windows are taken (`spend_limit` and the like are not). A `0`
     /// with no `resets_at` is an idle window (100 % left); a percentage far outside 0…100 is not
-    /// data (a Claude Code bug writes the reset epoch there): the window is left out, with a note.
+    /// data (a Claude Code bug writes the reset epoch there): the window is left out, with a note;
+    /// so is a window that resets further ahead than it lasts (`implausibleReset`).
     public static func decode(_ data: Data, observedAt: Date) -> StatusLineInput? {
         // Read by hand (`StatusLineReader`): this runs on every Claude Code status-line render.
         guard let fields = StatusLineReader.read(data) else { return nil }
@@ -60,11 +61,15 @@ public struct StatusLineInput: Sendable, Equatable {
                 notes.append(UsagePercent.note(key: limit.key, field: "used_percentage", value: value))
                 continue
             }
+            if let note = implausibleReset(key: limit.key, limit.resetsAt, observedAt: observedAt) {
+                notes.append(note)
+                continue
+            }
             windows.append(UsageWindow(key: limit.key, used: used, resetsAt: limit.resetsAt, observedAt: observedAt))
         }
         return StatusLineInput(
-            modelName: fields.modelName, currentDir: fields.currentDir, costUSD: fields.costUSD,
-            contextUsedPercent: fields.contextUsedPercent,
+            modelName: fields.modelName, currentDir: fields.currentDir, costUSD: fields.costUSD.map(boundedCost),
+            contextUsedPercent: fields.contextUsedPercent.map(boundedPercent),
             windows: WindowCatalog.sorted(windows), notes: notes.sorted(),
             spendLimit: spendLimit, sentRateLimits: fields.limits != nil)
     }
@@ -85,6 +90,25 @@ public struct StatusLineInput: Sendable, Equatable {
                           resetsAt: resetsAt, source: .statusLine)
     }
 
+    /// A note when `resetsAt` lies further ahead than the window lasts
+    /// (`WindowCatalog.latestPlausibleReset`): such a window is left out, since a cached window
+    /// that resets in years holds off every real one until then (`CacheFile.ingest`).
+    static func implausibleReset(key: String, _ resetsAt: Date?, observedAt: Date) -> String? {
+        guard let resetsAt, resetsAt > WindowCatalog.latestPlausibleReset(forKey: key, observedAt: observedAt) else { return nil }
+        return "\(key): resets_at \(ISO8601.format(resetsAt)) is further ahead than the window lasts; left out"
+    }
+
+    /// The cost within the money bound the cache keeps (`ReadingLimits.maxMoney`, in cents), so
+    /// `{claude.cost}` never shows `$inf` (1e308 dollars is finite; in cents it is not).
+    static func boundedCost(_ usd: Double) -> Double {
+        min(max(usd, -ReadingLimits.maxMoney / 100), ReadingLimits.maxMoney / 100)
+    }
+
+    /// A percentage of the context window within 0…100, as a window's `used` is.
+    static func boundedPercent(_ percent: Double) -> Double {
+        min(max(percent, 0), 100)
+    }
+
     /// `decode` through `JSONDecoder` and `Codable`: what the hand-written reader must equal.
     static func decodeWithCodable(_ data: Data, observedAt: Date) -> StatusLineInput? {
         guard let raw = try? JSONDecoder().decode(Raw.self, from: data) else { return nil }
@@ -102,13 +126,17 @@ public struct StatusLineInput: Sendable, Equatable {
                 notes.append(UsagePercent.note(key: key, field: "used_percentage", value: value))
                 continue
             }
+            if let note = implausibleReset(key: key, limit.resets_at?.date, observedAt: observedAt) {
+                notes.append(note)
+                continue
+            }
             windows.append(UsageWindow(key: key, used: used, resetsAt: limit.resets_at?.date, observedAt: observedAt))
         }
         return StatusLineInput(
             modelName: raw.model?.value?.display_name?.value,
             currentDir: raw.workspace?.value?.current_dir?.value,
-            costUSD: raw.cost?.value?.total_cost_usd?.value,
-            contextUsedPercent: raw.context_window?.value?.used_percentage?.value,
+            costUSD: raw.cost?.value?.total_cost_usd?.value.map(boundedCost),
+            contextUsedPercent: raw.context_window?.value?.used_percentage?.value.map(boundedPercent),
             windows: WindowCatalog.sorted(windows), notes: notes.sorted(),
             spendLimit: spendLimit, sentRateLimits: raw.rate_limits?.value != nil)
     }

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// How fast a window is being used *now*, in percent per hour: a least-squares line through the
 /// last hour of the current window instance (less when the instance's history is younger).
 ///

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// How much history is kept, so the file stays small enough that a render reading it does not
 /// notice much (about 264 samples per window, some 10 KiB; a render whose template shows a rate
 /// or sparkline parses all of it, see BENCHMARKS.md).

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// One observation of one window, as the usage history keeps it (see `HistoryFile`).
 public struct HistorySample: Sendable, Equatable {
     /// When the number was observed, Unix seconds.

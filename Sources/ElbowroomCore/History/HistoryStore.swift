@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -62,6 +63,11 @@ public struct HistoryStore: Sendable {
     /// nothing), thins the lot by `HistoryRetention` and replaces the file. Returns whether it
     /// wrote. Call it while holding the cache lock. The file is replaced atomically but not
     /// fsynced: it is a convenience, and the status-line render path must not pay for a sync.
+    ///
+    /// The reading is what the cache holds now, so a sample of a window more than
+    /// `FetchState.clockSlack` newer than that window's observation in it was stamped by a clock
+    /// that ran ahead (or `ELBOWROOM_NOW`): it goes, as the cache does not believe the future
+    /// either; kept, it would hold off every real sample until its date.
     @discardableResult
     public func record(_ reading: Reading) throws -> Bool {
         guard reading.source != .demo else { return false }
@@ -69,6 +75,11 @@ public struct HistoryStore: Sendable {
         var added = false
         for window in reading.windows {
             guard let sample = HistorySample(window) else { continue }
+            let slack = Int64(FetchState.clockSlack)
+            if samples.contains(where: { $0.key == sample.key && $0.at - sample.at > slack }) {
+                samples.removeAll { $0.key == sample.key && $0.at - sample.at > slack }
+                added = true
+            }
             let latest = samples.last { $0.key == sample.key }
             if let latest, latest.at >= sample.at { continue }
             samples.append(sample)

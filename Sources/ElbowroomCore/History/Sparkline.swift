@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// A window's recent history as a sparkline, `▁▂▃▄▅▆▇█` from 0 % to 100 % used: the current
 /// window instance from its first sample to now, in evenly spaced points. Each point shows the
 /// last number observed at or before its time (what was known then); the scale is absolute, so

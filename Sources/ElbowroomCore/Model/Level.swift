@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// Severity of a window, from the headroom left: `ok`, `warn`, `critical`.
 public enum Level: String, Codable, Sendable, Comparable, CaseIterable {
     case ok, warn, critical

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -15,6 +16,9 @@ public enum WindowCatalog {
         ("opus", "seven_day_opus"),
     ]
 
+    /// The API keys elbowroom knows by name: the aliased windows', and the OAuth apps window.
+    public static var knownKeys: [String] { aliases.map(\.key) + ["seven_day_oauth_apps"] }
+
     /// The API key a template name refers to: an alias or the key itself.
     public static func key(forName name: String) -> String {
         aliases.first { $0.alias == name }?.key ?? name
@@ -30,6 +34,13 @@ public enum WindowCatalog {
         if key == "five_hour" { return 5 * 3600 }
         if key.hasPrefix("seven_day") { return 7 * 86400 }
         return nil
+    }
+
+    /// The latest reset a window observed at `observedAt` can have: its length after it (31
+    /// days for a window of unknown length), and an hour for clocks that disagree. A later one is
+    /// not believed (`resets_at` far in the future would make every real reading look older).
+    public static func latestPlausibleReset(forKey key: String, observedAt: Date) -> Date {
+        observedAt.addingTimeInterval((length(forKey: key) ?? 31 * 86400) + 3600)
     }
 
     /// A human label: the API's display name when it gave one, else a fixed one, else the key.

@@ -1,11 +1,13 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
 #endif
 
-/// Every path elbowroom reads or writes, derived from the environment alone (no file access, and
-/// never the working directory), so the renderer can find its cache without reading credentials.
+/// Every path elbowroom reads or writes, derived from the environment (never the working
+/// directory), so the renderer can find its cache without reading credentials. The one file
+/// system access is resolving the Claude config dir once (`realpath`), which names the account.
 ///
 /// | what | where |
 /// |---|---|
@@ -26,9 +28,12 @@ public struct Paths: Sendable, Equatable {
     public var userTemplatesDir: String { Self.join(configHome, "templates") }
     public var userAdaptersDir: String { Self.join(configHome, "adapters") }
     public let cacheDir: String
-    /// Where the credentials come from, as recorded in the cache (no secret).
+    /// Where the credentials come from, as recorded in the cache (no secret): the credentials
+    /// file, its directory resolved (`resolved`).
     public let accountSource: String
-    /// First 16 hex digits of SHA-256 of the Claude config dir: names this account's files.
+    /// First 16 hex digits of SHA-256 of the resolved Claude config dir (`resolved`): names this
+    /// account's files, so one login under two spellings (`/.`, `..`, a symlink) is one account,
+    /// with one cache, one fetch and one notification per crossing.
     public let accountKey: String
     public let cacheFile: String
     /// Short lock for read-modify-write of the cache file.
@@ -47,18 +52,48 @@ public struct Paths: Sendable, Equatable {
         let claude = Self.trimmed(env.absolutePath("CLAUDE_CONFIG_DIR") ?? defaultClaude)
         claudeConfigDir = claude
         isDefaultClaudeConfigDir = claude == defaultClaude
-        credentialsFile = ClaudeCodeStorage(environment: env).credentialsFile
+        let storage = ClaudeCodeStorage(environment: env)
+        credentialsFile = storage.credentialsFile
         configHome = Self.join(env.absolutePath("XDG_CONFIG_HOME") ?? Self.join(home, ".config"), "elbowroom")
         configFile = env.absolutePath("ELBOWROOM_CONFIG").map(Self.trimmed) ?? Self.join(configHome, "config.toml")
         cacheDir = Self.join(env.absolutePath("XDG_CACHE_HOME") ?? Self.join(home, ".cache"), "elbowroom")
-        accountSource = credentialsFile
-        accountKey = String(SHA256.hex(claude).prefix(16))
+        // One login, one account: keyed by where the login lives (`D`), resolved.
+        let account = Self.resolved(storage.directory)
+        accountSource = Self.join(account, ".credentials.json")
+        accountKey = String(SHA256.hex(account).prefix(16))
         cacheFile = Self.join(cacheDir, "usage-\(accountKey).json")
     }
 
-
     static func join(_ a: String, _ b: String) -> String {
         a.hasSuffix("/") ? a + b : a + "/" + b
+    }
+
+    /// The directory `path` names: `realpath` when it exists (symlinks, `.` and `..` resolved),
+    /// else the path with `.`, `..` and repeated slashes resolved by spelling alone.
+    static func resolved(_ path: String) -> String {
+        if let real = FileSystem.realPath(path) { return real }
+        // By spelling, on bytes: `.` is dropped and `..` takes the last part off. (Not through
+        // [Substring] and joined(separator:): their metadata, built on first use, cost every
+        // render ~250 k instructions, more than half of one.)
+        let bytes = Array(path.utf8)
+        var out: [UInt8] = []
+        var starts: [Int] = []  // where each part kept in `out` begins (at its `/`)
+        var i = 0
+        while i < bytes.count {
+            while i < bytes.count && bytes[i] == 0x2F { i += 1 }
+            let start = i
+            while i < bytes.count && bytes[i] != 0x2F { i += 1 }
+            let length = i - start
+            if length == 0 || (length == 1 && bytes[start] == 0x2E) { continue }
+            if length == 2 && bytes[start] == 0x2E && bytes[start + 1] == 0x2E {
+                if let last = starts.popLast() { out.removeLast(out.count - last) }
+                continue
+            }
+            starts.append(out.count)
+            out.append(0x2F)
+            for j in start..<i { out.append(bytes[j]) }
+        }
+        return out.isEmpty ? "/" : String(decoding: out, as: UTF8.self)
     }
 
     /// Drops trailing slashes (`/a/b/` and `/a/b` are one account).

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// Maps semantic styles to colours, from the config's `[colors]` over these defaults:
 /// ok green, warn yellow, critical red, stale grey, dim grey.
 public struct Palette: Sendable, Equatable {

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// The semantic styles templates use; each adapter maps them to its consumer's colours through
 /// the `[colors]` config.
 public enum SemanticStyle: String, Sendable, CaseIterable, Codable {

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// SHA-256 (FIPS 180-4). Used for names, not secrets: Claude Code's Keychain service suffix and
 /// the per-account cache file name are both derived from the config directory path.
 ///

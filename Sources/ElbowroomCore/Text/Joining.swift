@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 extension Array where Element == String {
     /// The strings one after another, `separator` between them: `joined(separator:)` without the
     /// standard library's generic path, whose first use in a process looks up protocol

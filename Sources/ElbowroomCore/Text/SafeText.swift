@@ -12,13 +12,14 @@
 /// | C0 controls (NUL, BEL, ESC, …) except tab, DEL, C1 controls (U+0080–U+009F: CSI U+009B, OSC U+009D, …) | dropped: no escape sequence reaches a terminal |
 /// | bidi controls: U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069 | dropped: no reordered (spoofed) text |
 /// | line breaks: LF, CR, CRLF (one break), NEL U+0085, U+2028, U+2029 | `\n` (`.keep`) or a space (`.join`) |
-/// | tab, everything else | handed to the consumer's `escape` |
+/// | tab | a space with `.join` (one line is measured in columns, and a tab's width is the terminal's guess) |
+/// | everything else | handed to the consumer's `escape` |
 public enum SafeText {
     /// What a line break in the data becomes.
     public enum Lines: Sendable {
         /// `\n`, for consumers that show several lines.
         case keep
-        /// One space, for one-line consumers.
+        /// One space, for one-line consumers; a tab is a space too.
         case join
     }
 
@@ -41,6 +42,7 @@ public enum SafeText {
             } else {
                 afterCR = false
                 if isDropped(scalar) { continue }
+                if lines == .join && scalar == "\t" { s = " " }
             }
             if let replacement = escape(s) {
                 out += replacement
@@ -76,6 +78,21 @@ public enum SafeText {
             first.unicodeScalars.append(scalar)
         }
         return clean(first, lines: .join)
+    }
+
+    /// The longest prefix of `text` that fits in `maxBytes` bytes of UTF-8, cut between scalars.
+    /// Caps on text from the data count bytes, never `Character`s: one grapheme cluster can
+    /// hold any number of combining marks, so 64 characters can be megabytes.
+    public static func prefix(_ text: String, maxBytes: Int) -> String {
+        guard text.utf8.count > maxBytes else { return text }
+        var out = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in text.unicodeScalars {
+            bytes += UTF8.width(scalar)
+            if bytes > maxBytes { break }
+            out.append(scalar)
+        }
+        return String(out)
     }
 
     /// LF, CR, NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR.

@@ -161,29 +161,29 @@ public enum FetchJSON {
         case .skipped(let reason):
             object["status"] = "skipped"
             object["outcome"] = cache?.fetch.lastOutcome?.rawValue ?? NSNull()
-            object["message"] = cache?.fetch.message ?? NSNull()
-            object["reason"] = reason
+            object["message"] = text(cache?.fetch.message)
+            object["reason"] = text(reason)
         case .failed(let error):
             object["status"] = "failed"
             object["outcome"] = error.outcome.rawValue
-            object["message"] = error.description
+            object["message"] = text(error.description)
             object["reason"] = NSNull()
         }
         let reading = cache?.reading
-        object["account"] = cache?.account ?? NSNull()
-        object["plan"] = reading?.plan ?? NSNull()
+        object["account"] = text(cache?.account)
+        object["plan"] = text(reading?.plan)
         object["source"] = reading?.source.rawValue ?? NSNull()
         object["fetched_at"] = date(reading?.fetchedAt)
         object["last_attempt"] = date(cache?.fetch.lastAttempt)
         object["cooldown_until"] = date(cache?.fetch.cooldownUntil)
         object["windows"] = (reading?.windows ?? []).map { window -> [String: Any] in
             [
-                "key": window.key,
-                "label": WindowCatalog.label(forKey: window.key, apiLabel: window.label),
+                "key": text(window.key),
+                "label": text(WindowCatalog.label(forKey: window.key, apiLabel: window.label)),
                 "used": window.used,
                 "left": min(max(100 - window.used, 0), 100),
                 "resets_at": date(window.resetsAt),
-                "severity": window.severity ?? NSNull(),
+                "severity": text(window.severity),
             ]
         }
         if let extra = reading?.extra {
@@ -192,13 +192,19 @@ public enum FetchJSON {
                 "monthly_limit": extra.monthlyLimitMinor ?? NSNull(),
                 "used_credits": extra.usedMinor ?? NSNull(),
                 "utilization": extra.utilization ?? NSNull(),
-                "currency": extra.currency ?? NSNull(),
+                "currency": text(extra.currency),
             ] as [String: Any]
         } else {
             object["extra_usage"] = NSNull()
         }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Text from the data or a server without controls or bidi controls (`SafeText`):
+    /// `JSONSerialization` leaves C1 controls raw, and `jq -r` prints what `\u001b` decodes to.
+    static func text(_ text: String?) -> Any {
+        text.map { SafeText.clean($0, lines: .keep) } ?? NSNull()
     }
 
     static func date(_ date: Date?) -> Any {

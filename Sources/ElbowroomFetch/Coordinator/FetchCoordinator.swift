@@ -42,8 +42,9 @@ public struct FetchContext: Sendable {
             let account = ClaudeCodeStorage.keychainAccount(user: environment["USER"], loginName: Self.loginName())
             let childEnv = ["HOME": environment.home, "USER": environment["USER"] ?? account, "PATH": "/usr/bin:/bin:/usr/sbin:/sbin"]
             let service = ClaudeCodeStorage(environment: environment).keychainService(normalize: { $0.precomposedStringWithCanonicalMapping })
-            return KeychainCredentialSource(service: service, account: account,
-                                            executable: securityExecutable, environment: childEnv)
+            let file = FileCredentialSource(path: paths.credentialsFile, storage: ClaudeCodeStorage(environment: environment), log: log)
+            return KeychainCredentialSource(service: service, account: account, executable: securityExecutable,
+                                            environment: childEnv, fallback: file)
         }
     }
 
@@ -180,11 +181,28 @@ public struct FetchCoordinator: Sendable {
             return FetchReport(result: .skipped(reason: second.reason), cache: cache)
         }
 
+        // Claude Code's own copy, when it read usage itself since our last reading: free data.
+        if urgency != .force, let snapshot = claudeSnapshot(newerThan: cache, now: context.clock()) {
+            let age = context.clock().timeIntervalSince(snapshot.fetchedAt)
+            log("claude code's own usage snapshot is newer (\(Int(age))s old); taking it")
+            if let saved = try? store.update({ cache in
+                var fresh = snapshot
+                if fresh.plan == nil { fresh.plan = cache.reading?.plan }
+                cache.account = store.account
+                cache.reading = fresh
+                // As if fetched then: the next fetch is due when the snapshot is `max_age` old.
+                cache.fetch.recordSuccess(at: snapshot.fetchedAt, note: cache.fetch.message)
+                return true
+            }), age < config.maxAge {
+                store.clearMarker()
+                return FetchReport(result: .skipped(reason: "took claude code's own usage snapshot (\(Int(age))s old)"), cache: saved)
+            }
+        }
         let userAgent = config.userAgent ?? UsageClient.defaultUserAgent
         let client = UsageClient(apiBase: apiURL, transport: context.transport, timeout: timeout, userAgent: userAgent)
         let notes = RunNotes()
         let storage = ClaudeCodeStorage(environment: env)
-        for holder in ClaudeCodeRefreshLock.holders(storage: storage, now: context.clock()) {
+        for holder in storage.lockHolders(now: context.clock()) {
             log("claude code lock: \(holder)")
         }
         let renewal = TokenRenewal(
@@ -271,6 +289,18 @@ public struct FetchCoordinator: Sendable {
             return try client.fetch(accessToken: credentials.accessToken, plan: credentials.subscriptionType,
                                     scopes: credentials.scopes, now: context.clock())
         }
+    }
+
+    /// Claude Code's usage snapshot (`cachedUsageUtilization` in its global config,
+    /// `$CLAUDE_CONFIG_DIR/.claude.json`, else `~/.claude.json`) when it is newer than `cache`'s
+    /// reading and belongs to the signed-in account (`ClaudeSnapshot`). The global config can be
+    /// megabytes: this is read here, in the fetcher, never on the render path.
+    func claudeSnapshot(newerThan cache: CacheFile?, now: Date) -> Reading? {
+        let file = ClaudeCodeStorage(environment: context.environment).globalConfigFile
+        guard let data = FileSystem.read(file, limit: 64 << 20),
+              let snapshot = ClaudeSnapshot.reading(fromGlobalConfig: data, now: now, plan: cache?.reading?.plan),
+              snapshot.fetchedAt > (cache?.reading?.fetchedAt ?? .distantPast) else { return nil }
+        return snapshot
     }
 
     /// Records a failure so every process obeys its backoff; returns the cache after. The cache

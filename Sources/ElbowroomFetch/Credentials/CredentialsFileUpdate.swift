@@ -49,10 +49,12 @@ struct CredentialsFileUpdate {
         let present = fstatat(dir, name, &fileInfo, AT_SYMLINK_NOFOLLOW) == 0
         let owner = present ? (fileInfo.st_uid, fileInfo.st_gid) : (dirInfo.st_uid, dirInfo.st_gid)
         try Self.asUser(owner) {
+            // Held open until the rename: while it is, its inode cannot be freed and handed to a
+            // file swapped in under the same name.
             let fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            defer { if fd >= 0 { close(fd) } }
             var read: (data: Data, device: dev_t, inode: ino_t, mode: mode_t)?
             if fd >= 0 {
-                defer { close(fd) }
                 var info = stat()
                 guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
                     throw Refused(description: "\(target) is not a regular file; not touched")
@@ -87,7 +89,7 @@ struct CredentialsFileUpdate {
             var now = stat()
             let stillThere = fstatat(dir, name, &now, AT_SYMLINK_NOFOLLOW) == 0
             if let read {
-                guard stillThere, now.st_dev == read.device, now.st_ino == read.inode else {
+                guard stillThere, (now.st_mode & S_IFMT) == S_IFREG, now.st_dev == read.device, now.st_ino == read.inode else {
                     throw Refused(description: "\(target) was replaced while it was being updated; not written")
                 }
             } else if stillThere {

@@ -64,34 +64,25 @@ public final class ClaudeCodeRefreshLock: @unchecked Sendable {
 
     deinit { release() }
 
-    /// Who holds the locks now, for `doctor` and `fetch --verbose`: one line per held lock.
-    public static func holders(storage: ClaudeCodeStorage, now: Date) -> [String] {
-        let owner = FileSystem.read(storage.refreshLockOwner, limit: 64 * 1024)
-            .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-        let pid = (owner?["pid"] as? NSNumber).map { " by process \($0.intValue)" } ?? ""
-        return [storage.refreshLock, storage.legacyLock()].compactMap { path in
-            guard let touched = DirectoryLock(path: path, staleAfter: staleAfter).lastTouched() else { return nil }
-            let age = max(0, Int(now.timeIntervalSince(touched)))
-            let state = Double(age) > staleAfter ? "stale, the next refresh takes it over" : "held"
-            return "\(path) \(state)\(path == storage.refreshLock ? pid : ""), last touched \(age)s ago"
-        }
-    }
-
-    /// A thread that touches the held locks every 5 s, with termination signals blocked (they
-    /// belong to the thread that refreshes, which holds them back until the tokens are saved).
+    /// A thread that touches the held locks every 5 s. It is born with termination signals
+    /// blocked (a thread inherits its creator's mask): they belong to the thread that refreshes,
+    /// which holds them back until the tokens are saved, and a thread that did not block them
+    /// would take them instead, even in the moment before it could block them itself.
     private func startTouching() {
         let locks = held
         let stop = self.stop
         let thread = Thread {
-            var set = sigset_t()
-            sigemptyset(&set)
-            for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, signal) }
-            pthread_sigmask(SIG_BLOCK, &set, nil)
             while stop.wait(timeout: .now() + ClaudeCodeRefreshLock.touchEvery) == .timedOut {
                 for lock in locks { lock.touch() }
             }
         }
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, signal) }
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &set, &previous)
         thread.start()
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
         toucher = thread
     }
 }

@@ -91,7 +91,7 @@ public struct TokenRenewal: Sendable {
                     log("holding claude code's refresh locks (\(claudeLock.locks.map(\.path).joined(separator: ", ")))")
                     break locking
                 case .busy(let path, let since):
-                    let held = since.map { " since \(ISO8601.format($0))" } ?? ""
+                    let held = since.map { " (last touched \(max(0, Int(Date().timeIntervalSince($0))))s ago)" } ?? ""
                     log("claude code holds \(path)\(held): waiting, not racing it")
                     guard tries < Self.busyRetries else {
                         throw .expired("\(why); claude code is refreshing it right now (it holds \(path)\(held)); elbowroom uses what claude code writes")

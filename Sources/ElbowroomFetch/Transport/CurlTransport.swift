@@ -205,24 +205,25 @@ final class CurlExchange {
     }
 }
 
-private let curlBodyCallback: elbowroom_curl_data_callback = { data, size, count, context in
-    guard let context else { return 0 }
-    let exchange = Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue()
+/// The exchange and the bytes of one callback, or `nil` when libcurl's numbers make no buffer.
+private func callbackBytes(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+                           _ context: UnsafeMutableRawPointer?) -> (CurlExchange, UnsafeBufferPointer<UInt8>)? {
+    guard let context else { return nil }
     let (total, overflow) = size.multipliedReportingOverflow(by: count)
-    guard !overflow else { return 0 }
-    guard let data, total > 0 else { return total }
-    let chunk = UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: total)
-    return exchange.append(chunk) ? total : 0
+    guard !overflow, total >= 0 else { return nil }
+    let bytes = UnsafeBufferPointer(start: data.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }, count: data == nil ? 0 : total)
+    return (Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue(), bytes)
+}
+
+/// Returning anything but the byte count stops the transfer.
+private let curlBodyCallback: elbowroom_curl_data_callback = { data, size, count, context in
+    guard let (exchange, chunk) = callbackBytes(data, size, count, context) else { return 0 }
+    return chunk.isEmpty || exchange.append(chunk) ? chunk.count : 0
 }
 
 private let curlHeaderCallback: elbowroom_curl_data_callback = { data, size, count, context in
-    guard let context else { return 0 }
-    let exchange = Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue()
-    let (total, overflow) = size.multipliedReportingOverflow(by: count)
-    guard !overflow else { return 0 }
-    guard let data, total > 0 else { return total }
-    let line = UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: total)
-    return exchange.header(line) ? total : 0
+    guard let (exchange, line) = callbackBytes(data, size, count, context) else { return 0 }
+    return line.isEmpty || exchange.header(line) ? line.count : 0
 }
 
 /// Past the deadline the transfer stops, whatever libcurl's own timers think.

@@ -87,7 +87,7 @@ public struct UsageClient: Sendable {
               let error = object["error"], !(error is NSNull) else { return }
         let type = ((error as? [String: Any])?["type"] as? String) ?? (error as? String) ?? "unknown"
         if type == "rate_limit_error" { throw .rateLimited(retryAfter: FetchState.defaultRetryAfter) }
-        throw .undecodable("the usage api answered with an error (\(SafeText.clean(String(type.prefix(64)), lines: .join)))")
+        throw .undecodable("the usage api answered with an error (\(SafeText.clean(SafeText.prefix(type, maxBytes: 64), lines: .join)))")
     }
 
     /// `base` + `path`, keeping any path prefix the base has (`http://127.0.0.1:8080/prefix`).

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// Shipped and user templates, and what `-t NAME|TEXT` means.
@@ -10,10 +11,10 @@ public enum TemplateLibrary {
     /// anything else is inline template text.
     public static func resolve(_ nameOrText: String, paths: Paths) throws(TemplateError) -> Template {
         if isName(nameOrText) {
-            if let (source, origin) = try lookup(nameOrText, paths: paths) {
-                // A shipped template comes parsed at build time (`CompiledTemplates.swift`), as
-                // long as that was generated from this very text.
-                if let compiled = compiled(nameOrText), compiled.source == source {
+            if let (source, origin, isShipped) = try lookup(nameOrText, paths: paths) {
+                // A shipped template comes parsed at build time (`ShippedTemplates.swift`, made
+                // from the same text by scripts/generate); a user's file is parsed.
+                if isShipped, let compiled = compiled(nameOrText) {
                     return Template(name: origin, source: source, nodes: compiled.nodes, namedKeys: compiled.namedKeys)
                 }
                 return try Template.parse(source, name: origin)
@@ -58,10 +59,10 @@ public enum TemplateLibrary {
     }
 
     /// The source and the name errors should carry (the file path for user templates).
-    private static func lookup(_ name: String, paths: Paths) throws(TemplateError) -> (source: String, origin: String)? {
+    private static func lookup(_ name: String, paths: Paths) throws(TemplateError) -> (source: String, origin: String, isShipped: Bool)? {
         let path = userPath(name, paths: paths)
-        if let source = try readTemplateFile(path) { return (source, path) }
-        if let template = shipped.first(where: { $0.name == name }) { return (template.source, name) }
+        if let source = try readTemplateFile(path) { return (source, path, false) }
+        if let source = shippedSource(name) { return (source, name, true) }
         return nil
     }
 

@@ -1,7 +1,8 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
-/// The filters a placeholder can chain with `|`. This table is the manual (docs/templates.md
-/// carries the same one).
+/// The filters a placeholder can chain with `|`. This table is the manual: scripts/generate
+/// copies it into docs/templates.md and man/elbowroom.5.
 ///
 /// | filter | applies to | result |
 /// |---|---|---|

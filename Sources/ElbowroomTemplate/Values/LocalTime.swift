@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// How dates become local time text: `localtime_r` + `strftime`, because the ICU-backed

@@ -1,7 +1,8 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
-/// The variables a template can use. This table is the manual (docs/templates.md
-/// carries the same one).
+/// The variables a template can use. This table is the manual: scripts/generate copies it into
+/// docs/templates.md and man/elbowroom.5.
 ///
 /// Windows: `5h` (session), `7d` (weekly), `sonnet`, `opus`, any other window by its API key
 /// (`seven_day_oauth_apps`, `seven_day_fable`, …), and three that stand for others:
@@ -24,30 +25,30 @@ import ElbowroomCore
 /// | `W.spark` | sparkline | the current window's history so far as `▁▂▃▄▅▆▇█` (0…100 % used), 8 points; `spark(n)` for `n`; no value before there are 2 samples |
 /// | `W.pace` | percent | projected percent used at the reset (may pass 100): at `rate` when it has a value, else at the window's average rate so far |
 /// | `W.eta` | duration | time until 100 % at the same rate as `pace`; no value when it lasts until the reset |
-/// | `W.label` | text | `Session`, `Weekly`, `Sonnet`, `Opus`, or the API's name |
+/// | `W.label` | text | `Session`, `Weekly`, `Sonnet`, `Opus`, `OAuth apps`, the API's display name (`Fable`), or the key made readable (`seven_day_fable` → `Fable`): one label whichever shape the API used |
 /// | `W.name` | text | the name templates use: `5h`, `7d`, `opus`, or the API key |
-/// | `W.binding` | flag | the API marks this limit as the one that binds now (`is_active`) |
+/// | `W.binding` | flag | the API marks this limit as the one that binds now (`is_active` in `limits[]`) |
 /// | `W.alert` | flag | the window needs attention: its level is not ok, or it binds |
-/// | `W.title` | text | Claude Code's title for the row: `Current session`, `Current week (all models)`, `Current week (Sonnet only)`, `Claude Code and Cowork credit`, … |
-/// | `W.source` | text | where the number came from: `api`, `status_line`, `claude_snapshot`, `demo` |
-/// | `W.age` | duration | time since this window's number was observed: `42s` |
+/// | `W.title` | text | Claude Code's own title for the row: `Current session`, `Current week (all models)`, `Current week (Sonnet only)`, `Current week (Fable)`, `Claude Code and Cowork credit`, `wattle_ember`'s label (or `Credit`) |
+/// | `W.source` | text | where this window's number came from: `api` (the usage endpoint), `status_line` (Claude Code's status line), `claude_snapshot` (Claude Code's own stored copy), `demo` |
+/// | `W.age` | duration | time since this window's number was observed: `42s` (a status-line number can be newer than the rest) |
 /// | `age` | duration | time since the data was fetched: `42s` |
 /// | `stale` | flag | the data is older than `stale_after` |
 /// | `offline` | flag | the last fetch failed (or is rate limited): showing the last good data |
 /// | `status` | text | `ok`, `stale`, `offline`, `rate_limited`, `expired`, `signed_out`, `loading` |
 /// | `error` | text | why the status is not ok: `sign in to Claude Code`, `open Claude Code to refresh`, … |
 /// | `plan` | text | `pro`, `max`, … when known |
-/// | `level` | level | the worst level over all windows, and the spend's when it is the account's limit (`ok` without data) |
-/// | `account` | text | what the data shows: `subscriber`, `organisation pool`, `spend only`, `gateway`, `no limits` |
+/// | `level` | level | the worst level over all windows, and the spend's when the spend is the account's limit (`ok` without data) |
+/// | `account` | text | what the data shows: `subscriber`, `organisation pool`, `spend only`, `gateway`, `no limits` ([accounts](accounts.md)) |
 /// | `notice` | text | for an account with data but no window and no spend: `team plan: no limits or spend to show` |
-/// | `spend.used` | money | spent this period, in the account's currency and minor units: `$41.20`, `¥1,234` |
-/// | `spend.limit` | money | the spend cap: `$5,000.00`; no value when uncapped |
+/// | `spend.used` | money | spent this period, in the account's currency and minor units: `$41.20`, `€3.10`, `¥1,234` |
+/// | `spend.limit` | money | the cap: `$5,000.00`; no value when uncapped |
 /// | `spend.left` | money | cap minus spent (not below 0) |
-/// | `spend.percent` | percent | percent of the cap spent; may exceed 100 (a gateway's `spend_limit`) |
-/// | `spend.level` | level | from `[thresholds]` on `100 - percent`; `critical` past 100 or when the limit is reached |
-/// | `spend.org` | flag | the spend is the organisation's pool, not yours (Team seats) |
+/// | `spend.percent` | percent | percent of the cap spent; may pass 100 (a gateway's `spend_limit`); no value uncapped |
+/// | `spend.level` | level | from `[thresholds]` on `100 - percent`: `critical` past 100 or when the API says the limit is reached |
+/// | `spend.org` | flag | the spend is the organisation's pool, not yours (a Team seat) |
 /// | `spend.capped`, `spend.uncapped` | flag | there is a cap / spending is on without one |
-/// | `spend.limit_is_yours` | flag | the spend is the account's limit (no windows, or a gateway's `spend_limit`): it drives `level` |
+/// | `spend.limit_is_yours` | flag | the spend is the account's limit — the account has no windows, or it is a gateway's `spend_limit` — so it drives `level`, the bar's class and icons |
 /// | `spend.period` | text | a gateway's period: `monthly`, … |
 /// | `spend.resets_in` | duration | time until a gateway's spend limit resets |
 /// | `spend.source` | text | `api` or `status_line` |
@@ -57,8 +58,8 @@ import ElbowroomCore
 /// | `extra.percent` | percent | percent of the limit spent |
 /// | `extra.enabled` | flag | extra usage is switched on |
 /// | `claude.model` | text | the model's display name (Claude Code status line only) |
-/// | `claude.context` | percent | percent of the context window used (status line only) |
-/// | `claude.cost` | money | the session's cost in USD (status line only) |
+/// | `claude.context` | percent | percent of the context window used (status line only; within 0…100) |
+/// | `claude.cost` | money | the session's cost in USD (status line only; within ±10¹³) |
 ///
 /// `rate`, `spark`, and `pace`/`eta` at the current rate need the usage history, which elbowroom
 /// keeps with the cache (one sample a minute per window, see `elbowroom history`); a render reads
@@ -156,8 +157,7 @@ enum Variable: Sendable, Equatable {
     static let standIns: [String] = ["worst", "other", "each"]
 
     /// Names a typo is measured against: the aliases, the stand-ins and the API keys elbowroom knows.
-    static let knownWindows: [String] = WindowCatalog.aliases.map(\.alias) + standIns
-        + WindowCatalog.aliases.map(\.key) + ["seven_day_oauth_apps"]
+    static let knownWindows: [String] = WindowCatalog.aliases.map(\.alias) + standIns + WindowCatalog.knownKeys
 
     /// Every full name, for did-you-mean.
     static let allNames: [String] = TopField.allCases.map(\.rawValue)

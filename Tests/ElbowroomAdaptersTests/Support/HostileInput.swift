@@ -7,7 +7,7 @@ import ElbowroomTemplate
 ///
 /// The test's own idea of "what the user should see" (`Oracle`) is written here independently of
 /// the code under test: controls, DEL, C1 and bidi controls gone; a line break in the data is a
-/// space (the data is one line; only a template adds lines).
+/// space (the data is one line; only a template adds lines), and so is a tab.
 enum Hostile {
     /// Each consumer's live syntax, starting with its special character.
     static let live: [String] = [
@@ -22,7 +22,7 @@ enum Hostile {
     static let controls: [String] = [
         "\u{1B}[31mred", "\u{1B}]52;c;ZWNobyBwd25lZA==\u{07}", "\u{1B}]0;retitled\u{07}", "\u{1B}]8;;http://x\u{1B}\\",
         "\u{9B}31m", "\u{9D}0;retitled\u{9C}", "\u{07}", "\u{00}", "\u{7F}", "\u{01}\u{02}", "\u{0B}\u{0C}",
-        "a\rb", "a\nb", "a\r\nb", "a\u{2028}b", "a\u{2029}b", "a\u{85}b",
+        "a\rb", "a\nb", "a\r\nb", "a\u{2028}b", "a\u{2029}b", "a\u{85}b", "a\tb\t\t",
         "\u{202E}exe.txt", "\u{2066}x\u{2069}", "\u{200F}\u{200E}\u{061C}", "\u{202A}\u{202B}\u{202C}\u{202D}",
     ]
 
@@ -46,6 +46,42 @@ enum Hostile {
     }
 
     static var all: [String] { live + controls + glued + [live.joined(separator: " ") + controls.joined()] }
+
+    /// `count` payloads from a fixed seed: one to six pieces (a live payload, a control, glue, a
+    /// tab, a consumer's special, a run of combining marks, a scalar from anywhere in Unicode).
+    static func generated(count: Int, seed: UInt64) -> [String] {
+        var state = seed
+        func next(_ n: Int) -> Int {
+            // SplitMix64: the same sequence on every machine.
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(n))
+        }
+        let specials = ["\t", "\t\t", "#", "%", "{", "}", "|", "<", ">", "&", "\"", "'", "\\", "-", "~", "$(", "`", " "]
+        var out: [String] = []
+        for _ in 0..<count {
+            var payload = ""
+            for _ in 0..<(1 + next(6)) {
+                switch next(7) {
+                case 0: payload += live[next(live.count)]
+                case 1: payload += controls[next(controls.count)]
+                case 2: payload += glue[next(glue.count)]
+                case 3: payload += specials[next(specials.count)]
+                case 4: payload += "e" + String(repeating: glue[next(glue.count)], count: 1 + next(200))
+                case 5:
+                    let value = next(2) == 0 ? UInt32(next(0x100)) : UInt32(next(0x11_0000))
+                    // (Not U+FFFE/U+FFFF: Pango drops those, on purpose, where the oracle shows them.)
+                    let scalar = Unicode.Scalar(value).flatMap { $0.value & 0xFFFE == 0xFFFE ? nil : $0 }
+                    payload.unicodeScalars.append(scalar ?? "\u{FFFD}")
+                default: payload += String(repeating: "x", count: next(8))
+                }
+            }
+            out.append(payload)
+        }
+        return out
+    }
 
     /// Every payload with its frame and the frame the user should see, built once.
     static let cases: [(payload: String, frame: RenderedFrame, expected: RenderedFrame)] =
@@ -100,7 +136,7 @@ enum Hostile {
         return RenderedFrame(
             spans: mainTemplate.render(view, statusLine: statusLine, localTime: local),
             tooltip: tooltipTemplate.render(view, statusLine: statusLine, localTime: local),
-            view: view, palette: Palette(), useColor: true, statusLine: statusLine)
+            view: view, palette: Palette(), useColor: true)
     }
 }
 
@@ -119,14 +155,14 @@ enum Oracle {
     }
 
     /// Data as one line of plain text: controls and bidi controls gone, each line break (CRLF
-    /// counted once) a space.
+    /// counted once) and each tab a space.
     static func oneLine(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         var previous: Unicode.Scalar?
         for s in text.unicodeScalars {
             defer { previous = s }
             if s == "\n" && previous == "\r" { continue }
-            if isLineBreak(s) { out.append(" ") } else if !isForbidden(s) { out.append(s) }
+            if isLineBreak(s) || s == "\t" { out.append(" ") } else if !isForbidden(s) { out.append(s) }
         }
         return String(out)
     }

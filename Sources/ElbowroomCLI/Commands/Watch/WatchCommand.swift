@@ -2,11 +2,6 @@ import ElbowroomCore
 import ElbowroomTemplate
 import ElbowroomAdapters
 
-// Set from signal handlers; read by the loop. Plain integers: all a handler may safely touch.
-nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
-nonisolated(unsafe) private var refreshRequested: sig_atomic_t = 0
-nonisolated(unsafe) private var paused: sig_atomic_t = 0
-nonisolated(unsafe) private var resumed: sig_atomic_t = 0
 
 /// `elbowroom watch`: a long-running stream for i3bar / swaybar, waybar without `interval`,
 /// i3blocks `interval=persist` and polybar `tail = true`.
@@ -27,8 +22,6 @@ nonisolated(unsafe) private var resumed: sig_atomic_t = 0
 /// - A bar that stops reading (a full pipe) is waited for without spinning: a frame is written
 ///   only when the pipe takes it, and signals are still handled meanwhile.
 enum WatchCommand {
-    static let stopSignal = SIGUSR2
-    static let continueSignal = SIGCONT
     /// Never start another fetch sooner than this after starting one (a fetcher that died early
     /// must not turn into one spawn per tick).
     static let respawnGuard: TimeInterval = 15
@@ -48,7 +41,7 @@ enum WatchCommand {
         } catch {
             let status = RenderSetup.report(error, context: context, streaming: true)
             // A bar restarts a command that exits; keep the error on screen instead.
-            if error.adapter != nil { waitForStop() }
+            if error.adapter != nil { waitForStop(context) }
             return status
         }
         installSignalHandlers()
@@ -76,17 +69,16 @@ enum WatchCommand {
         var lastForced: Date?
         var refreshPending = false
         var lastLine: String?
-        var stdinOpen = true
-        var pending = ""
+        var clicks = ClickInput(fd: context.stdinFD)
 
         // The header must come first, whole: wait for the bar to take it.
         if let header = setup.adapter.streamHeader(),
-           out.write(header, waiting: true, stop: { stopRequested != 0 }) != .written { return 0 }
-        while stopRequested == 0 {
-            PosixSpawner.reapFinishedChildren()
+           out.write(header, waiting: true, stop: { watchStopRequested != 0 }) != .written { return 0 }
+        while watchStopRequested == 0 {
+            if notifier?.isSending != true { PosixSpawner.reapFinishedChildren() }
             let now = context.now()
-            if refreshRequested != 0 {
-                refreshRequested = 0
+            if watchRefreshRequested != 0 {
+                watchRefreshRequested = 0
                 refreshPending = true
             }
             if invocation.demo || invocation.offline { refreshPending = false }
@@ -110,18 +102,18 @@ enum WatchCommand {
                     }
                 }
             }
-            if resumed != 0 {
-                resumed = 0
+            if watchResumed != 0 {
+                watchResumed = 0
                 lastLine = nil
             }
             // A bar that went away without a signal: the line may not change for minutes, so
             // do not wait for a failed write to notice.
-            if readerHasGone() { return 0 }
-            if paused == 0 {
+            if out.readerHasGone() { return 0 }
+            if watchPaused == 0 {
                 let line = refusal != nil ? setup.adapter.streamError(RenderCommand.cacheRefused)
                     : setup.adapter.streamFrame(setup.frame(cache: cache, now: now, template: cycle[cycleIndex], history: history))
                 if line != lastLine {
-                    switch out.write(line, stop: { stopRequested != 0 }) {
+                    switch out.write(line, stop: { watchStopRequested != 0 }) {
                     case .written: lastLine = line
                     case .busy: break  // the bar is not reading: try again next tick
                     case .gone: return 0
@@ -133,7 +125,7 @@ enum WatchCommand {
             if refreshPending, let last = lastForced {
                 timeout = min(timeout, max(0.01, last.addingTimeInterval(forcedRefreshInterval).timeIntervalSince(now)))
             }
-            for event in waitForInput(timeout: timeout, stdinOpen: &stdinOpen, pending: &pending) {
+            for event in clicks.wait(timeout: timeout) {
                 switch event.button {
                 case 1: refreshPending = true
                 case 3 where cycle.count > 1:
@@ -164,121 +156,11 @@ enum WatchCommand {
         return list
     }
 
-    static func installSignalHandlers() {
-        signal(SIGPIPE, SIG_IGN)
-        for sig in [SIGTERM, SIGINT, SIGHUP] {
-            handle(sig) { _ in stopRequested = 1 }
-        }
-        handle(SIGUSR1) { _ in refreshRequested = 1 }
-        handle(stopSignal) { _ in paused = 1 }
-        // Only a continue after a stop repaints: a storm of SIGCONTs is not a storm of writes.
-        handle(continueSignal) { _ in if paused != 0 { paused = 0; resumed = 1 } }
-        // A parent may start us with these blocked (a process spawned from a thread pool inherits
-        // its mask): then SIGTERM would never end us and clicks-by-signal would never arrive.
-        var handled = sigset_t()
-        sigemptyset(&handled)
-        for sig in [SIGTERM, SIGINT, SIGHUP, SIGUSR1, stopSignal, continueSignal] { sigaddset(&handled, sig) }
-        sigprocmask(SIG_UNBLOCK, &handled, nil)
-    }
-
-    /// Installs `handler` without `SA_RESTART`: a signal interrupts a blocked write, so SIGTERM
-    /// ends us even while a bar that stopped reading keeps our stdout full.
-    static func handle(_ sig: Int32, _ handler: @convention(c) (Int32) -> Void) {
-        var action = sigaction()
-        #if canImport(Darwin)
-        action.__sigaction_u.__sa_handler = handler
-        #else
-        action.__sigaction_handler.sa_handler = handler
-        #endif
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
-        sigaction(sig, &action, nil)
-    }
-
-    /// Waits up to `timeout` for stdin; returns click events from complete lines.
-    static func waitForInput(timeout: TimeInterval, stdinOpen: inout Bool, pending: inout String) -> [ClickEvent] {
-        guard stdinOpen else {
-            var request = timespec(tv_sec: Int(timeout), tv_nsec: Int((timeout - timeout.rounded(.down)) * 1e9))
-            _ = nanosleep(&request, nil)  // a signal cuts it short, as it should
-            return []
-        }
-        var fd = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&fd, 1, Int32(timeout * 1000))
-        guard ready > 0 else { return [] }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-        if n <= 0 {
-            if n == 0 || errno != EINTR { stdinOpen = false }
-            return []
-        }
-        pending += String(decoding: buffer[0..<n], as: UTF8.self)
-        var events: [ClickEvent] = []
-        while let newline = pending.firstIndex(of: "\n") {
-            let line = String(pending[..<newline])
-            pending = String(pending[pending.index(after: newline)...])
-            if let event = ClickEventParser.parse(line: line) { events.append(event) }
-        }
-        if pending.count > 65536 { pending = "" }  // a runaway line without newline: drop it
-        return events
-    }
-
-    /// Whether stdout is a pipe or socket whose reader has closed it.
-    static func readerHasGone() -> Bool {
-        var fd = pollfd(fd: 1, events: 0, revents: 0)
-        return poll(&fd, 1, 0) > 0 && fd.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
-    }
-
-    /// Writes whole lines to the bar. On a descriptor it waits for room with `poll` (never
-    /// spinning, whether the descriptor blocks or not), gives up on a frame the pipe cannot take
-    /// at all (`busy`: the bar stopped reading), and never leaves half a line: once a line is
-    /// started it is finished, unless we are told to stop or the reader goes.
-    struct StreamWriter {
-        var sink: any OutputSink
-
-        enum Result { case written, busy, gone }
-
-        /// - Parameter waiting: wait for room for the first byte too, rather than answer `busy`.
-        func write(_ text: String, waiting: Bool = false, stop: () -> Bool) -> Result {
-            guard let fd = (sink as? FileDescriptorSink)?.fd else { return sink.write(text) ? .written : .gone }
-            let bytes = Array(text.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                let mayWait = waiting || offset > 0
-                let ready = poll(&p, 1, mayWait ? 1000 : 0)
-                if ready < 0 && errno != EINTR { return .gone }
-                if stop() { return .gone }
-                if p.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return .gone }
-                if ready <= 0 {
-                    if !mayWait { return .busy }
-                    continue
-                }
-                // At most a pipe buffer's worth: after POLLOUT that much never blocks.
-                let n = bytes.withUnsafeBytes { raw in
-                    #if canImport(Glibc)
-                    Glibc.write(fd, raw.baseAddress! + offset, min(raw.count - offset, 4096))
-                    #else
-                    Darwin.write(fd, raw.baseAddress! + offset, min(raw.count - offset, 4096))
-                    #endif
-                }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    guard errno == EAGAIN else { return .gone }
-                    if !mayWait { return .busy }
-                    usleep(10_000)  // poll said there was room and there was not: do not spin
-                    continue
-                }
-                offset += n
-            }
-            return .written
-        }
-    }
-
     /// After printing a visible error, stay alive until told to stop, so a bar that restarts
     /// exited commands does not spin.
-    static func waitForStop() {
+    static func waitForStop(_ context: CLIContext) {
         installSignalHandlers()
-        while stopRequested == 0 && !readerHasGone() {
+        while watchStopRequested == 0 && !StreamWriter(sink: context.stdout).readerHasGone() {
             var request = timespec(tv_sec: 1, tv_nsec: 0)
             _ = nanosleep(&request, nil)
         }

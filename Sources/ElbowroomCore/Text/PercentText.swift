@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// How percentages are rounded for display: half to even, so a window's used and left always
 /// add up to 100 (41.5 % used, 58.5 % left shows as 42 and 58 — rounding both half up would
 /// show 42 and 59). Every place that prints a percentage uses this.

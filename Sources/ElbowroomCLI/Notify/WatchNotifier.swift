@@ -1,0 +1,78 @@
+import ElbowroomCore
+
+/// `watch --notify`: what `elbowroom notify` does, checked every tick against the cache `watch`
+/// already holds (the lock is taken only when something may be due), and claimed and sent on a
+/// thread of its own: a notifier may take `NotificationSender.timeout` per event, and neither a
+/// frame nor a signal waits for it. One run at a time; a tick during a run checks nothing.
+final class WatchNotifier: @unchecked Sendable {
+    let notifier: Notifier
+    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+    private var running = false
+
+    init?(_ invocation: Invocation, setup: RenderSetup, context: CLIContext, store: CacheStore) {
+        guard invocation.notify, !invocation.demo else { return nil }
+        notifier = Notifier(context: context, config: setup.config, store: store)
+        lock = .allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+    }
+
+    /// Whether a run is under way: its notifier is a child of ours, so `watch` must not reap
+    /// children meanwhile (the sender waits for that one's status itself).
+    var isSending: Bool {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return running
+    }
+
+    func tick(cache: CacheFile?, history: UsageHistory?, now: Date) {
+        guard !isSending, notifier.mayBeDue(cache: cache, history: history, now: now) else { return }
+        setRunning(true)
+        let started = Self.start { [self] in
+            for failure in notifier.run(now: now).failures {
+                notifier.context.stderr.write("elbowroom: cannot notify: \(failure)\n")
+            }
+            setRunning(false)
+        }
+        if !started { setRunning(false) }
+    }
+
+    private func setRunning(_ value: Bool) {
+        pthread_mutex_lock(lock)
+        running = value
+        pthread_mutex_unlock(lock)
+    }
+
+    /// Runs `body` on a new detached thread; `false` when none could be started.
+    private static func start(_ body: @escaping () -> Void) -> Bool {
+        final class Box { let body: () -> Void; init(_ body: @escaping () -> Void) { self.body = body } }
+        let context = Unmanaged.passRetained(Box(body)).toOpaque()
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        let status = pthread_create(&thread, nil, { raw in
+            Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
+            return nil
+        }, context)
+        #else
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { raw in
+            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, context)
+        #endif
+        guard status == 0 else {
+            Unmanaged<Box>.fromOpaque(context).release()
+            return false
+        }
+        #if canImport(Darwin)
+        if let thread { pthread_detach(thread) }
+        #else
+        pthread_detach(thread)
+        #endif
+        return true
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import ElbowroomAdapters
+import ElbowroomCLI
+
+/// The tables of variables, filters and config keys, each written once as a Markdown table in
+/// the doc comment of the code it describes, and the lists of adapters and `init` snippets, from
+/// the registry and the snippets: copied into regions of README.md, docs/*.md and the man pages
+/// marked
+///
+///     <!-- scripts/generate: NAME -->          .\" scripts/generate: NAME
+///     …                                         …
+///     <!-- scripts/generate: end -->           .\" scripts/generate: end
+enum DocTables {
+    struct Problem: Error, CustomStringConvertible { let description: String }
+
+    /// Each region's source: the Swift file whose doc comment holds the table, and its header row.
+    static let tables: [(name: String, file: String, header: String)] = [
+        ("variables", "Sources/ElbowroomTemplate/Values/Variable.swift", "| variable | type | value |"),
+        ("filters", "Sources/ElbowroomTemplate/Values/Filter.swift", "| filter | applies to | result |"),
+        ("config-keys", "Sources/ElbowroomCore/Config/Config.swift", "| key | default | meaning |"),
+    ]
+
+    /// Lists of names: in a man page one `.BR name ,` a line, in Markdown `` `a`, `b` ``.
+    static let lists: [(name: String, items: [String])] = [
+        ("adapter-names", AdapterRegistry.builtIn.map(\.name)),
+        ("init-names", IntegrationSnippets.names),
+    ]
+
+    /// The files that may hold regions.
+    static func candidates(root: String) -> [String] {
+        let docs = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/docs")) ?? [])
+            .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        let man = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/man")) ?? []).map { "man/" + $0 }
+        return (["README.md"] + docs + man).sorted()
+    }
+
+    /// The table's lines (header, rule, rows) from the doc comment in `file`.
+    static func table(root: String, file: String, header: String) throws -> [String] {
+        let lines = try String(contentsOfFile: root + "/" + file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let rows = lines.map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let start = rows.firstIndex(of: "/// " + header) else {
+            throw Problem(description: "\(file): no doc-comment table headed \(header)")
+        }
+        return rows[start...].prefix { $0.hasPrefix("/// |") }.map { String($0.dropFirst(4)) }
+    }
+
+    /// `text` with every region's content written from its table.
+    static func fill(_ text: String, path: String, root: String) throws -> String {
+        let man = path.hasPrefix("man/")
+        let open = man ? ".\\\" scripts/generate: " : "<!-- scripts/generate: "
+        let close = man ? "" : " -->"
+        var out: [Substring] = []
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
+        while let line = lines.popFirst() {
+            out.append(line)
+            guard line.hasPrefix(open), line.hasSuffix(close) else { continue }
+            // In a man page, "NAME ." ends a list with that punctuation (default ",").
+            let words = line.dropFirst(open.count).dropLast(close.count).split(separator: " ")
+            guard let name = words.first, name != "end" else { continue }
+            let last = words.count > 1 ? String(words[1]) : man ? "," : ""
+            guard let end = lines.firstIndex(of: Substring(open + "end" + close)) else {
+                throw Problem(description: "\(path): the \(name) region has no end line")
+            }
+            if let list = lists.first(where: { $0.name == name }) {
+                out += (man
+                    ? list.items.enumerated().map { i, item in
+                        ".BR \(item.replacing("-", with: "\\-")) " + (i == list.items.count - 1 ? last : ",")
+                    }
+                    : wrapped(list.items.map { "`\($0)`" }.joined(separator: ", ") + last)).map { Substring($0) }
+            } else if let source = tables.first(where: { $0.name == name }) {
+                let table = try self.table(root: root, file: source.file, header: source.header)
+                out += (man ? roff(table) : table).map { Substring($0) }
+            } else {
+                throw Problem(description: "\(path): no region named \(name) (scripts/generate knows \((lists.map(\.name) + tables.map(\.name)).joined(separator: ", ")))")
+            }
+            lines = lines[end...]
+        }
+        return out.joined(separator: "\n")
+    }
+
+    /// Text filled into lines of at most 100 characters.
+    static func wrapped(_ text: String) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if line.isEmpty {
+                line = String(word)
+            } else if line.count + 1 + word.count <= 100 {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        return lines + [line]
+    }
+
+    // MARK: - Markdown cells to roff
+
+    static func cells(_ row: String) -> [String] {
+        var cells: [String] = []
+        var cell = ""
+        var chars = row.dropFirst().makeIterator()  // the leading |
+        while let c = chars.next() {
+            if c == "\\" {
+                if let next = chars.next() { cell.append(next == "|" ? "|" : "\\"); if next != "|" { cell.append(next) } }
+            } else if c == "|" {
+                cells.append(cell.trimmingCharacters(in: .whitespaces))
+                cell = ""
+            } else {
+                cell.append(c)
+            }
+        }
+        return cells
+    }
+
+    /// A table as man-page paragraphs: `.TP`, the first cell with the middle ones in parentheses
+    /// (`name (type: percent)`), then the last cell.
+    static func roff(_ table: [String]) -> [String] {
+        let header = cells(table[0])
+        var out: [String] = []
+        var glyphs: [Unicode.Scalar] = []
+        for row in table.dropFirst(2) {
+            let cells = cells(row)
+            var tag = inline(cells[0], &glyphs)
+            let middle = zip(header.dropFirst().dropLast(), cells.dropFirst().dropLast())
+                .map { "\($0): " + inline($1, &glyphs) }
+            if !middle.isEmpty { tag += " (" + middle.joined(separator: "; ") + ")" }
+            var text = inline(cells.last ?? "", &glyphs)
+            if let first = text.first, first.isLowercase { text = first.uppercased() + text.dropFirst() }
+            out += [".TP", line(tag), line(text)]
+        }
+        // groff's devices lack some glyphs (block elements): a stand-in keeps it from warning.
+        let fallbacks = glyphs.map { g in ".if !c\\[u\(hex(g))] .char \\[u\(hex(g))] ?" }
+        return fallbacks + out
+    }
+
+    static func hex(_ scalar: Unicode.Scalar) -> String {
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    /// A roff text line: one starting with `.` or `'` would be a request.
+    static func line(_ text: String) -> String {
+        text.first == "." || text.first == "'" ? "\\&" + text : text
+    }
+
+    static let named: [Unicode.Scalar: String] = [
+        "→": "\\(->", "←": "\\(<-", "…": "\\&...", "≥": "\\(>=", "≤": "\\(<=", "—": "\\(em", "–": "\\(en",
+        "·": "\\(pc", "×": "\\(mu", "’": "'", "“": "\\(lq", "”": "\\(rq",
+    ]
+
+    /// Markdown inline text as roff: `code` bold, *emphasis* italic, [links](…) as their text,
+    /// a parenthesis holding only a link dropped, and everything outside ASCII escaped.
+    static func inline(_ markdown: String, _ glyphs: inout [Unicode.Scalar]) -> String {
+        var text = markdown
+        // " ([fetching](fetching.md#…))" says where to read more: not in a man page.
+        while let range = text.range(of: #" \(\[[^\]]*\]\([^)]*\)\)"#, options: .regularExpression) {
+            text.removeSubrange(range)
+        }
+        while let range = text.range(of: #"\[[^\]]*\]\([^)]*\)"#, options: .regularExpression) {
+            let link = text[range]
+            text.replaceSubrange(range, with: link.dropFirst().prefix { $0 != "]" })
+        }
+        var out = ""
+        var inCode = false
+        var inEmphasis = false
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "`":
+                inCode.toggle()
+                out += inCode ? "\\fB" : "\\fR"
+            case "*" where !inCode:
+                inEmphasis.toggle()
+                out += inEmphasis ? "\\fI" : "\\fR"
+            case "\\":
+                out += "\\e"
+            case "-":
+                out += inCode ? "\\-" : "-"
+            default:
+                if scalar.isASCII {
+                    out.unicodeScalars.append(scalar)
+                } else if let name = named[scalar] {
+                    out += name
+                } else {
+                    if !glyphs.contains(scalar) { glyphs.append(scalar) }
+                    out += "\\[u\(hex(scalar))]"
+                }
+            }
+        }
+        return out
+    }
+}

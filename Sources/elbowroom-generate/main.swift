@@ -1,0 +1,106 @@
+import Foundation
+import ElbowroomAdapters
+@testable import ElbowroomCLI
+
+// elbowroom-generate [--check] ROOT: writes every file derived from a source elsewhere in the
+// repository (scripts/generate runs it). With --check it writes nothing and exits 1 naming each
+// derived file that differs from what it would write.
+//
+// Development only: it is never installed, and reads the other modules' internals (a debug build).
+
+/// A derived file: its path from the repository root, and what it should hold.
+struct Derived {
+    let path: String
+    let text: () throws -> String
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let check = arguments.contains("--check")
+guard let root = arguments.first(where: { !$0.hasPrefix("--") }) else {
+    FileHandle.standardError.write(Data("usage: elbowroom-generate [--check] ROOT\n".utf8))
+    exit(2)
+}
+
+var derived: [Derived] = [
+    Derived(path: ShippedTemplatesFile.path) { try ShippedTemplatesFile.text(root: root) },
+]
+// What `elbowroom completions SHELL` prints (CompletionScripts.swift), as installed.
+for (shell, file) in [("bash", "elbowroom.bash"), ("zsh", "_elbowroom"), ("fish", "elbowroom.fish")] {
+    derived.append(Derived(path: "completions/" + file) { CompletionScripts.script(for: shell) })
+}
+// What `elbowroom init NAME` prints (IntegrationSnippets.swift), as installed.
+for snippet in IntegrationSnippets.all {
+    derived.append(Derived(path: "integrations/" + snippet.file) { snippet.text + "\n" })
+}
+// The tables of variables, filters and config keys, from the doc comments (DocTables).
+for path in DocTables.candidates(root: root) {
+    guard let text = try? String(contentsOfFile: root + "/" + path, encoding: .utf8),
+          text.contains("scripts/generate: ") else { continue }
+    derived.append(Derived(path: path) { try DocTables.fill(text, path: path, root: root) })
+}
+
+var stale: [String] = []
+var failed = false
+// The render-path marker: the first line of every source file a render runs, and of no other.
+do {
+    if let marked = try RenderPathMarkers.files(root: root) {
+        let generated = derived
+        derived = generated.map { file in
+            guard file.path.hasPrefix("Sources/"), file.path.hasSuffix(".swift") else { return file }
+            return Derived(path: file.path) { RenderPathMarkers.apply(try file.text(), marked: marked.contains(file.path)) }
+        }
+        for path in RenderPathMarkers.sources(root: root)
+        where !generated.contains(where: { $0.path == path }) && !RenderPathMarkers.waiting.contains(path) {
+            derived.append(Derived(path: path) {
+                RenderPathMarkers.apply(try String(contentsOfFile: root + "/" + path, encoding: .utf8),
+                                        marked: marked.contains(path))
+            })
+        }
+    } else {
+        FileHandle.standardError.write(Data("generate: no \(RenderPathMarkers.list): render-path markers not checked\n".utf8))
+    }
+} catch {
+    FileHandle.standardError.write(Data("generate: \(error)\n".utf8))
+    failed = true
+}
+// The adapter table in docs/adapters.md is written by hand (how each consumer is escaped): it
+// must have a row for every built-in adapter.
+if let adapters = try? String(contentsOfFile: root + "/docs/adapters.md", encoding: .utf8) {
+    for name in AdapterRegistry.builtIn.map(\.name) where !adapters.contains("| `\(name)` |") {
+        FileHandle.standardError.write(Data("generate: docs/adapters.md: no row for the adapter \(name) in its table\n".utf8))
+        failed = true
+    }
+}
+// A file in a generated directory that nothing generates is left over from a removed source.
+for dir in ["completions", "integrations"] {
+    for file in (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + dir)) ?? []
+    where !derived.contains(where: { $0.path == dir + "/" + file }) {
+        FileHandle.standardError.write(Data("generate: \(dir)/\(file) is generated from nothing: remove it\n".utf8))
+        failed = true
+    }
+}
+for file in derived {
+    let expected: String
+    do {
+        expected = try file.text()
+    } catch {
+        FileHandle.standardError.write(Data("generate: \(file.path): \(error)\n".utf8))
+        failed = true
+        continue
+    }
+    let path = root + "/" + file.path
+    let actual = try? String(contentsOfFile: path, encoding: .utf8)
+    guard actual != expected else { continue }
+    stale.append(file.path)
+    if !check {
+        try expected.write(toFile: path, atomically: true, encoding: .utf8)
+        print("wrote \(file.path)")
+    }
+}
+if check && !stale.isEmpty {
+    FileHandle.standardError.write(Data((stale.map { "generate: stale: \($0)" } + [
+        "generate: run scripts/generate and commit the result",
+    ]).joined(separator: "\n").utf8 + [10]))
+    exit(1)
+}
+exit(failed ? 1 : 0)

@@ -1,0 +1,25 @@
+import Testing
+@testable import ElbowroomCore
+
+/// A Claude config dir that does not exist is resolved by its spelling, on bytes: the same
+/// answer as splitting into parts and joining them (the form it replaced, which cost a render
+/// ~250 k instructions of metadata).
+@Suite struct PathsResolvedTests {
+    static func bySplitting(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") where part != "." {
+            if part == ".." {
+                if !parts.isEmpty { parts.removeLast() }
+            } else {
+                parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    @Test(arguments: ["/", "//", "/nonexistent-elbowroom/a/b", "/nonexistent-elbowroom/./a/../b/", "/nonexistent-elbowroom//x/./y/..",
+                      "/../..", "/nonexistent-elbowroom/..a/.b/...", "/nonexistent-elbowroom/é/ü/../ß", "relative/nonexistent-elbowroom/.."])
+    func aSpellingResolvesAsSplittingWould(_ path: String) {
+        #expect(Paths.resolved(path) == Self.bySplitting(path))
+    }
+}
