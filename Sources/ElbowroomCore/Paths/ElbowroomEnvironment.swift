@@ -191,9 +191,11 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
     }
 
     /// Variables a child process must never inherit: anything that carries a credential
-    /// (Claude Code's OAuth token and refresh token, API keys, gateway tokens).
+    /// (Claude Code's OAuth token and refresh token, API keys, gateway tokens; Codex's and
+    /// OpenAI's, for Codex accounts).
     public static let secretVariables: Set<String> = [
         "CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_OAUTH_REFRESH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN",
+        "OPENAI_API_KEY", "CODEX_API_KEY", "CODEX_ACCESS_TOKEN",
     ]
 
     /// The environment for a child: secrets removed; `ELBOWROOM_ENV_TOKEN_PRESENT=1` says (without
@@ -249,7 +251,8 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
         }
         guard strchr(entry, Int32(UInt8(ascii: "="))) != nil else { return false }
         if starts("CLAUDE_CODE_OAUTH_TOKEN=") || starts("CLAUDE_CODE_OAUTH_REFRESH_TOKEN=")
-            || starts("ANTHROPIC_API_KEY=") || starts("ANTHROPIC_AUTH_TOKEN=") {
+            || starts("ANTHROPIC_API_KEY=") || starts("ANTHROPIC_AUTH_TOKEN=")
+            || starts("OPENAI_API_KEY=") || starts("CODEX_API_KEY=") || starts("CODEX_ACCESS_TOKEN=") {
             return false
         }
         return !(tokenPresent && starts("ELBOWROOM_ENV_TOKEN_PRESENT="))
