@@ -81,6 +81,41 @@ import ElbowroomTestSupport
         #expect(serve.stop()?.status == 0)
     }
 
+    /// With every connection taken by silent clients, a new one replaces the one that has waited
+    /// longest for its request: a normal request is answered at once, not after the deadline.
+    @Test func silentClientsFillingEverySlotDoNotKeepANormalRequestOut() throws {
+        var limits = HTTPServer.Limits()
+        limits.maxConnections = 8
+        let server = try HTTPServer(address: try ListenAddress.parse("127.0.0.1:0"), limits: limits) { _ in
+            HTTPResponse(status: 200, body: "fine\n")
+        }
+        var wake: [Int32] = [-1, -1]
+        #expect(pipe(&wake) == 0)
+        let box = UncheckedSendable(server)
+        let stopFD = wake[0]
+        let thread = Thread { box.value.run(stopFD: stopFD) }
+        thread.start()
+        defer {
+            var byte: UInt8 = 1
+            _ = write(wake[1], &byte, 1)
+            usleep(100_000)
+            close(wake[0]); close(wake[1])
+        }
+        var held: [Int32] = []
+        defer { held.forEach { close($0) } }
+        for _ in 0..<8 {
+            let fd = try RawHTTP.connect(port: server.port, receiveTimeout: 10)
+            RawHTTP.send(fd, "GET /")
+            held.append(fd)
+        }
+        usleep(200_000)
+        let started = Date()
+        let normal = try RawHTTP.get(port: server.port, "/healthz")
+        #expect(normal.status == 200 && normal.body == "fine\n")
+        #expect(Date().timeIntervalSince(started) < 1, "a normal request waited for a slot")
+        #expect(!RawHTTP.readAll(held[0]).timedOut, "the longest-waiting silent client was not the one closed")
+    }
+
     @Test func anyNumberOfScrapersStartOneFetch() throws {
         let e = try EndToEnd()
         try e.seedCache(fiveHour: 20, age: 600)
@@ -110,4 +145,9 @@ import ElbowroomTestSupport
         #expect(s.run("serve", "--listen", "localhost:80") == 2)
         #expect(s.stderr.text.contains("--listen takes ADDR:PORT"))
     }
+}
+
+final class UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }

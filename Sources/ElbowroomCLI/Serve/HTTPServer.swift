@@ -6,12 +6,13 @@ nonisolated(unsafe) var serveWakeFD: Int32 = -1
 /// A small HTTP/1.1 server on one thread: `poll` over the listening socket, a wake-up pipe and
 /// every connection, all non-blocking. A client cannot hold it: each connection has a deadline
 /// for its request (and for taking its answer), a request head is capped in bytes, and at most
-/// `maxConnections` are open at once (the rest wait in the kernel's backlog). Answers are
-/// computed by `respond`, which must not block.
+/// `maxConnections` are open at once (a new one then replaces the one that has waited longest
+/// for its request). Answers are computed by `respond`, which must not block.
 final class HTTPServer {
     struct Limits {
-        /// Connections open at once (lowered to what RLIMIT_NOFILE allows).
-        var maxConnections = 1024
+        /// Connections open at once (lowered to what RLIMIT_NOFILE allows). When all are taken, a
+        /// new one replaces the connection that has waited longest for its request (a slow client's).
+        var maxConnections = 4096
         /// Bytes a request head may have.
         var requestBytes = 8192
         /// Seconds a connection has to send a whole request head (from its accept, or from
@@ -59,7 +60,7 @@ final class HTTPServer {
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         if address.isIPv6 { setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size)) }
         let bound = address.withSockaddr { bind(fd, $0, $1) } ?? -1
-        guard bound == 0, listen(fd, 1024) == 0 else {
+        guard bound == 0, listen(fd, 4096) == 0 else {
             let why = Self.errorText()
             close(fd)
             throw Failure(description: "cannot listen on \(address): \(why)")
@@ -80,8 +81,7 @@ final class HTTPServer {
         while true {
             fds.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0))
-            let accepting = connections.count < limits.maxConnections
-            fds.append(pollfd(fd: accepting ? listener : -1, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
             var next = Self.now() + 1
             for c in connections {
                 fds.append(pollfd(fd: c.fd, events: Int16(c.writing ? POLLOUT : POLLIN), revents: 0))
@@ -101,14 +101,27 @@ final class HTTPServer {
             }
             for c in connections where !c.closed && c.deadline <= now { drop(c) }
             connections.removeAll { $0.closed }
-            if accepting && fds[1].revents != 0 { acceptAll(now: now) }
+            if fds[1].revents != 0 { acceptAll(now: now) }
         }
     }
 
+    /// Takes every waiting connection. Past `maxConnections`, each new one replaces the open
+    /// connection that has waited longest for a request (slow clients cannot fill the server
+    /// and keep the others out for their whole deadline); when every one is being answered, the
+    /// new one is closed.
     private func acceptAll(now: Double) {
-        while connections.count < limits.maxConnections {
+        while true {
             let fd = accept(listener, nil, nil)
             if fd < 0 { return }
+            if connections.count >= limits.maxConnections {
+                var victim: Int?
+                for (i, c) in connections.enumerated() where !c.writing && c.deadline < (victim.map { connections[$0].deadline } ?? .infinity) {
+                    victim = i
+                }
+                guard let victim else { close(fd); continue }
+                drop(connections[victim])
+                connections.remove(at: victim)
+            }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             Self.setNonBlocking(fd)
             connections.append(Connection(fd: fd, deadline: now + limits.deadline))

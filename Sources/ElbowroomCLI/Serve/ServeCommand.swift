@@ -9,7 +9,8 @@ import ElbowroomAdapters
 /// | `GET /v1/usage` | what `-a json` prints |
 /// | `GET /healthz` | `ok` |
 ///
-/// HEAD too; another method on these paths gets 405, another path 404. It serves from the cache
+/// HEAD too; another method on these paths gets 405, another path 404 (`HTTPServer`: deadlines,
+/// caps, at most 4,096 connections). It serves from the cache
 /// and starts fetches as a render does (`FetchTrigger`: one in flight per account, every
 /// politeness rule kept; and not again within 15 s of starting one, as `watch`), so any number
 /// of scrapers cause no extra requests to Anthropic. Loopback on port 9478 unless `--listen`
