@@ -151,3 +151,34 @@ final class UncheckedSendable<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
 }
+
+/// The snippets `init serve` and `init node-exporter` print, run as they are.
+@Suite struct ProgramSnippetTests {
+    @Test func initServeRunsServeOnLoopbackOnTheDocumentedPort() throws {
+        let text = try #require(IntegrationSnippets.snippet(named: "serve"))
+        #expect(text.contains("ExecStart=%h/.local/bin/elbowroom serve --listen 127.0.0.1:\(ListenAddress.defaultPort)\n"))
+        #expect(text.contains("[Install]\nWantedBy=default.target"))
+        #expect(text.contains("targets: [\"127.0.0.1:\(ListenAddress.defaultPort)\"]"))
+    }
+
+    /// The service's command, run by sh as systemd would: the .prom file appears whole, with the
+    /// cache's numbers, and no temporary file is left beside it.
+    @Test func initNodeExporterWritesTheTextfileAtomically() throws {
+        let text = try #require(IntegrationSnippets.snippet(named: "node-exporter"))
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=/bin/sh -c '") })
+        let command = String(line.dropFirst("ExecStart=/bin/sh -c '".count).dropLast())
+        let e = try EndToEnd()
+        try e.seedCache(fiveHour: 63, age: 5)
+        let dir = e.sandbox.root + "/textfile"
+        var environment = e.sandbox.environment
+        environment["DIR"] = dir
+        environment["PATH"] = URL(fileURLWithPath: e.elbowroom).deletingLastPathComponent().path + ":/usr/bin:/bin"
+        let run = try BuiltExecutable.run("/bin/sh", arguments: ["-c", command], environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["elbowroom.prom"])
+        let prom = try String(contentsOfFile: dir + "/elbowroom.prom", encoding: .utf8)
+        #expect(prom.contains("elbowroom_window_left_percent{window=\"five_hour\"} 37\n"))
+        let mode = try FileManager.default.attributesOfItem(atPath: dir + "/elbowroom.prom")[.posixPermissions] as? Int
+        #expect(mode == 0o644, "node_exporter may run as another user")
+    }
+}
