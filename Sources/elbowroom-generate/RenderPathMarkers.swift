@@ -16,7 +16,6 @@ enum RenderPathMarkers {
         "Sources/ElbowroomCore/Decoding/StatusLineReader.swift",
         "Sources/ElbowroomCore/Model/Reading.swift",
         "Sources/ElbowroomCore/View/UsageView.swift",
-        "Sources/ElbowroomCore/System/DetachedSpawner.swift",
     ]
 
     struct Problem: Error, CustomStringConvertible { let description: String }
