@@ -33,10 +33,12 @@ extension RealClaudeCodeTests {
         try session.standin.configure(["reply": "Understood, 6502."])
         try session.send("how much is left?")
         #expect(session.waitForScreen("Understood, 6502."), "\(session.snapshot())")
-        let sent = session.standin.sentTexts().last ?? ""
-        #expect(sent.contains("how much is left?"), "\(sent)")
+        // Claude Code may send more than one request for a prompt: the one that carries the
+        // prompt carries the hook's line.
+        let all = session.standin.sentTexts()
+        let sent = try #require(all.last { $0.contains("how much is left?") }, "\(all)")
         #expect(sent.contains("Weekly limit: 12% left, resets "), "the hook's line did not reach the Messages API:\n\(sent)")
-        #expect(!sent.contains("Session limit"), "only the window that needs attention is named")
+        #expect(!all.contains { $0.contains("Session limit") }, "only the window that needs attention is named")
     }
 
     @Test func theHookAddsNothingWhenAllIsWell() throws {
@@ -47,8 +49,8 @@ extension RealClaudeCodeTests {
         try session.standin.configure(["reply": "Fine, 6800."])
         try session.send("all good?")
         #expect(session.waitForScreen("Fine, 6800."), "\(session.snapshot())")
-        let sent = session.standin.sentTexts().last ?? ""
-        #expect(sent.contains("all good?"), "\(sent)")
-        #expect(!sent.contains("limit:") && !sent.contains("% left"), "the hook said something with all well:\n\(sent)")
+        let all = session.standin.sentTexts()
+        #expect(all.contains { $0.contains("all good?") }, "\(all)")
+        #expect(!all.contains { $0.contains("limit:") || $0.contains("% left") }, "the hook said something with all well:\n\(all)")
     }
 }
