@@ -54,8 +54,9 @@ final class HTTPServer {
         limits.maxConnections = min(limits.maxConnections, Self.raiseFileLimit() - 32)
         self.limits = limits
         self.respond = respond
-        let fd = socket(address.isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(address.isIPv6 ? AF_INET6 : AF_INET, Self.streamSocket, 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(Self.errorText())") }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         if address.isIPv6 { setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size)) }
@@ -145,16 +146,16 @@ final class HTTPServer {
         case .refuse(let status):
             c.input = []
             let body = status == 431 ? "request head too large\n" : status == 505 ? "HTTP/1.0 or HTTP/1.1 only\n" : "malformed request\n"
-            send(c, HTTPResponse(status: status, body: body).bytes(keepAlive: false), close: true, now: now)
+            reply(c, HTTPResponse(status: status, body: body).bytes(keepAlive: false), close: true, now: now)
         case .request(let head, let consumed):
             c.input.removeFirst(consumed)
             c.served += 1
             let keep = head.keepAlive && c.served < limits.requestsPerConnection
-            send(c, respond(head).bytes(keepAlive: keep, head: head.method == "HEAD"), close: !keep, now: now)
+            reply(c, respond(head).bytes(keepAlive: keep, head: head.method == "HEAD"), close: !keep, now: now)
         }
     }
 
-    private func send(_ c: Connection, _ bytes: [UInt8], close: Bool, now: Double) {
+    private func reply(_ c: Connection, _ bytes: [UInt8], close: Bool, now: Double) {
         c.output = bytes
         c.written = 0
         c.closeAfterWrite = close
@@ -165,7 +166,7 @@ final class HTTPServer {
     private func flush(_ c: Connection, now: Double) {
         while c.writing {
             let n = c.output.withUnsafeBytes { raw in
-                Glibc.send(c.fd, raw.baseAddress! + c.written, c.output.count - c.written, Int32(MSG_NOSIGNAL))
+                send(c.fd, raw.baseAddress! + c.written, c.output.count - c.written, Self.noSignal)
             }
             if n < 0 {
                 if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
@@ -194,6 +195,17 @@ final class HTTPServer {
 
     // MARK: - System
 
+    #if os(Linux)
+    static let streamSocket = Int32(SOCK_STREAM.rawValue)
+    /// A peer gone mid-answer is an error from `send`, not SIGPIPE (which `serve` also ignores).
+    static let noSignal = Int32(MSG_NOSIGNAL)
+    static let openFiles = Int32(RLIMIT_NOFILE.rawValue)
+    #else
+    static let streamSocket = SOCK_STREAM
+    static let noSignal: Int32 = 0
+    static let openFiles = RLIMIT_NOFILE
+    #endif
+
     static func now() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -209,12 +221,12 @@ final class HTTPServer {
     /// Raises the soft limit on open files to the hard one (at most 4096); returns the soft limit.
     static func raiseFileLimit() -> Int {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        guard getrlimit(openFiles, &limit) == 0 else { return 1024 }
         let wanted = min(limit.rlim_max, 4096)
         if limit.rlim_cur < wanted {
             limit.rlim_cur = wanted
-            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-            _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            _ = setrlimit(openFiles, &limit)
+            _ = getrlimit(openFiles, &limit)
         }
         return Int(limit.rlim_cur)
     }
