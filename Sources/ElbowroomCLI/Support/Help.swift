@@ -41,7 +41,7 @@ enum Help {
       --tooltip X           template for the tooltip / dropdown (waybar, swiftbar)
       --max-age SECONDS     refresh when the data is older than this (default 180)
       --offline             never start a fetch; show what the cache has
-      --wait                wait for a due fetch to finish before printing
+      --wait                wait for a due fetch to finish before printing (guard: deciding)
       --color WHEN          auto (default: colour on a terminal; NO_COLOR / CLICOLOR_FORCE
                             respected), always, never — for plain/ansi; bars always style
       --demo                render a built-in sample reading (no credentials, no network)
