@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -43,6 +44,15 @@ public struct JSONReader {
     public init(bytes: [UInt8]) {
         self.bytes = bytes
     }
+
+    /// A reader of `bytes` that starts at `offset` (another parser's position; see `JSONValue`).
+    public init(bytes: [UInt8], offset: Int) {
+        self.bytes = bytes
+        index = offset
+    }
+
+    /// Where the next read starts.
+    public var offset: Int { index }
 
     private var failure: Failure { Failure(offset: index) }
 
