@@ -30,7 +30,10 @@
               --bash completions/elbowroom.bash \
               --zsh completions/_elbowroom \
               --fish completions/elbowroom.fish
-            install -Dm644 integrations/* -t "$out/share/elbowroom/integrations"
+            install -Dm644 integrations/*.* -t "$out/share/elbowroom/integrations"
+            install -Dm644 integrations/prometheus/* -t "$out/share/elbowroom/integrations/prometheus"
+            install -Dm644 integrations/grafana/* -t "$out/share/elbowroom/integrations/grafana"
+            install -Dm644 integrations/sources/* -t "$out/share/elbowroom/integrations/sources"
             install -Dm644 templates/* -t "$out/share/elbowroom/templates"
             install -Dm755 elbowroom.tmux -t "$out/share/elbowroom"
             install -Dm644 LICENSE -t "$out/share/doc/elbowroom"

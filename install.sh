@@ -150,8 +150,11 @@ else
     data=
     doc=$here
 fi
-for file in "${data:-$here}"/integrations/* "${data:-$here}"/templates/*; do
+for file in "${data:-$here}"/integrations/*.* "${data:-$here}"/templates/*; do
     put "$file" "$prefix/share/elbowroom/$(basename "$(dirname "$file")")/$(basename "$file")" 644
+done
+for file in "${data:-$here}"/integrations/*/*; do  # prometheus/, grafana/ and sources/
+    put "$file" "$prefix/share/elbowroom/integrations/$(basename "$(dirname "$file")")/$(basename "$file")" 644
 done
 put "${data:-$here}/elbowroom.tmux" "$prefix/share/elbowroom/elbowroom.tmux" 755
 # A copy of this script, so --uninstall works once the tarball or clone is gone.

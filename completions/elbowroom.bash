@@ -25,9 +25,9 @@ _elbowroom() {
             _elbowroom_names templates; return ;;
         --color)
             COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-        --window)
+        --window|--window)
             COMPREPLY=($(compgen -W "5h 7d sonnet opus" -- "$cur")); return ;;
-        --max-age|--account|--interval|--since)
+        --max-age|--account|--interval|--since|--min-left|--listen)
             return ;;
     esac
 
@@ -35,7 +35,7 @@ _elbowroom() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            -a|--adapter|-t|--template|--tooltip|--color|--max-age|--account|--interval|--window|--since)
+            -a|--adapter|-t|--template|--tooltip|--color|--max-age|--account|--interval|--window|--since|--min-left|--listen)
                 ((i++))
                 [[ ${COMP_WORDS[i]} == = ]] && ((i++)) ;;
             -*|=) ;;
@@ -55,13 +55,15 @@ _elbowroom() {
             watch) COMPREPLY=($(compgen -W "$render --interval --notify" -- "$cur")) ;;
             fetch) COMPREPLY=($(compgen -W "--force --json -v --verbose" -- "$cur")) ;;
             history) COMPREPLY=($(compgen -W "--window --since --json --csv" -- "$cur")) ;;
+            guard) COMPREPLY=($(compgen -W "--min-left --window --wait" -- "$cur")) ;;
+            serve) COMPREPLY=($(compgen -W "--listen" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac
         return
     fi
     case $command in
         '')
-            COMPREPLY=($(compgen -W "render watch fetch doctor templates adapters init cache history notify completions help" -- "$cur")) ;;
+            COMPREPLY=($(compgen -W "render watch fetch doctor templates adapters init cache history notify completions guard serve hook help" -- "$cur")) ;;
         init)
             ((nargs == 0)) && _elbowroom_names init ;;
         templates)

@@ -75,6 +75,9 @@ public enum ElbowroomMain {
         case .history(let options): return HistoryCommand.run(options, context: context)
         case .notify: return NotifyCommand.run(invocation, context: context)
         case .completions(let action): return CompletionsCommand.run(action, context: context)
+        case .guardCheck(let options): return GuardCommand.run(options, invocation: invocation, context: context)
+        case .serve(let listen): return ServeCommand.run(listen: listen, invocation: invocation, context: context)
+        case .hook: return HookCommand.run(offline: invocation.offline, context: context)
         case .version:
             context.stdout.write("elbowroom \(Version.current)\n")
             return 0

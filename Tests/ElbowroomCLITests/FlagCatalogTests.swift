@@ -12,6 +12,8 @@ import Testing
         case .watch: command = ["watch"]
         case .history: command = ["history"]
         case .fetch: command = ["fetch"]
+        case .guard: command = ["guard"]
+        case .serve: command = ["serve"]
         }
         let value: [String]
         switch flag.values {
@@ -20,7 +22,7 @@ import Testing
         case .templates: value = ["compact"]
         case .windows: value = ["5h"]
         case .words(_, let words): value = [String(words.split(separator: " ")[0])]
-        case .free(let label): value = [label == "duration" ? "90m" : "30"]
+        case .free(let label): value = [label == "duration" ? "90m" : label == "address" ? "127.0.0.1:9180" : "30"]
         }
         return command + [spelled] + value
     }

@@ -172,6 +172,25 @@ import ElbowroomTestSupport
                 check("history \(format)", payload, s.stdout.text, oneLine: false)
             }
         },
+        OutputPath(name: "guard: its line on stderr") { payload in
+            let s = CLISandbox()
+            try seed(s, payload)
+            #expect(s.run("guard", "--offline") == 1)
+            check("guard", payload, s.stderr.text, oneLine: true)
+            s.stderr.clear()
+            #expect(s.run("guard", "--offline", "--window", "W" + payload) == GuardCommand.noData)
+            check("guard --window", payload, s.stderr.text, oneLine: true)
+        },
+        OutputPath(name: "hook: its output") { payload in
+            let s = CLISandbox()
+            try seed(s, payload)
+            s.stdin = Data(#"{"hook_event_name":"UserPromptSubmit"}"#.utf8)
+            #expect(s.run("hook", "--offline") == 0)
+            check("hook", payload, s.stdout.text, oneLine: true)
+            let strings = try strings(inJSON: Data(s.stdout.text.utf8))
+            #expect(strings.contains { $0.hasPrefix("L") }, "the label reached the hook's line")
+            for string in strings { check("a hook JSON string", payload, string, oneLine: true) }
+        },
         OutputPath(name: "fetch --json") { payload in
             // The real fetcher against a loopback server whose answer carries the payload in a
             // model's display name, the label (short: a key made from a long one is over
@@ -192,7 +211,7 @@ import ElbowroomTestSupport
 
     /// Commands whose data reaches the user only through an adapter (`HostileDataTests` walks
     /// those), and commands that print nothing from the data.
-    static let walkedThroughAdapters = ["render", "watch"]
+    static let walkedThroughAdapters = ["render", "watch", "serve"]
     static let printNoData = ["init", "help"]
 
     /// A new command is walked here, or said to need no walk: like the adapter registry, the

@@ -88,7 +88,7 @@ import ElbowroomTestSupport
     }
 
     @Test func theShippedExamplePluginWorks() throws {
-        let example = try String(contentsOfFile: ShippedRoot.path + "/integrations/elbowroom-source-example", encoding: .utf8)
+        let example = try String(contentsOfFile: ShippedRoot.path + "/integrations/sources/elbowroom-source-example", encoding: .utf8)
         let h = try Harness(script: example, name: "example")
         #expect(h.run().result.failure?.outcome == .signedOut, "no usage file yet")
         let state = h.sandbox.home + "/.local/state/example-agent"

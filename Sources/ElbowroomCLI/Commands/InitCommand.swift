@@ -8,6 +8,13 @@ enum InitCommand {
             is idle, so countdowns keep moving; each run costs a few milliseconds and no network.
 
             """),
+        ("claude-hook", """
+            elbowroom: merge this into ~/.claude/settings.json ("hooks"). On each session start and \
+            prompt, elbowroom hook adds one line of context when a window is at warn or critical \
+            (Weekly limit: 12% left, resets Thu 09:00.) and nothing otherwise; it reads the cache \
+            only and never fails the prompt.
+
+            """),
     ]
 
     static func run(_ name: String, context: CLIContext) -> Int32 {

@@ -16,6 +16,9 @@ public struct Invocation: Equatable, Sendable {
         case history(HistoryOptions)
         case notify
         case completions(CompletionsAction)
+        case guardCheck(GuardOptions)
+        case serve(listen: String?)
+        case hook
         case version
         case help
     }
@@ -36,6 +39,13 @@ public struct Invocation: Equatable, Sendable {
         public var window: String?
         public var since: TimeInterval = 86400
         public var format: Format = .text
+    }
+
+    /// `elbowroom guard [--min-left PCT] [--window NAME]…`: `minLeft` `nil` is the warn threshold,
+    /// no windows is every window.
+    public struct GuardOptions: Equatable, Sendable {
+        public var minLeft: Double?
+        public var windows: [String] = []
     }
 
     public enum CompletionsAction: Equatable, Sendable {
@@ -81,7 +91,9 @@ public enum ArgumentParser {
         case "--force": (["fetch"], "'elbowroom fetch'")
         case "--json": (["fetch", "history"], "'elbowroom fetch' or 'elbowroom history'")
         case "--csv": (["history"], "'elbowroom history'")
-        case "--window": (["history"], "'elbowroom history'")
+        case "--window": (["history", "guard"], "'elbowroom history' or 'elbowroom guard'")
+        case "--min-left": (["guard"], "'elbowroom guard'")
+        case "--listen": (["serve"], "'elbowroom serve'")
         case "--since": (["history"], "'elbowroom history'")
         case "--notify": (["watch"], "'elbowroom watch' (or run 'elbowroom notify')")
         case "--list": (["completions"], "'elbowroom completions'")
@@ -100,6 +112,8 @@ public enum ArgumentParser {
         var commandName: String?
         var history = Invocation.HistoryOptions()
         var completionList: String?
+        var guardOptions = Invocation.GuardOptions()
+        var listen: String?
         var given: [String] = []
 
         func value(for flag: String) throws(UsageError) -> String {
@@ -138,7 +152,17 @@ public enum ArgumentParser {
             case "--list": completionList = try take()
             case "--json": json = true
             case "--csv": history.format = .csv
-            case "--window": history.window = try take()
+            case "--window":
+                let name = try take()
+                history.window = name
+                guardOptions.windows.append(name)
+            case "--min-left":
+                let text = try take()
+                guard let n = Double(text), n.isFinite, n >= 0, n <= 100 else {
+                    throw UsageError("--min-left takes a percentage from 0 to 100, not '\(text)'")
+                }
+                guardOptions.minLeft = n
+            case "--listen": listen = try take()
             case "--since":
                 let text = try take()
                 guard let seconds = DurationArgument.parse(text), seconds <= Config.maxSeconds else {
@@ -201,6 +225,15 @@ public enum ArgumentParser {
         case "notify":
             try noPositional()
             invocation.command = .notify
+        case "guard":
+            try noPositional()
+            invocation.command = .guardCheck(guardOptions)
+        case "serve":
+            try noPositional()
+            invocation.command = .serve(listen: listen)
+        case "hook":
+            try noPositional()
+            invocation.command = .hook
         case "templates":
             switch (positional.first, positional.count) {
             case (nil, _), ("list", 1): invocation.command = .templates(.list)

@@ -20,6 +20,9 @@ enum CommandCatalog {
         Command(name: "history", summary: "print the usage samples (for plotting or export)"),
         Command(name: "notify", summary: "send the desktop notifications that are due, once"),
         Command(name: "completions", summary: "print a completion script"),
+        Command(name: "guard", summary: "exit 0 when enough is left, 1 when not (for scripts)"),
+        Command(name: "serve", summary: "serve /metrics and /v1/usage over HTTP"),
+        Command(name: "hook", summary: "Claude Code hook: a line of context when a window is low"),
         Command(name: "help", summary: "show help"),
     ]
 

@@ -100,6 +100,8 @@ enum CompletionScripts {
             case .watch: line += " -n '__fish_seen_subcommand_from watch'"
             case .history: line += " -n '__fish_seen_subcommand_from history'"
             case .fetch: line += " -n '__fish_seen_subcommand_from fetch'"
+            case .guard: line += " -n '__fish_seen_subcommand_from guard'"
+            case .serve: line += " -n '__fish_seen_subcommand_from serve'"
             case .global: if flag.onlyBeforeCommand { line += " -n \"not __fish_seen_subcommand_from $commands\"" }
             }
             if let short = flag.short { line += " -s " + short.dropFirst() }
@@ -178,6 +180,8 @@ _elbowroom() {
             watch) COMPREPLY=($(compgen -W "$render \#(bashWords(.watch))" -- "$cur")) ;;
             fetch) COMPREPLY=($(compgen -W "\#(bashWords(.fetch))" -- "$cur")) ;;
             history) COMPREPLY=($(compgen -W "\#(bashWords(.history))" -- "$cur")) ;;
+            guard) COMPREPLY=($(compgen -W "\#(bashWords(.guard))" -- "$cur")) ;;
+            serve) COMPREPLY=($(compgen -W "\#(bashWords(.serve))" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac
         return
@@ -255,6 +259,10 @@ _elbowroom() {
           \#(zshArguments(.history))
         fetch)
           \#(zshArguments(.fetch))
+        guard)
+          \#(zshArguments(.guard))
+        serve)
+          \#(zshArguments(.serve))
         init)
           _arguments '1:integration:_elbowroom_integrations' && ret=0 ;;
         templates)

@@ -13,7 +13,7 @@ enum FlagCatalog {
     }
 
     /// Which commands take it: `render` flags go with `render` and `watch`.
-    enum Scope: Equatable { case render, watch, history, fetch, global }
+    enum Scope: Equatable { case render, watch, history, fetch, `guard`, serve, global }
 
     struct Flag {
         let long: String
@@ -54,6 +54,10 @@ enum FlagCatalog {
         Flag(long: "--force", scope: .fetch, summary: "ignore max_age and every cooldown"),
         Flag(long: "--json", scope: .fetch, summary: "print the reading as JSON"),
         Flag(long: "--verbose", short: "-v", scope: .fetch, summary: "log each step to stderr"),
+        Flag(long: "--min-left", scope: .guard, values: .free(label: "percent"), summary: "the least percent left that passes"),
+        Flag(long: "--window", scope: .guard, values: .windows, summary: "a window to check (repeatable)"),
+        Flag(long: "--wait", scope: .guard, summary: "wait for a due fetch first"),
+        Flag(long: "--listen", scope: .serve, values: .free(label: "address"), summary: "ADDR:PORT to listen on"),
         Flag(long: "--help", short: "-h", scope: .global, summary: "show help"),
         Flag(long: "--version", short: "-V", scope: .global, summary: "show the version", onlyBeforeCommand: true),
     ]

@@ -26,6 +26,9 @@ enum Help {
       elbowroom history  [--window NAME] [--since DURATION] [--json|--csv]
       elbowroom notify
       elbowroom completions bash|zsh|fish
+      elbowroom guard    [--min-left PCT] [--window NAME]... [--wait]
+      elbowroom serve    [--listen ADDR:PORT]
+      elbowroom hook
       elbowroom --version | --help
 
     RENDER OPTIONS
@@ -38,7 +41,7 @@ enum Help {
       --tooltip X           template for the tooltip / dropdown (waybar, swiftbar)
       --max-age SECONDS     refresh when the data is older than this (default 180)
       --offline             never start a fetch; show what the cache has
-      --wait                wait for a due fetch to finish before printing
+      --wait                wait for a due fetch to finish before printing (guard: deciding)
       --color WHEN          auto (default: colour on a terminal; NO_COLOR / CLICOLOR_FORCE
                             respected), always, never — for plain/ansi; bars always style
       --demo                render a built-in sample reading (no credentials, no network)
@@ -51,6 +54,10 @@ enum Help {
       --csv                 history: the samples as CSV
       --window NAME         history: one window (5h, 7d, opus, or an API key)
       --since DURATION      history: how far back (24h default; 90m, 7d, 1h30m)
+      --min-left PCT        guard: pass with at least PCT % left (default: the warn threshold)
+                            in every window (each --window NAME, repeatable; default all)
+      --listen ADDR:PORT    serve: where to listen (default 127.0.0.1:9478; 0.0.0.0:PORT
+                            or [::]:PORT to be reachable from other machines)
       -v, --verbose         fetch: log each step to stderr (tokens redacted); claude: say which
                             status-line values were not data
 
@@ -61,13 +68,19 @@ enum Help {
     In the config, [notify] turns each event on or off (warn critical exhausted runs_out reset)
     and notify_command = "..." gets each event as JSON on stdin instead of notify-send.
 
+    FOR SCRIPTS, AGENTS AND TEAMS. elbowroom guard --min-left 20 && long-job runs the job
+    only with 20 % left; elbowroom serve answers GET /metrics (Prometheus), /v1/usage (JSON) and
+    /healthz; elbowroom hook (elbowroom init claude-hook) tells Claude Code when a window is low.
+
     RENDERING NEVER WAITS ON THE NETWORK. When the cache is older than max_age, elbowroom starts
     elbowroom-fetch in the background and prints what it has; the next prompt shows the new data.
 
     EXIT STATUS
       0 a status was printed (fresh, stale, offline or signed out: the state is in the output)
+      1 guard: a window has less left than --min-left (the line on stderr says which)
       2 usage, config or template error (message on stderr); bars and prompts print a
         short visible reason instead and exit 0, since their consumers hide failing commands
+      69 guard: no data to decide on (EX_UNAVAILABLE)
       33 i3blocks adapter when critical (i3blocks' urgent code)
 
     ENVIRONMENT

@@ -153,6 +153,66 @@ ExecStart=%h/.local/bin/elbowroom notify
 # [Install]
 # WantedBy=timers.target
 """#),
+        ("claude-hook", "claude-hook.json", #"""
+{
+  "hooks": {
+    "SessionStart": [
+      { "hooks": [{ "type": "command", "command": "elbowroom hook", "timeout": 5 }] }
+    ],
+    "UserPromptSubmit": [
+      { "hooks": [{ "type": "command", "command": "elbowroom hook", "timeout": 5 }] }
+    ]
+  }
+}
+"""#),
+        ("serve", "serve.service", #"""
+# ~/.config/systemd/user/elbowroom-serve.service: Claude usage over HTTP on loopback, for
+# Prometheus (GET /metrics) and programs (GET /v1/usage, /healthz). Any number of scrapers cause
+# no extra requests to Anthropic: serve reads the cache and fetches as a render would.
+# Set ExecStart to where elbowroom is (`command -v elbowroom`).
+# Enable with: systemctl --user enable --now elbowroom-serve.service
+# Prometheus (prometheus.yml):
+#   scrape_configs:
+#     - job_name: elbowroom
+#       static_configs: [{ targets: ["127.0.0.1:9478"] }]
+[Unit]
+Description=elbowroom: Claude usage for Prometheus and programs (GET /metrics, /v1/usage)
+
+[Service]
+ExecStart=%h/.local/bin/elbowroom serve --listen 127.0.0.1:9478
+Restart=on-failure
+NoNewPrivileges=yes
+PrivateTmp=yes
+
+[Install]
+WantedBy=default.target
+"""#),
+        ("node-exporter", "node-exporter.service", #"""
+# ~/.config/systemd/user/elbowroom-textfile.service: the node_exporter textfile-collector
+# route, without a listening port of our own. Every minute the timer writes what
+# `elbowroom -a prometheus` prints into the collector's directory: to a temporary file there
+# first, then renamed, so node_exporter never reads half a file. Start node_exporter with
+# --collector.textfile.directory=DIR (the same DIR as below).
+# Enable with: systemctl --user enable --now elbowroom-textfile.timer
+[Unit]
+Description=elbowroom: Claude usage gauges for node_exporter's textfile collector
+
+[Service]
+Type=oneshot
+Environment=DIR=%h/.local/share/node_exporter
+ExecStart=/bin/sh -c 'mkdir -p "$DIR" && t=$(mktemp "$DIR/.elbowroom.XXXXXX") && elbowroom -a prometheus --wait > "$t" && chmod 644 "$t" && mv -f "$t" "$DIR/elbowroom.prom" || { rm -f "$t"; exit 1; }'
+
+# ~/.config/systemd/user/elbowroom-textfile.timer
+# [Unit]
+# Description=elbowroom: refresh the Claude usage gauges every minute
+#
+# [Timer]
+# OnBootSec=1min
+# OnUnitActiveSec=1min
+#
+# [Install]
+# WantedBy=timers.target
+"""#),
     ]
 
     public static var names: [String] { all.map(\.name) }

@@ -1,0 +1,56 @@
+import ElbowroomCore
+
+/// `serve --listen ADDR:PORT`: an IPv4 address (`127.0.0.1:9478`, `0.0.0.0:9478`) or an IPv6
+/// one in brackets (`[::1]:9478`). No host names: what is bound is what was written.
+struct ListenAddress: Equatable, CustomStringConvertible {
+    /// The default: loopback only, on the documented port.
+    static let defaultPort: UInt16 = 9478
+    static let loopback = ListenAddress(host: "127.0.0.1", port: defaultPort, isIPv6: false)
+
+    var host: String
+    var port: UInt16
+    var isIPv6: Bool
+
+    var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    static func parse(_ text: String) throws(UsageError) -> ListenAddress {
+        let usage = UsageError("--listen takes ADDR:PORT (127.0.0.1:\(defaultPort), 0.0.0.0:\(defaultPort), [::1]:\(defaultPort)), not '\(SafeText.clean(text, lines: .join))'")
+        guard let colon = text.lastIndex(of: ":") else { throw usage }
+        var host = String(text[..<colon])
+        let portText = text[text.index(after: colon)...]
+        guard let port = UInt16(portText), !portText.isEmpty else { throw usage }
+        var v6 = false
+        if host.hasPrefix("["), host.hasSuffix("]") {
+            host = String(host.dropFirst().dropLast())
+            v6 = true
+        }
+        let address = ListenAddress(host: host, port: port, isIPv6: v6)
+        guard !host.isEmpty, address.withSockaddr({ _, _ in true }) == true else { throw usage }
+        return address
+    }
+
+    /// Calls `body` with the socket address, or returns `nil` when `host` is not an address.
+    func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T? {
+        if isIPv6 {
+            var addr = sockaddr_in6()
+            addr.sin6_family = sa_family_t(AF_INET6)
+            addr.sin6_port = port.bigEndian
+            guard inet_pton(AF_INET6, host, &addr.sin6_addr) == 1 else { return nil }
+            return withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        guard inet_pton(AF_INET, host, &addr.sin_addr) == 1 else { return nil }
+        return withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+    }
+
+    /// Whether only this machine can reach it.
+    var isLoopback: Bool {
+        isIPv6 ? host == "::1" : host.hasPrefix("127.")
+    }
+}

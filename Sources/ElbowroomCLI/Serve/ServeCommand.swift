@@ -1,0 +1,144 @@
+import ElbowroomCore
+import ElbowroomAdapters
+
+/// `elbowroom serve [--listen ADDR:PORT]`: a local HTTP endpoint for Prometheus and programs.
+///
+/// | path | answer |
+/// |---|---|
+/// | `GET /metrics` | what `-a prometheus` prints (Prometheus text exposition) |
+/// | `GET /v1/usage` | what `-a json` prints |
+/// | `GET /healthz` | `ok` |
+///
+/// HEAD too; another method on these paths gets 405, another path 404 (`HTTPServer`: deadlines,
+/// caps, at most 4,096 connections). It serves from the cache
+/// and starts fetches as a render does (`FetchTrigger`: one in flight per account, every
+/// politeness rule kept; and not again within 15 s of starting one, as `watch`), so any number
+/// of scrapers cause no extra requests to Anthropic. Loopback on port 9478 unless `--listen`
+/// says otherwise; SIGTERM, SIGINT or SIGHUP stop it (exit 0).
+enum ServeCommand {
+    static func run(listen: String?, invocation: Invocation, context: CLIContext) -> Int32 {
+        let address: ListenAddress
+        do {
+            address = try listen.map { text throws(UsageError) in try ListenAddress.parse(text) } ?? .loopback
+        } catch {
+            context.stderr.write("elbowroom: \(error.description)\n")
+            return 2
+        }
+        do {
+            _ = try Config.load(paths: context.paths)
+        } catch {
+            context.stderr.write("elbowroom: \(error.description)\n")
+            return 2
+        }
+        var wake: [Int32] = [-1, -1]
+        guard pipe(&wake) == 0 else {
+            context.stderr.write("elbowroom: serve: pipe: \(HTTPServer.errorText())\n")
+            return 1
+        }
+        for fd in wake { _ = fcntl(fd, F_SETFD, FD_CLOEXEC); HTTPServer.setNonBlocking(fd) }
+        serveWakeFD = wake[1]
+        installSignalHandlers()
+        let content = ServeContent(context: context, offline: invocation.offline)
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(address: address) { content.respond($0) }
+        } catch {
+            context.stderr.write("elbowroom: serve: \(error.description)\n")
+            return 1
+        }
+        var shown = address
+        shown.port = server.port
+        context.stderr.write("elbowroom: serve: listening on http://\(shown)/ (GET /metrics, /v1/usage, /healthz)\n")
+        if !address.isLoopback {
+            context.stderr.write("elbowroom: serve: \(address.host) is reachable from other machines: anyone who can reach it sees this account's usage (never a token)\n")
+        }
+        server.run(stopFD: wake[0])
+        context.stderr.write("elbowroom: serve: stopped\n")
+        return 0
+    }
+
+    static func installSignalHandlers() {
+        signal(SIGPIPE, SIG_IGN)
+        for sig in [SIGTERM, SIGINT, SIGHUP] {
+            WatchCommand.handle(sig) { _ in
+                var byte: UInt8 = 1
+                _ = write(serveWakeFD, &byte, 1)
+            }
+        }
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for sig in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&handled, sig) }
+        sigprocmask(SIG_UNBLOCK, &handled, nil)
+    }
+}
+
+/// What `serve` answers, from the cache: each body computed at most once a second, however many
+/// clients ask.
+final class ServeContent {
+    let context: CLIContext
+    let offline: Bool
+    /// Not within this many seconds of the last fetch started (or found running): as `watch`.
+    static let respawnGuard: TimeInterval = 15
+    static let reuseFor: Double = 1
+    private var lastSpawn: Date?
+    private var made: [(adapter: String, at: Double, response: HTTPResponse)] = []
+
+    init(context: CLIContext, offline: Bool) {
+        self.context = context
+        self.offline = offline
+    }
+
+    static let paths = ["/metrics", "/v1/usage", "/healthz"]
+
+    func respond(_ request: HTTPRequestHead) -> HTTPResponse {
+        guard Self.paths.contains(request.path) else {
+            return HTTPResponse(status: 404, body: "not found: GET /metrics, /v1/usage or /healthz\n")
+        }
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return HTTPResponse(status: 405, body: "GET or HEAD only\n", headers: "Allow: GET, HEAD\r\n")
+        }
+        switch request.path {
+        case "/metrics": return body(adapter: "prometheus", contentType: "text/plain; version=0.0.4; charset=utf-8")
+        case "/v1/usage": return body(adapter: "json", contentType: "application/json")
+        default: return HTTPResponse(status: 200, body: "ok\n")
+        }
+    }
+
+    private func body(adapter name: String, contentType: String) -> HTTPResponse {
+        let now = HTTPServer.now()
+        if let kept = made.first(where: { $0.adapter == name }), now - kept.at < Self.reuseFor { return kept.response }
+        let response = render(adapter: name, contentType: contentType)
+        made.removeAll { $0.adapter == name }
+        made.append((name, now, response))
+        return response
+    }
+
+    func render(adapter name: String, contentType: String) -> HTTPResponse {
+        var invocation = Invocation()
+        invocation.adapter = name
+        invocation.color = .never
+        let setup: RenderSetup
+        do {
+            setup = try RenderSetup.make(invocation, context: context)
+        } catch {
+            let text = error.adapter?.renderError(error.short).text ?? error.short + "\n"
+            return HTTPResponse(status: 500, contentType: contentType, body: text)
+        }
+        let store = CacheStore(paths: context.paths)
+        var cache: CacheFile?
+        switch store.read() {
+        case .loaded(let found): cache = found
+        case .missing, .unusable: break
+        case .refused:
+            return HTTPResponse(status: 500, contentType: contentType,
+                                body: setup.adapter.renderError(RenderCommand.cacheRefused).text)
+        }
+        if !offline, lastSpawn.map({ context.now().timeIntervalSince($0) >= Self.respawnGuard }) ?? true {
+            let trigger = FetchTrigger(context: context, store: store, config: setup.config)
+            if trigger.startIfDue(cache: cache) { lastSpawn = context.now() }
+        }
+        let history = setup.readsHistory ? RenderCommand.loadHistory(context: context, verbose: false) : nil
+        let frame = setup.frame(cache: cache, now: context.now(), history: history)
+        return HTTPResponse(status: 200, contentType: contentType, body: setup.adapter.render(frame).text)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import ElbowroomCore
+import ElbowroomTestSupport
+import Testing
+
+/// `elbowroom hook` in the real Claude Code, with the settings `elbowroom init claude-hook`
+/// prints: the stand-in Messages API sees its line with the prompt when a window is low, and
+/// nothing of it when all is well. (In RealClaudeCodeTests' suite: serialized with its tests.)
+extension RealClaudeCodeTests {
+    /// The hooks of `elbowroom init claude-hook`, as printed.
+    static func initClaudeHookSettings(_ elbowroom: String) throws -> [String: Any] {
+        let run = try BuiltExecutable.run(elbowroom, arguments: ["init", "claude-hook"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(run.status == 0)
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    }
+
+    static func seed(_ session: ClaudeSession, fiveHour: Double, sevenDay: Double) throws {
+        let now = Date()
+        let observed = now.addingTimeInterval(-5)
+        var cache = CacheFile(account: session.sandbox.paths.accountSource, reading: Reading(windows: [
+            UsageWindow(key: "five_hour", used: fiveHour, resetsAt: now.addingTimeInterval(3 * 3600), observedAt: observed),
+            UsageWindow(key: "seven_day", used: sevenDay, resetsAt: now.addingTimeInterval(3 * 86400), observedAt: observed),
+        ], fetchedAt: observed, source: .api))
+        cache.fetch.recordSuccess(at: observed)
+        try CacheStore(paths: session.sandbox.paths).save(cache)
+    }
+
+    @Test func theHookTellsClaudeHowMuchIsLeftWhenAWindowIsLow() throws {
+        let elbowroom = try #require(BuiltExecutable.path("elbowroom"), "build the package first")
+        let session = try ClaudeSession(settings: try Self.initClaudeHookSettings(elbowroom))
+        try Self.seed(session, fiveHour: 40, sevenDay: 88)
+        try session.start()
+        try session.standin.configure(["reply": "Understood, 6502."])
+        try session.send("how much is left?")
+        #expect(session.waitForScreen("Understood, 6502."), "\(session.snapshot())")
+        // Claude Code may send more than one request for a prompt: the one that carries the
+        // prompt carries the hook's line.
+        let all = session.standin.sentTexts()
+        let sent = try #require(all.last { $0.contains("how much is left?") }, "\(all)")
+        #expect(sent.contains("Weekly limit: 12% left, resets "), "the hook's line did not reach the Messages API:\n\(sent)")
+        #expect(!all.contains { $0.contains("Session limit") }, "only the window that needs attention is named")
+    }
+
+    @Test func theHookAddsNothingWhenAllIsWell() throws {
+        let elbowroom = try #require(BuiltExecutable.path("elbowroom"), "build the package first")
+        let session = try ClaudeSession(settings: try Self.initClaudeHookSettings(elbowroom))
+        try Self.seed(session, fiveHour: 40, sevenDay: 60)
+        try session.start()
+        try session.standin.configure(["reply": "Fine, 6800."])
+        try session.send("all good?")
+        #expect(session.waitForScreen("Fine, 6800."), "\(session.snapshot())")
+        let all = session.standin.sentTexts()
+        #expect(all.contains { $0.contains("all good?") }, "\(all)")
+        #expect(!all.contains { $0.contains("limit:") || $0.contains("% left") }, "the hook said something with all well:\n\(all)")
+    }
+}
