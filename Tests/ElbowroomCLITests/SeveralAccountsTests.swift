@@ -172,6 +172,21 @@ import ElbowroomCore
         #expect((frame["text"] as? String)?.hasPrefix("W 5h 37%") == true)
     }
 
+    @Test func claudeCodesStatusLineGoesIntoTheAccountItBelongsTo() throws {
+        let s = Self.sandbox()
+        s.stdin = Data(ClaudeStatusLineTests.stdin.utf8)
+        #expect(s.run("-a", "claude") == 0)
+        // home is the CLAUDE_CONFIG_DIR Claude Code runs with; work and codex are untouched.
+        #expect(s.store.load()?.reading?.window(key: "seven_day")?.used == 12)
+        let parts = s.stdout.text.components(separatedBy: "  H ")
+        #expect(parts.count == 2, "\(s.stdout.text)")
+        #expect(parts.last?.contains("Opus") == true && parts.first?.contains("Opus") == false,
+                "the model shows in the session's own account's part: \(s.stdout.text)")
+        let config = try Config.parse(Self.config, file: "c.toml")
+        let work = Paths(environment: config.accounts[0].environment(over: ElbowroomEnvironment(s.environment)))
+        #expect(CacheStore(paths: work).load()?.reading?.window(key: "seven_day")?.used == 41)
+    }
+
     @Test func withoutAccountTablesNothingChanges() {
         let s = CLISandbox()
         s.saveCache(used: ["five_hour": 63, "seven_day": 41], age: 30)
