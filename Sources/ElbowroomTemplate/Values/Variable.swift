@@ -43,8 +43,8 @@ import ElbowroomCore
 /// | `notice` | text | for an account with data but no window and no spend: `team plan: no limits or spend to show` |
 /// | `name` | text | the `[accounts.NAME]` being rendered: `work` (no value without accounts; [several accounts](accounts-and-agents.md)) |
 /// | `label` | text | that account's `label`: `W` |
-/// | `NAME:…` | | any variable of one account: `{work:5h.left}`, `{codex:7d.left}`, `{home:status}` |
-/// | `each:…` | | in a conditional group, the group is repeated for each account in config order: `( {each:label} {each:5h.left}%)` |
+/// | `NAME:…` | its variable's | any variable of one account: `{work:5h.left}`, `{codex:7d.left}`, `{home:status}` |
+/// | `each:…` | its variable's | in a conditional group, the group is repeated for each account in config order: `( {each:label} {each:5h.left}%)` |
 /// | `spend.used` | money | spent this period, in the account's currency and minor units: `$41.20`, `€3.10`, `¥1,234` |
 /// | `spend.limit` | money | the cap: `$5,000.00`; no value when uncapped |
 /// | `spend.left` | money | cap minus spent (not below 0) |
