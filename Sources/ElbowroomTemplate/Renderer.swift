@@ -12,17 +12,21 @@ struct RenderContext: Sendable {
     var each: WindowView?
     /// Every account, for `{NAME:…}` and `{each:…}` (empty with one account).
     var accounts: [AccountView] = []
-    /// The account being rendered (for `{name}` and `{label}`), when there are accounts.
-    var account: AccountView?
-    /// The account an `{each:…}` group is being rendered for.
-    var eachAccount: AccountView?
+    /// Which of `accounts` is being rendered (for `{name}` and `{label}`), when there are
+    /// accounts. (Indices, not the accounts: a context is copied for every group, and every
+    /// render of one account would pay for copying two views.)
+    var accountIndex: Int?
+    /// Which of `accounts` an `{each:…}` group is being rendered for.
+    var eachAccountIndex: Int?
     /// The template names accounts: only then does a render look for them (a walk per group).
     var namesAccounts = false
 
+    var account: AccountView? { accountIndex.map { accounts[$0] } }
+
     /// The context for account `name` (`each`: the one a group is repeated for), or `nil`.
     func forAccount(_ name: String) -> RenderContext? {
-        if name == "each" { return eachAccount.map { Self(account: $0, localTime: localTime) } }
-        for account in accounts where account.name == name { return Self(account: account, localTime: localTime) }
+        if name == "each" { return eachAccountIndex.map { Self(accountAt: $0, of: accounts, localTime: localTime) } }
+        for i in accounts.indices where accounts[i].name == name { return Self(accountAt: i, of: accounts, localTime: localTime) }
         return nil
     }
 
@@ -33,9 +37,10 @@ struct RenderContext: Sendable {
         self.namedKeys = namedKeys
     }
 
-    init(account: AccountView, localTime: LocalTime) {
-        self.init(view: account.view, statusLine: account.statusLine, localTime: localTime)
-        self.account = account
+    init(accountAt index: Int, of accounts: [AccountView], localTime: LocalTime) {
+        self.init(view: accounts[index].view, statusLine: accounts[index].statusLine, localTime: localTime)
+        self.accounts = accounts
+        accountIndex = index
     }
 
     /// The windows the template does not name, for `other` and `each`: of those a line shows
@@ -126,12 +131,12 @@ enum Renderer {
                     if stopAtMissing { return false }
                     complete = false
                 }
-            case .conditional(let inner) where context.namesAccounts && context.eachAccount == nil
+            case .conditional(let inner) where context.namesAccounts && context.eachAccountIndex == nil
                 && node.mentions(account: "each"):
                 // Once per account, in config order.
-                for account in context.accounts {
+                for i in context.accounts.indices {
                     var each = context
-                    each.eachAccount = account
+                    each.eachAccountIndex = i
                     renderConditional(inner, style: style, context: each, into: &spans)
                 }
             case .conditional(let inner) where context.each == nil && !eachFree && node.mentions(window: "each"):

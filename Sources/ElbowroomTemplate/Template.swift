@@ -83,12 +83,10 @@ public struct Template: Sendable {
             view: view, statusLine: statusLine, localTime: localTime, namedKeys: namedKeys))
     }
 
-    /// Renders for one of several accounts (`account`), with every account reachable by name.
-    public func render(_ account: AccountView, among accounts: [AccountView], localTime: LocalTime = .system) -> [Span] {
-        var context = RenderContext(view: account.view, statusLine: account.statusLine, localTime: localTime,
-                                    namedKeys: namedKeys)
-        context.account = account
-        context.accounts = accounts
+    /// Renders for one of several accounts (`accounts[index]`), with every account reachable by name.
+    public func render(accountAt index: Int, of accounts: [AccountView], localTime: LocalTime = .system) -> [Span] {
+        var context = RenderContext(accountAt: index, of: accounts, localTime: localTime)
+        context.namedKeys = namedKeys
         context.namesAccounts = namesAccounts
         return Renderer.render(nodes, context: context)
     }

@@ -57,7 +57,6 @@ import Testing
                                                                    "CLAUDE_CONFIG_DIR": "/home/u/.claude-work"]))
         #expect(viaAccount.accountKey == viaVariable.accountKey)
         #expect(viaAccount.cacheFile == viaVariable.cacheFile)
-        #expect(viaAccount.accountName == "work")
         #expect(viaAccount.accountKey != Paths(environment: base).accountKey)
     }
 

@@ -29,7 +29,7 @@ enum NotifyCommand {
         let notifier = Notifier(context: context, config: config, store: store)
         let (sent, failures) = notifier.run(now: context.now())
         for event in sent {
-            context.stdout.write("notified: \(NotifyMessage.title(event, account: context.paths.accountName)) (\(event.kind.rawValue))\n")
+            context.stdout.write("notified: \(NotifyMessage.title(event, account: context.accountName)) (\(event.kind.rawValue))\n")
         }
         var said: [String] = []
         for failure in failures where !said.contains(failure) {

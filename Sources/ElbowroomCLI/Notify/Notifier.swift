@@ -69,7 +69,7 @@ struct NotificationSender {
 
     /// `nil` when sent, else why not.
     func send(_ event: NotifyEvent, now: Date) -> String? {
-        let title = NotifyMessage.title(event, account: context.paths.accountName)
+        let title = NotifyMessage.title(event, account: context.accountName)
         let body = NotifyMessage.body(event)
         let env = context.environment.forChild
         let path: String
@@ -78,7 +78,7 @@ struct NotificationSender {
         if let command {
             path = "/bin/sh"
             arguments = ["-c", command]
-            stdin = Data(NotifyMessage.json(event, now: now, account: context.paths.accountName).utf8)
+            stdin = Data(NotifyMessage.json(event, now: now, account: context.accountName).utf8)
         } else {
             #if os(macOS)
             path = "/usr/bin/osascript"

@@ -19,7 +19,7 @@ import ElbowroomAdapters
 /// cap counted bytes may hold more), without controls or bidi controls, and in the title on one
 /// line (`text`); the JSON's strings are cleaned the same way, so `jq -r` cannot print an escape.
 enum NotifyMessage {
-    /// - Parameter account: the `[accounts.NAME]` the window is of (`Paths.accountName`), which
+    /// - Parameter account: the `[accounts.NAME]` the window is of (`CLIContext.accountName`), which
     ///   the title names instead of "Claude" (several accounts notify side by side).
     static func title(_ event: NotifyEvent, account: String? = nil) -> String {
         let w = event.window

@@ -103,11 +103,11 @@ struct RenderSetup {
         var spans: [Span] = []
         var tooltipSpans: [Span] = []
         if template.namesAccounts {
-            spans = template.render(accounts[worst], among: accounts)
+            spans = template.render(accountAt: worst, of: accounts)
         }
-        for account in accounts {
+        for (i, account) in accounts.enumerated() {
             if !template.namesAccounts {
-                let part = template.render(account, among: accounts)
+                let part = template.render(accountAt: i, of: accounts)
                 if !spans.isEmpty { spans.append(Span(Self.accountSeparator)) }
                 spans.append(Span(account.label + " "))
                 spans.append(contentsOf: part)
@@ -116,7 +116,7 @@ struct RenderSetup {
                 if !tooltipSpans.isEmpty { tooltipSpans.append(Span("\n\n")) }
                 tooltipSpans.append(Span(account.label, style: Style(bold: true)))
                 tooltipSpans.append(Span("\n"))
-                tooltipSpans.append(contentsOf: tooltip.render(account, among: accounts))
+                tooltipSpans.append(contentsOf: tooltip.render(accountAt: i, of: accounts))
             }
         }
         var frame = RenderedFrame(spans: spans, tooltip: tooltipSpans, view: accounts[worst].view,

@@ -9,6 +9,9 @@ public struct CLIContext: Sendable {
     }
     /// Derived from `environment` once (it hashes the Claude config dir), not on every use.
     public private(set) var paths: Paths
+    /// The `[accounts.NAME]` this context is for (`ELBOWROOM_ACCOUNT`, read when asked: a
+    /// render of one account never looks).
+    public var accountName: String? { environment["ELBOWROOM_ACCOUNT"] }
     public var now: @Sendable () -> Date
     public var stdout: any OutputSink
     public var stderr: any OutputSink

@@ -37,8 +37,6 @@ public struct Paths: Sendable, Equatable {
     /// with one cache, one fetch and one notification per crossing.
     public let accountKey: String
     public let cacheFile: String
-    /// `ELBOWROOM_ACCOUNT`: the `[accounts.NAME]` these paths are for, when one was chosen.
-    public let accountName: String?
     /// A Codex account's `CODEX_HOME` (default `~/.codex`); `nil` for any other provider.
     public let codexHome: String?
     /// Short lock for read-modify-write of the cache file.
@@ -61,7 +59,6 @@ public struct Paths: Sendable, Equatable {
         configHome = Self.join(env.absolutePath("XDG_CONFIG_HOME") ?? Self.join(home, ".config"), "elbowroom")
         configFile = env.absolutePath("ELBOWROOM_CONFIG").map(Self.trimmed) ?? Self.join(configHome, "config.toml")
         cacheDir = Self.join(env.absolutePath("XDG_CACHE_HOME") ?? Self.join(home, ".cache"), "elbowroom")
-        accountName = env["ELBOWROOM_ACCOUNT"]
         if let provider = env["ELBOWROOM_PROVIDER"] {
             // Another agent's account (`[accounts.NAME] provider`): keyed by where its login
             // lives (Codex: `CODEX_HOME`), or by the plugin's name.

@@ -37,6 +37,8 @@ public struct FetchContext: Sendable {
     }
 
     public var paths: Paths { Paths(environment: environment) }
+    /// The `[accounts.NAME]` this fetch is for, when the renderer named one.
+    public var accountName: String? { environment["ELBOWROOM_ACCOUNT"] }
 
     public func credentialSource(paths: Paths) -> any CredentialSource {
         switch credentialSourceKind {

@@ -14,7 +14,7 @@ extension FetchCoordinator {
     func runProvider(_ provider: String, urgency: FetchUrgency, config: Config, store: CacheStore) -> FetchReport {
         let log = context.log
         let paths = context.paths
-        log("provider \(provider), account \(paths.accountName ?? "-")")
+        log("provider \(provider), account \(context.accountName ?? "-")")
         let read: () throws(FetchError) -> Reading
         let credentialsChanged: Date?
         if provider == "codex" {

@@ -39,7 +39,7 @@ struct SourcePlugin {
     var environment: [String: String] {
         var env: [String: String] = [:]
         for name in Self.passed { if let value = context.environment[name] { env[name] = value } }
-        env["ELBOWROOM_ACCOUNT"] = context.paths.accountName ?? ""
+        env["ELBOWROOM_ACCOUNT"] = context.accountName ?? ""
         return env
     }
 
@@ -48,7 +48,7 @@ struct SourcePlugin {
             throw .config("source plugin \(Self.prefix + name) not found in \(Self.join(context.paths.configHome, "sources")) or on PATH")
         }
         let now = context.clock()
-        let request = #"{"version":1,"account":"# + JSONText.quote(context.paths.accountName ?? "")
+        let request = #"{"version":1,"account":"# + JSONText.quote(context.accountName ?? "")
             + #","now":"# + JSONText.quote(ISO8601.format(now)) + "}\n"
         context.log("running \(path) read")
         let result: (status: Int32, stdout: Data)
