@@ -52,6 +52,28 @@ import Testing
         #expect(drawn.contains { $0.foreground == 1 }, "critical is red")
     }
 
+    /// The built program lives in .build, on no system PATH: `init` names it by the path the
+    /// kernel gives for it, and a shell without the login PATH runs that line.
+    @Test func initNamesTheRealProgramSoAShellWithTheSystemPathRunsIt() throws {
+        let e = try EndToEnd()
+        try e.seedCache(fiveHour: 37, age: 5)
+        let run = try e.run(["init", "i3"])
+        let own = URL(fileURLWithPath: e.elbowroom).resolvingSymlinksInPath().path
+        #expect(run.stdout.contains("status_command \(own) watch -a i3bar"), "\(run.stdout)")
+        #expect(run.stderr.contains("is not on the PATH"))
+        let tmux = try e.run(["init", "tmux"]).stdout
+        let line = try #require(tmux.split(separator: "\n").first { $0.hasPrefix("set -g status-right '") })
+        let command = line.dropFirst("set -g status-right '#(".count).prefix { $0 != ")" }
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "\(e.envPrefix) PATH=/usr/bin:/bin \(command) --offline"]
+        let out = Pipe()
+        shell.standardOutput = out
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "5h 63%\n")
+    }
+
     @Test(.enabled(if: has("bash"))) func bashPromptKeepsLineEditingWidth() throws {
         let e = try EndToEnd()
         try e.seedCache(fiveHour: 37, age: 5)
