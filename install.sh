@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs elbowroom into PREFIX (default ~/.local): both programs, man pages, shell completions,
 # the integration snippets, templates and the tmux plugin. Works from the release tarball (the
-# programs are in bin/) and from a clone (builds them first with `swift build -c release`).
+# programs are in bin/) and from a clone (builds them first, as scripts/release does: nothing
+# installed needs the Swift toolchain at run time).
 #
 #   ./install.sh                   # into ~/.local
 #   ./install.sh --prefix /usr/local    (or PREFIX=/usr/local ./install.sh)
@@ -82,6 +83,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 if [ -x "$here/bin/elbowroom" ] && [ -x "$here/bin/elbowroom-fetch" ]; then
     # The release tarball: laid out as a prefix already; binaries are stripped.
     bindir=$here/bin
+    fetcher=$bindir/elbowroom-fetch
     share=$here/share
     completions_bash=$share/bash-completion/completions/elbowroom
     completions_zsh=$share/zsh/site-functions/_elbowroom
@@ -94,9 +96,25 @@ elif [ -f "$here/Package.swift" ]; then
         echo "install.sh: building from a clone needs Swift 6 (swift.org/install); or install from the release tarball or .deb, which need no Swift" >&2
         exit 1
     }
+    # What scripts/release builds, so the install needs no Swift at run time and survives a
+    # toolchain upgrade: on Linux the static renderer, and the fetcher with the Swift runtime
+    # linked in (built apart in .build/static-fetcher; it needs libcurl4-openssl-dev).
     echo "building: swift build -c release (in $here)"
-    (cd "$here" && swift build -c release)
+    (cd "$here" && swift build -c release --product elbowroom)
     bindir=$(cd "$here" && swift build -c release --show-bin-path)
+    fetcher=$bindir/elbowroom-fetch
+    if [ "$(uname -s)" = Linux ]; then
+        echo "building: the fetcher with the Swift runtime linked in (--static-swift-stdlib)"
+        (cd "$here" && swift build -c release --product elbowroom-fetch --static-swift-stdlib --scratch-path .build/static-fetcher)
+        fetcher=$(cd "$here" && swift build -c release --static-swift-stdlib --scratch-path .build/static-fetcher --show-bin-path)/elbowroom-fetch
+        if command -v ldd >/dev/null 2>&1 && ldd "$fetcher" | grep -Eq 'libswift|libFoundation|libdispatch|not found'; then
+            echo "install.sh: $fetcher still needs the Swift toolchain at run time:" >&2
+            ldd "$fetcher" >&2
+            exit 1
+        fi
+    else
+        (cd "$here" && swift build -c release --product elbowroom-fetch)
+    fi
     share=
     completions_bash=$here/completions/elbowroom.bash
     completions_zsh=$here/completions/_elbowroom
@@ -122,7 +140,7 @@ put() {
 }
 
 put "$bindir/elbowroom" "$prefix/bin/elbowroom" 755 "$strip"
-put "$bindir/elbowroom-fetch" "$prefix/bin/elbowroom-fetch" 755 "$strip"
+put "$fetcher" "$prefix/bin/elbowroom-fetch" 755 "$strip"
 put "$man1/elbowroom.1" "$prefix/share/man/man1/elbowroom.1" 644
 put "$man1/elbowroom-fetch.1" "$prefix/share/man/man1/elbowroom-fetch.1" 644
 put "$man5/elbowroom.5" "$prefix/share/man/man5/elbowroom.5" 644

@@ -6,7 +6,7 @@
 
 Listens on 127.0.0.1 (a free port, written to PORTFILE), answers GET /api/oauth/usage with a
 usage document when the request carries `Authorization: Bearer TOKEN`, the oauth beta header and
-a claude-code user agent, 401 otherwise; logs each request line (never a header) to stderr, and
+Claude Code's usage-endpoint user agent (claude-cli/VERSION), 401 otherwise; logs each request line (never a header) to stderr, and
 exits by itself after SECONDS (default 300).
 """
 import datetime
@@ -32,7 +32,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         authorized = (
             self.headers.get("Authorization") == "Bearer " + token
             and self.headers.get("anthropic-beta") == "oauth-2025-04-20"
-            and (self.headers.get("User-Agent") or "").startswith("claude-code/")
+            and (self.headers.get("User-Agent") or "").startswith("claude-cli/")
         )
         if not authorized:
             return self.reply(401, {"error": {"type": "authentication_error", "message": "invalid token"}})

@@ -15,9 +15,10 @@ struct RenderContext: Sendable {
     /// by default (`UsageView.rows`: what Claude Code's `/usage` shows, and any that needs attention).
     var unnamedWindows: [WindowView] { view.rows.filter { !namedKeys.contains($0.key) } }
 
-    /// A window by template name, stand-ins included.
+    /// A window by template name: the one place the stand-ins (`Variable.standIns`) are resolved.
     func window(named name: String) -> WindowView? {
         switch name {
+        case "worst": view.worst
         case "each": each
         case "other": UsageView.worst(of: unnamedWindows)
         default: view.window(named: name)

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ElbowroomFetch
 
 // The network side of elbowroom: started detached by the renderer, or by `elbowroom fetch`.

@@ -250,9 +250,34 @@ enum DoctorCommand {
                 path: fetcher, arguments: ["--probe"], environment: context.environment.forChild,
                 stdin: Data(), timeout: 20)
             let text = String(decoding: result.stdout, as: UTF8.self).trimmed
+            // 126/127 with nothing said: the program was never run (the loader gave up on it).
+            if text.isEmpty && (result.status == 126 || result.status == 127) {
+                return cannotStart(loaderMessage(fetcher, context: context) ?? "exit \(result.status)")
+            }
             return Line(ok: result.status == 0, text: "api: " + (text.isEmpty ? "probe exited \(result.status)" : text))
+        } catch let error as PosixSpawner.Failure {
+            return cannotStart(dropping("cannot start \(fetcher): ", from: error.description))
         } catch {
             return Line(ok: false, text: "api: \(error)")
         }
+    }
+
+    /// Not the network's fault: elbowroom-fetch itself does not start (e.g. a clone install whose
+    /// Swift toolchain moved; `ldd` on it names what is missing).
+    static func cannotStart(_ reason: String) -> Line {
+        Line(ok: false, text: "api: not checked: the fetcher cannot start (\(reason)); reinstall elbowroom")
+    }
+
+    /// What the loader said on stderr when `fetcher` would not start.
+    static func loaderMessage(_ fetcher: String, context: CLIContext) -> String? {
+        guard let run = try? context.spawner.run(
+            path: "/bin/sh", arguments: ["-c", #"exec "$0" --help 2>&1 >/dev/null"#, fetcher],
+            environment: context.environment.forChild, stdin: Data(), timeout: 10) else { return nil }
+        let said = dropping(fetcher + ": ", from: String(decoding: run.stdout.prefix(300), as: UTF8.self).trimmed)
+        return said.isEmpty ? nil : said
+    }
+
+    private static func dropping(_ prefix: String, from text: String) -> String {
+        text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
     }
 }

@@ -72,6 +72,7 @@ enum Help {
 
     ENVIRONMENT
       CLAUDE_CONFIG_DIR    Claude Code's config dir (default ~/.claude); one cache per dir
+      CLAUDE_SECURESTORAGE_CONFIG_DIR  where Claude Code keeps the login, when set
       ELBOWROOM_CONFIG     config file (default $XDG_CONFIG_HOME/elbowroom/config.toml)
       XDG_CONFIG_HOME, XDG_CACHE_HOME, NO_COLOR, CLICOLOR_FORCE
       ELBOWROOM_API_URL    default https://api.anthropic.com (https, or http to loopback only)

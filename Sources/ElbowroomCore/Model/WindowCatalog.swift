@@ -16,6 +16,9 @@ public enum WindowCatalog {
         ("opus", "seven_day_opus"),
     ]
 
+    /// The API keys elbowroom knows by name: the aliased windows', and the OAuth apps window.
+    public static var knownKeys: [String] { aliases.map(\.key) + ["seven_day_oauth_apps"] }
+
     /// The API key a template name refers to: an alias or the key itself.
     public static func key(forName name: String) -> String {
         aliases.first { $0.alias == name }?.key ?? name

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -34,8 +35,13 @@ public struct WindowView: Sendable, Equatable {
     /// The API marks this as the limit that binds now.
     public var binding: Bool
     public var observedAt: Date
-    /// Claude Code's title for the row (`Current week (Sonnet only)`, see `WindowCatalog.title`).
-    public var title: String = ""
+    /// Claude Code's title for the row (`Current week (Sonnet only)`, see `WindowCatalog.title`);
+    /// worked out when asked, not on every render.
+    public var title: String {
+        // `label` is the API's display name when it gave one, else the key made readable.
+        let apiLabel = key == "wattle_ember" && label == WindowCatalog.humanize(key) ? nil : label
+        return WindowCatalog.title(forKey: key, apiLabel: apiLabel)
+    }
     /// Where the number came from: `api`, `status_line`, `claude_snapshot` or `demo`.
     public var source: ReadingSource = .api
     /// Whether Claude Code's `/usage` shows this window as a row (`WindowCatalog.isShownByClaudeCode`).
@@ -188,7 +194,6 @@ public struct UsageView: Sendable, Equatable {
             var w = Self.project(stored, now: now, thresholds: config.thresholds, history: history)
             w.source = stored.source ?? reading?.source ?? .api
             w.shown = WindowCatalog.isShownByClaudeCode(key: stored.key, apiLabel: stored.label, plan: plan)
-            w.title = WindowCatalog.title(forKey: stored.key, apiLabel: stored.label)
             windows.append(w)
         }
         for w in windows where w.shown || w.needsAttention { rows.append(w) }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ElbowroomCore
 
 /// `elbowroom-fetch [--urgency when-due|now|force] [--max-age SECONDS] [--json] [--verbose] [--probe]`
@@ -150,64 +154,73 @@ public enum Probe {
 /// `used`/`left` are percent (0…100); money is in minor units (cents).
 public enum FetchJSON {
     public static func line(_ report: FetchReport) -> String {
-        var object: [String: Any] = ["schema": 1]
+        // Keys in sorted order, as the line has always been written.
+        var finite = true
+        func number(_ value: Double?) -> JSONValue {
+            guard let value else { return .null }
+            guard let json = JSONValue.number(value) else {
+                finite = false
+                return .null
+            }
+            return json
+        }
         let cache = report.cache
+        let status: String, outcome: String?, message: String?, reason: String?
         switch report.result {
         case .fetched:
-            object["status"] = "fetched"
-            object["outcome"] = "ok"
-            object["message"] = NSNull()
-            object["reason"] = NSNull()
-        case .skipped(let reason):
-            object["status"] = "skipped"
-            object["outcome"] = cache?.fetch.lastOutcome?.rawValue ?? NSNull()
-            object["message"] = text(cache?.fetch.message)
-            object["reason"] = text(reason)
+            (status, outcome, message, reason) = ("fetched", "ok", nil, nil)
+        case .skipped(let why):
+            (status, outcome, message, reason) = ("skipped", cache?.fetch.lastOutcome?.rawValue, text(cache?.fetch.message), text(why))
         case .failed(let error):
-            object["status"] = "failed"
-            object["outcome"] = error.outcome.rawValue
-            object["message"] = text(error.description)
-            object["reason"] = NSNull()
+            (status, outcome, message, reason) = ("failed", error.outcome.rawValue, text(error.description), nil)
         }
         let reading = cache?.reading
-        object["account"] = text(cache?.account)
-        object["plan"] = text(reading?.plan)
-        object["source"] = reading?.source.rawValue ?? NSNull()
-        object["fetched_at"] = date(reading?.fetchedAt)
-        object["last_attempt"] = date(cache?.fetch.lastAttempt)
-        object["cooldown_until"] = date(cache?.fetch.cooldownUntil)
-        object["windows"] = (reading?.windows ?? []).map { window -> [String: Any] in
-            [
-                "key": text(window.key),
-                "label": text(WindowCatalog.label(forKey: window.key, apiLabel: window.label)),
-                "used": window.used,
-                "left": min(max(100 - window.used, 0), 100),
-                "resets_at": date(window.resetsAt),
-                "severity": text(window.severity),
-            ]
+        let windows = (reading?.windows ?? []).map { window -> JSONValue in
+            .object([
+                .init("key", .string(text(window.key))),
+                .init("label", .string(text(WindowCatalog.label(forKey: window.key, apiLabel: window.label)))),
+                .init("left", number(min(max(100 - window.used, 0), 100))),
+                .init("resets_at", date(window.resetsAt)),
+                .init("severity", .string(text(window.severity))),
+                .init("used", number(window.used)),
+            ])
         }
+        var extraUsage = JSONValue.null
         if let extra = reading?.extra {
-            object["extra_usage"] = [
-                "is_enabled": extra.isEnabled ?? NSNull(),
-                "monthly_limit": extra.monthlyLimitMinor ?? NSNull(),
-                "used_credits": extra.usedMinor ?? NSNull(),
-                "utilization": extra.utilization ?? NSNull(),
-                "currency": text(extra.currency),
-            ] as [String: Any]
-        } else {
-            object["extra_usage"] = NSNull()
+            extraUsage = .object([
+                .init("currency", .string(text(extra.currency))),
+                .init("is_enabled", extra.isEnabled.map(JSONValue.bool) ?? .null),
+                .init("monthly_limit", number(extra.monthlyLimitMinor)),
+                .init("used_credits", number(extra.usedMinor)),
+                .init("utilization", number(extra.utilization)),
+            ])
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        let document = JSONValue.object([
+            .init("account", .string(text(cache?.account))),
+            .init("cooldown_until", date(cache?.fetch.cooldownUntil)),
+            .init("extra_usage", extraUsage),
+            .init("fetched_at", date(reading?.fetchedAt)),
+            .init("last_attempt", date(cache?.fetch.lastAttempt)),
+            .init("message", .string(message)),
+            .init("outcome", .string(outcome)),
+            .init("plan", .string(text(reading?.plan))),
+            .init("reason", .string(reason)),
+            .init("schema", .number(1)),
+            .init("source", .string(reading?.source.rawValue)),
+            .init("status", .string(status)),
+            .init("windows", .array(windows)),
+        ])
+        // NaN and infinities have no JSON: the line is then an empty object, as it always was.
+        return finite ? document.serializedString() : "{}"
     }
 
-    /// Text from the data or a server without controls or bidi controls (`SafeText`):
-    /// `JSONSerialization` leaves C1 controls raw, and `jq -r` prints what `\u001b` decodes to.
-    static func text(_ text: String?) -> Any {
-        text.map { SafeText.clean($0, lines: .keep) } ?? NSNull()
+    /// Text from the data or a server without controls or bidi controls (`SafeText`): the
+    /// writer leaves C1 controls raw, and `jq -r` prints what `\u001b` decodes to.
+    static func text(_ text: String?) -> String? {
+        text.map { SafeText.clean($0, lines: .keep) }
     }
 
-    static func date(_ date: Date?) -> Any {
-        date.map(ISO8601.format) ?? NSNull()
+    static func date(_ date: Date?) -> JSONValue {
+        .string(date.map(ISO8601.format))
     }
 }

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Step-by-step log for `--verbose` / `ELBOWROOM_DEBUG=1`, on stderr. Every token the fetch side
 /// handles is registered here, and every line (and the final error line) is scrubbed of them: the
@@ -6,7 +15,7 @@ import Foundation
 public final class DebugLog: @unchecked Sendable {
     public let enabled: Bool
     private let sink: @Sendable (String) -> Void
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var secrets: [String] = []
 
     public init(enabled: Bool, sink: @escaping @Sendable (String) -> Void = DebugLog.standardError) {
@@ -15,24 +24,33 @@ public final class DebugLog: @unchecked Sendable {
     }
 
     public static let standardError: @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        writeStandardError(line + "\n")
+    }
+
+    /// All of `text` on fd 2, unbuffered (a line is never held back in a buffer).
+    static func writeStandardError(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
     }
 
     /// Registers a secret to scrub from every line.
     public func secret(_ value: String?) {
         guard let value, value.count >= 8 else { return }
-        lock.lock()
-        if !secrets.contains(value) { secrets.append(value) }
-        lock.unlock()
+        lock.withLock {
+            if !secrets.contains(value) { secrets.append(value) }
+        }
     }
 
     public func redact(_ text: String) -> String {
-        lock.lock()
-        let known = secrets
-        lock.unlock()
+        let known = lock.withLock { secrets }
         var result = text
         for secret in known where result.contains(secret) {
-            result = result.replacingOccurrences(of: secret, with: "<redacted>")
+            result = result.replacing(secret, with: "<redacted>")
         }
         return result
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ElbowroomCore
 #if canImport(Glibc)
 import Glibc
@@ -41,7 +45,7 @@ public struct FetchContext: Sendable {
         case .keychain:
             let account = ClaudeCodeStorage.keychainAccount(user: environment["USER"], loginName: Self.loginName())
             let childEnv = ["HOME": environment.home, "USER": environment["USER"] ?? account, "PATH": "/usr/bin:/bin:/usr/sbin:/sbin"]
-            let service = ClaudeCodeStorage(environment: environment).keychainService(normalize: { $0.precomposedStringWithCanonicalMapping })
+            let service = ClaudeCodeStorage(environment: environment).keychainService(normalize: Self.nfc)
             let file = FileCredentialSource(path: paths.credentialsFile, storage: ClaudeCodeStorage(environment: environment), log: log)
             return KeychainCredentialSource(service: service, account: account, executable: securityExecutable,
                                             environment: childEnv, fallback: file)
@@ -54,6 +58,16 @@ public struct FetchContext: Sendable {
         return ProcClaudeProcessDetector()
         #else
         return PSClaudeProcessDetector()
+        #endif
+    }
+
+    /// NFC, for the Keychain's name: Foundation's on macOS. Elsewhere there is no Keychain (and
+    /// no Foundation here): the text as it is.
+    static func nfc(_ text: String) -> String {
+        #if canImport(Darwin)
+        return text.precomposedStringWithCanonicalMapping
+        #else
+        return text
         #endif
     }
 

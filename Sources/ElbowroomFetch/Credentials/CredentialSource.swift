@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ElbowroomCore
 
 /// Where Claude Code keeps its login: the credentials file (Linux) or a Keychain item (macOS).

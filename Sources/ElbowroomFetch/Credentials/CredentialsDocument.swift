@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ElbowroomCore
 
 /// Rewrites the tokens inside Claude Code's credentials JSON and nothing else: `mcpOAuth`,
@@ -13,29 +17,26 @@ public enum CredentialsDocument {
     public static func replacingTokens(in raw: Data, accessToken: String, refreshToken: String?,
                                        expiresAt: Date?, scopes: [String]? = nil,
                                        refreshTokenExpiresAt: Date? = nil) throws -> Data {
-        let parsed: Any
+        let parsed: JSONValue
         do {
-            parsed = try JSONSerialization.jsonObject(with: raw)
+            parsed = try JSONValue.parse(raw)
         } catch {
             // What Claude Code's reader takes but this writer cannot: a lone surrogate escape
             // (`"\ud800"`), a number no double holds (`1e400`).
             // The parser's own message may quote the document: not in a message that is stored.
             throw Unwritable(description: "the credentials hold json this writer cannot reproduce (a lone surrogate escape, a number no double holds)")
         }
-        guard var root = parsed as? [String: Any], var oauth = root["claudeAiOauth"] as? [String: Any] else {
+        guard parsed.isObject, var oauth = parsed["claudeAiOauth"], oauth.isObject else {
             throw Unwritable(description: "credentials have no claudeAiOauth object to update")
         }
-        oauth["accessToken"] = accessToken
-        if let refreshToken { oauth["refreshToken"] = refreshToken }
-        if let expiresAt { oauth["expiresAt"] = milliseconds(expiresAt) }
-        if let scopes { oauth["scopes"] = scopes }
-        if let refreshTokenExpiresAt { oauth["refreshTokenExpiresAt"] = milliseconds(refreshTokenExpiresAt) }
+        var root = parsed
+        oauth["accessToken"] = .string(accessToken)
+        if let refreshToken { oauth["refreshToken"] = .string(refreshToken) }
+        if let expiresAt { oauth["expiresAt"] = .number(milliseconds(expiresAt)) }
+        if let scopes { oauth["scopes"] = .array(scopes.map(JSONValue.string)) }
+        if let refreshTokenExpiresAt { oauth["refreshTokenExpiresAt"] = .number(milliseconds(refreshTokenExpiresAt)) }
         root["claudeAiOauth"] = oauth
-        do {
-            return try JSONSerialization.data(withJSONObject: root, options: [.withoutEscapingSlashes])
-        } catch {
-            throw Unwritable(description: "cannot encode the updated credentials")
-        }
+        return root.serialized()
     }
 
     /// Proves, before a refresh spends the old refresh token, that new tokens can be written into
@@ -50,18 +51,17 @@ public enum CredentialsDocument {
               read.accessToken == access, read.refreshToken == refresh, read.expiresAt == expires else {
             throw Unwritable(description: "the rewritten credentials do not read back")
         }
-        guard let before = try? JSONSerialization.jsonObject(with: raw) as? [String: Any],
-              let after = try? JSONSerialization.jsonObject(with: probe) as? [String: Any],
-              NSDictionary(dictionary: withoutTokens(before)).isEqual(to: withoutTokens(after)) else {
+        guard let before = try? JSONValue.parse(raw), let after = try? JSONValue.parse(probe),
+              withoutTokens(before) == withoutTokens(after) else {
             throw Unwritable(description: "rewriting the credentials would change keys other than the tokens")
         }
     }
 
     /// The document without the three fields a refresh replaces.
-    static func withoutTokens(_ document: [String: Any]) -> [String: Any] {
+    static func withoutTokens(_ document: JSONValue) -> JSONValue {
         var copy = document
-        if var oauth = copy["claudeAiOauth"] as? [String: Any] {
-            for key in ["accessToken", "refreshToken", "expiresAt"] { oauth.removeValue(forKey: key) }
+        if var oauth = copy["claudeAiOauth"], oauth.isObject {
+            for key in ["accessToken", "refreshToken", "expiresAt"] { oauth[key] = nil }
             copy["claudeAiOauth"] = oauth
         }
         return copy

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ElbowroomCore
 #if canImport(CryptoKit)
 import CryptoKit
@@ -65,10 +69,11 @@ public struct KeychainCredentialSource: CredentialSource {
 
     func mainItem() throws -> Item {
         guard let data = try readItem(service) else { return .missing }
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let pointer = object["keychainOverflow"] as? [String: Any] else { return .document(data) }
-        guard let slot = pointer["slot"] as? String, slot == "a" || slot == "b",
-              let keyText = pointer["key"] as? String, let key = Data(base64Encoded: keyText), key.count == 32 else {
+        guard let pointer = (try? JSONValue.parse(data))?["keychainOverflow"], pointer.isObject else {
+            return .document(data)
+        }
+        guard let slot = pointer["slot"]?.stringValue, slot == "a" || slot == "b",
+              let keyText = pointer["key"]?.stringValue, let key = Data(base64Encoded: keyText), key.count == 32 else {
             throw Failure(description: "the keychain item points to an overflow item elbowroom does not understand")
         }
         return .overflow(slot: slot, key: key)
@@ -89,7 +94,7 @@ public struct KeychainCredentialSource: CredentialSource {
 
     /// base64(12-byte IV ‖ ciphertext ‖ 16-byte tag), AES-256-GCM.
     static func open(sealed: Data, key: Data, item: String) throws -> Data {
-        guard let combined = Data(base64Encoded: String(decoding: sealed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+        guard let combined = Data(base64Encoded: String(decoding: sealed, as: UTF8.self).trimmed),
               combined.count > 28 else {
             throw Failure(description: "the overflow item \(item) is not what claude code writes there")
         }
@@ -166,6 +171,6 @@ public struct KeychainCredentialSource: CredentialSource {
 
     /// Double-quoted for `security -i`'s line parser.
     static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
     }
 }

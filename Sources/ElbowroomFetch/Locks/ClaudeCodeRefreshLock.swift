@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import ElbowroomCore
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +22,7 @@ public final class ClaudeCodeRefreshLock: @unchecked Sendable {
 
     public let locks: [DirectoryLock]
     private var held: [DirectoryLock] = []
-    private var toucher: Thread?
+    private var toucher: Toucher?
     private let stop = DispatchSemaphore(value: 0)
 
     public init(storage: ClaudeCodeStorage) {
@@ -54,8 +59,8 @@ public final class ClaudeCodeRefreshLock: @unchecked Sendable {
     /// Releases in Claude Code's order: the legacy lock, then the refresh lock.
     public func release() {
         if let toucher {
-            stop.signal()
-            while !toucher.isFinished { usleep(1000) }
+            if toucher.started { stop.signal() }
+            toucher.join()
             self.toucher = nil
         }
         for lock in held.reversed() { lock.release() }
@@ -65,25 +70,62 @@ public final class ClaudeCodeRefreshLock: @unchecked Sendable {
     deinit { release() }
 
     /// A thread that touches the held locks every 5 s. It is born with termination signals
-    /// blocked (a thread inherits its creator's mask): they belong to the thread that refreshes,
-    /// which holds them back until the tokens are saved, and a thread that did not block them
-    /// would take them instead, even in the moment before it could block them itself.
+    /// blocked (a thread inherits its creator's mask, and it is created inside
+    /// `TerminationSignals.held`): they belong to the thread that refreshes, which holds them
+    /// back until the tokens are saved, and a thread that did not block them would take them
+    /// instead, even in the moment before it could block them itself.
     private func startTouching() {
         let locks = held
         let stop = self.stop
-        let thread = Thread {
+        toucher = TerminationSignals.held { Toucher {
+            var set = sigset_t()
+            sigemptyset(&set)
+            for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, signal) }
+            pthread_sigmask(SIG_BLOCK, &set, nil)
             while stop.wait(timeout: .now() + ClaudeCodeRefreshLock.touchEvery) == .timedOut {
                 for lock in locks { lock.touch() }
             }
+        } }
+    }
+
+    /// One POSIX thread running `body`, joined when it is over (Foundation's `Thread` without
+    /// Foundation). If no thread can be started, `body` does not run: the locks then go
+    /// untouched, and are stale after 60 s, as they would be had we died.
+    private final class Toucher {
+        #if canImport(Glibc)
+        private var thread = pthread_t()
+        #else
+        private var thread: pthread_t?
+        #endif
+        let started: Bool
+
+        init(_ body: @escaping @Sendable () -> Void) {
+            let box = Unmanaged.passRetained(Box(body)).toOpaque()
+            started = pthread_create(&thread, nil, { context in
+                #if canImport(Glibc)
+                let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+                #else
+                let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
+                #endif
+                box.body()
+                return nil
+            }, box) == 0
+            if !started { Unmanaged<Box>.fromOpaque(box).release() }
         }
-        var set = sigset_t()
-        sigemptyset(&set)
-        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, signal) }
-        var previous = sigset_t()
-        pthread_sigmask(SIG_BLOCK, &set, &previous)
-        thread.start()
-        pthread_sigmask(SIG_SETMASK, &previous, nil)
-        toucher = thread
+
+        func join() {
+            guard started else { return }
+            #if canImport(Glibc)
+            pthread_join(thread, nil)
+            #else
+            if let thread { pthread_join(thread, nil) }
+            #endif
+        }
+
+        private final class Box {
+            let body: @Sendable () -> Void
+            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        }
     }
 }
 

@@ -10,8 +10,10 @@ import Darwin
 /// that arrives meanwhile stays pending and takes effect as soon as the mask is restored.
 ///
 /// The mask is the calling thread's. That covers the process because every other thread the
-/// fetcher has is a Dispatch worker (URLSession's), and Dispatch blocks these signals in its
-/// workers; the kernel delivers a process-directed signal only to a thread that does not block it.
+/// fetcher has blocks these signals too: the refresh locks' toucher is started with them held,
+/// libcurl's resolver threads are started inside `held` (they inherit the mask), and on macOS
+/// URLSession's threads are Dispatch workers, which block them. The kernel delivers a
+/// process-directed signal only to a thread that does not block it.
 enum TerminationSignals {
     static func held<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         var set = sigset_t()

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ElbowroomCore
 
 /// New tokens from the token endpoint.
@@ -34,15 +38,13 @@ public struct TokenGrant: Sendable, Equatable, CustomStringConvertible, CustomDe
     public static let lifetimeRange: ClosedRange<TimeInterval> = 300...(7 * 86400)
 
     /// `expires_in` as the endpoint sent it: any JSON value.
-    public static func lifetime(_ value: Any?) -> TimeInterval? {
+    public static func lifetime(_ value: JSONValue?) -> TimeInterval? {
         seconds(value).map { min(max($0, lifetimeRange.lowerBound), lifetimeRange.upperBound) }
     }
 
     /// A number of seconds from JSON (not a boolean, not NaN), or `nil`.
-    static func seconds(_ value: Any?) -> TimeInterval? {
-        guard let number = value as? NSNumber, !(value is Bool) else { return nil }
-        let seconds = number.doubleValue
-        return seconds.isNaN ? nil : seconds
+    static func seconds(_ value: JSONValue?) -> TimeInterval? {
+        value?.doubleValue
     }
 
     // Never the tokens, whoever interpolates this.
@@ -107,10 +109,11 @@ public struct TokenRefresher: Sendable {
     static let invalidScope = "the token endpoint refused the requested scopes (invalid_scope)"
 
     func exchange(refreshToken: String, clientID: String, scope: String, now: Date) throws(FetchError) -> TokenGrant {
-        let body: [String: String] = [
-            "grant_type": "refresh_token", "refresh_token": refreshToken, "client_id": clientID, "scope": scope,
-        ]
-        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+        // Keys sorted, `/` escaped: the body JSONSerialization wrote.
+        let data = JSONValue.object([
+            .init("client_id", .string(clientID)), .init("grant_type", .string("refresh_token")),
+            .init("refresh_token", .string(refreshToken)), .init("scope", .string(scope)),
+        ]).serialized(escapingSlashes: true)
         let request = HTTPRequest(
             method: "POST", url: tokenURL,
             headers: [("Content-Type", "application/json"), ("Accept", "application/json"),
@@ -126,7 +129,7 @@ public struct TokenRefresher: Sendable {
             case .oversized: throw .undecodable("the token endpoint answered with a body over 1 MiB")
             }
         }
-        let json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
+        let json = (try? JSONValue.parse(response.body)).flatMap { $0.isObject ? $0 : nil }
         switch response.status {
         case 200..<300:
             return try Self.grant(json: json, body: response.body)
@@ -153,11 +156,11 @@ public struct TokenRefresher: Sendable {
     /// A 2xx answer's tokens. When the access token cannot be read but a rotated refresh token
     /// can — from the JSON, or from a body that is not quite JSON — the grant is `partial`: the
     /// caller saves what it can, since the old refresh token is spent either way.
-    static func grant(json: [String: Any]?, body: Data) throws(FetchError) -> TokenGrant {
-        let access = (json?["access_token"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-        let refresh = (json?["refresh_token"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+    static func grant(json: JSONValue?, body: Data) throws(FetchError) -> TokenGrant {
+        let access = json?["access_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        let refresh = json?["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
             ?? (json == nil ? salvagedString("refresh_token", in: body) : nil)
-        let scopes = (json?["scope"] as? String).map { $0.split(separator: " ").map(String.init) }
+        let scopes = json?["scope"]?.stringValue.map { $0.split(separator: " ").map(String.init) }
             .flatMap { $0.isEmpty ? nil : $0 }
         let refreshLife = TokenGrant.seconds(json?["refresh_token_expires_in"]).map { min(max($0, 0), 10 * 365 * 86400) }
         if let access {
@@ -176,7 +179,7 @@ public struct TokenRefresher: Sendable {
     /// answer): a token is base64url-ish, so no escapes are needed to read it.
     static func salvagedString(_ name: String, in body: Data) -> String? {
         let text = String(decoding: body.prefix(64 * 1024), as: UTF8.self)
-        guard let key = text.range(of: "\"\(name)\"") else { return nil }
+        guard let key = text.firstRange(of: "\"\(name)\"") else { return nil }
         var rest = text[key.upperBound...].drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
         guard rest.first == ":" else { return nil }
         rest = rest.dropFirst().drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
@@ -188,11 +191,9 @@ public struct TokenRefresher: Sendable {
     }
 
     /// `{"error":"invalid_grant"}` or `{"error":{"type":"invalid_grant"}}`.
-    static func errorCode(_ json: [String: Any]?) -> String? {
-        if let code = json?["error"] as? String { return code }
-        if let object = json?["error"] as? [String: Any] {
-            return (object["type"] as? String) ?? (object["code"] as? String)
-        }
-        return nil
+    static func errorCode(_ json: JSONValue?) -> String? {
+        guard let error = json?["error"] else { return nil }
+        if let code = error.stringValue { return code }
+        return error["type"]?.stringValue ?? error["code"]?.stringValue
     }
 }

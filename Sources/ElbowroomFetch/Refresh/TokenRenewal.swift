@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ElbowroomCore
 
 /// Gets a usable access token when the stored one expired or was rejected, without ever racing
@@ -207,7 +211,7 @@ public struct TokenRenewal: Sendable {
             log("could not save the refreshed tokens to \(source.label): \(error)")
             let note = "could not save refreshed tokens to \(source.label) (\(error)); if claude code asks you to sign in again, that is why"
             notes.append(note)
-            FileHandle.standardError.write(Data("elbowroom-fetch: \(note)\n".utf8))
+            DebugLog.writeStandardError("elbowroom-fetch: \(note)\n")
         }
         return result
     }

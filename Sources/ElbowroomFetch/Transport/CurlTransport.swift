@@ -1,6 +1,10 @@
 #if canImport(CCurl)
 import CCurl
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ElbowroomCore
 #if canImport(Glibc)
 import Glibc

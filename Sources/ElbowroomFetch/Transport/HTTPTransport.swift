@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One HTTP request as the fetch side sends it. Headers are an ordered list so tests can assert
 /// exactly what goes on the wire.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ElbowroomCore
 
 /// Why a fetch did not produce a reading. Each case maps to the outcome stored in the cache and to

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ElbowroomCore
 
 /// `Retry-After`: delta seconds or an HTTP date (IMF-fixdate, RFC 850, asctime). Zero, a date in

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ElbowroomCore
 
 /// `GET {api}/api/oauth/usage` with exactly the headers Claude Code 2.1 sends to it:
@@ -83,9 +87,8 @@ public struct UsageClient: Sendable {
     /// limiting, not a body that failed to parse; another error type is said as such.
     static func checkEnvelope(_ body: Data) throws(FetchError) {
         guard body.count < 64 * 1024, body.firstIndex(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }).map({ body[$0] == 0x7B }) == true,
-              let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
-              let error = object["error"], !(error is NSNull) else { return }
-        let type = ((error as? [String: Any])?["type"] as? String) ?? (error as? String) ?? "unknown"
+              let error = (try? JSONValue.parse(body))?["error"], !error.isNull else { return }
+        let type = error["type"]?.stringValue ?? error.stringValue ?? "unknown"
         if type == "rate_limit_error" { throw .rateLimited(retryAfter: FetchState.defaultRetryAfter) }
         throw .undecodable("the usage api answered with an error (\(SafeText.clean(SafeText.prefix(type, maxBytes: 64), lines: .join)))")
     }

@@ -160,8 +160,7 @@ enum Variable: Sendable, Equatable {
     static let standIns: [String] = ["worst", "other", "each"]
 
     /// Names a typo is measured against: the aliases, the stand-ins and the API keys elbowroom knows.
-    static let knownWindows: [String] = WindowCatalog.aliases.map(\.alias) + standIns
-        + WindowCatalog.aliases.map(\.key) + ["seven_day_oauth_apps"]
+    static let knownWindows: [String] = WindowCatalog.aliases.map(\.alias) + standIns + WindowCatalog.knownKeys
 
     /// Every full name, for did-you-mean.
     static let allNames: [String] = TopField.allCases.map(\.rawValue)

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,25 +11,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// Starts a process: detached (the renderer's background fetch) or waited for.
-public protocol ProcessSpawner: Sendable {
-    /// Starts `path` in its own session with stdio on /dev/null and returns without waiting.
-    func spawnDetached(path: String, arguments: [String], environment: [String: String]) throws
-    /// The same, with what `environment` hands a child (secrets removed: `forChild`). The render
-    /// path's form: `PosixSpawner` hands on the live environment without a `String` made of it.
-    func spawnDetached(path: String, arguments: [String], childOf environment: ElbowroomEnvironment) throws
-    /// Runs `path` with the given stdin, waits, and returns its exit status and stdout.
-    func run(path: String, arguments: [String], environment: [String: String], stdin: Data,
-             timeout: TimeInterval) throws -> (status: Int32, stdout: Data)
-}
-
-extension ProcessSpawner {
-    /// By default, through the dictionary form.
-    public func spawnDetached(path: String, arguments: [String], childOf environment: ElbowroomEnvironment) throws {
-        try spawnDetached(path: path, arguments: arguments, environment: environment.forChild)
-    }
-}
 
 /// `posix_spawn`, and for detached children a session of their own (fork + exec on Linux,
 /// `POSIX_SPAWN_SETSID` elsewhere): the fetcher survives the prompt that started it and no

@@ -1,0 +1,394 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
+#endif
+
+/// A JSON document as the fetch side reads and writes it: Claude Code's credentials (every key
+/// kept, in its order), the token endpoint's answers, the usage api's error envelopes, the
+/// `--json` line. It replaces `JSONSerialization`, which on Linux lives in full Foundation and
+/// would bring ICU into the fetcher (BENCHMARKS.md, "Download and installed size").
+///
+/// What it reads is what `JSONSerialization` read (RFC 8259, plus what that parser also took):
+/// an object or array at the top, after one optional UTF-8 byte order mark; whitespace is space,
+/// tab, LF and CR; one trailing comma in an object or array; nesting up to 512 deep. It refuses
+/// what that parser refused and this writer could not reproduce: a lone surrogate escape
+/// (`"\ud800"`), a number no `Double` holds (`1e400`), bytes that are not UTF-8, a control
+/// character in a string. A key that comes again replaces the value where the key first came
+/// (the value `JSON.parse` keeps, at the place it keeps it).
+///
+/// A number is kept as its literal (`1.50`, `1e3`, `-0`, `123456789012345678901`), so what was
+/// read is written back byte for byte; strings are written with the escapes JSON requires and
+/// no others (control characters, `"` and `\`; `/` only when asked), which is also how
+/// `JSONSerialization` wrote them.
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    /// The literal, as read or as `number(_:)` writes it.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    /// Members in document order, each key once.
+    case object([Member])
+
+    public struct Member: Equatable, Sendable {
+        public var key: String
+        public var value: JSONValue
+
+        public init(_ key: String, _ value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// Why a document was refused: where, never what (a credentials document holds tokens).
+    public struct Malformed: Error, Equatable, CustomStringConvertible {
+        public let offset: Int
+        public var description: String { "not json this reader takes (at byte \(offset))" }
+    }
+
+    /// The deepest nesting read.
+    public static let maxDepth = 512
+
+    // MARK: Building
+
+    /// An integer, exactly.
+    public static func number<I: BinaryInteger>(_ value: I) -> JSONValue { .number(String(value)) }
+
+    /// A finite double as `JSONSerialization` wrote one (`12.5`, `37`, `1e-05`, `1e+20`); `nil`
+    /// for NaN or an infinity, which JSON cannot hold.
+    public static func number(_ value: Double) -> JSONValue? {
+        guard value.isFinite else { return nil }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return .number(text)
+    }
+
+    /// A string, or `null` for `nil`.
+    public static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+
+    // MARK: Reading values
+
+    /// The member `key` of an object (`nil` for anything else). Setting a key that is there
+    /// replaces its value in place; a new key goes at the end; `nil` removes it.
+    public subscript(key: String) -> JSONValue? {
+        get {
+            guard case .object(let members) = self else { return nil }
+            return members.first(where: { $0.key == key })?.value
+        }
+        set {
+            guard case .object(var members) = self else { return }
+            if let index = members.firstIndex(where: { $0.key == key }) {
+                if let newValue { members[index].value = newValue } else { members.remove(at: index) }
+            } else if let newValue {
+                members.append(Member(key, newValue))
+            }
+            self = .object(members)
+        }
+    }
+
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// A number as a `Double` (never NaN or infinite: such literals are not read).
+    public var doubleValue: Double? {
+        if case .number(let literal) = self { return Double(literal) }
+        return nil
+    }
+
+    public var isObject: Bool {
+        if case .object = self { return true }
+        return false
+    }
+
+    public var isNull: Bool { self == .null }
+
+    // MARK: Parsing
+
+    /// The document in `data`: an object or an array.
+    public static func parse(_ data: Data) throws(Malformed) -> JSONValue {
+        let bytes = data.withUnsafeBytes { [UInt8]($0) }
+        var parser = Parser(bytes: bytes)
+        return try parser.document()
+    }
+
+    private struct Parser {
+        let bytes: [UInt8]
+        var index = 0
+        var depth = 0
+
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+        }
+
+        var failure: Malformed { Malformed(offset: index) }
+
+        mutating func document() throws(Malformed) -> JSONValue {
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+            guard let first = peek(), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { throw failure }
+            let value = try value()
+            guard peek() == nil else { throw failure }
+            return value
+        }
+
+        mutating func peek() -> UInt8? {
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x09, 0x0A, 0x0D: index += 1
+                default: return bytes[index]
+                }
+            }
+            return nil
+        }
+
+        mutating func value() throws(Malformed) -> JSONValue {
+            guard let c = peek() else { throw failure }
+            switch c {
+            case UInt8(ascii: "{"): return try object()
+            case UInt8(ascii: "["): return try array()
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); return .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+            default: throw failure
+            }
+        }
+
+        mutating func literal(_ word: String) throws(Malformed) {
+            for byte in word.utf8 {
+                guard index < bytes.count, bytes[index] == byte else { throw failure }
+                index += 1
+            }
+        }
+
+        mutating func enter() throws(Malformed) {
+            depth += 1
+            guard depth <= JSONValue.maxDepth else { throw failure }
+            index += 1
+        }
+
+        mutating func object() throws(Malformed) -> JSONValue {
+            try enter()
+            var members: [Member] = []
+            if peek() == UInt8(ascii: "}") {
+                index += 1
+                depth -= 1
+                return .object(members)
+            }
+            while true {
+                guard peek() == UInt8(ascii: "\"") else { throw failure }
+                let key = try string()
+                guard peek() == UInt8(ascii: ":") else { throw failure }
+                index += 1
+                let value = try value()
+                if let earlier = members.firstIndex(where: { $0.key == key }) {
+                    members[earlier].value = value
+                } else {
+                    members.append(Member(key, value))
+                }
+                switch peek() {
+                case UInt8(ascii: ","):
+                    index += 1
+                    if peek() == UInt8(ascii: "}") { fallthrough }  // one trailing comma
+                case UInt8(ascii: "}"):
+                    index += 1
+                    depth -= 1
+                    return .object(members)
+                default:
+                    throw failure
+                }
+            }
+        }
+
+        mutating func array() throws(Malformed) -> JSONValue {
+            try enter()
+            var elements: [JSONValue] = []
+            if peek() == UInt8(ascii: "]") {
+                index += 1
+                depth -= 1
+                return .array(elements)
+            }
+            while true {
+                elements.append(try value())
+                switch peek() {
+                case UInt8(ascii: ","):
+                    index += 1
+                    if peek() == UInt8(ascii: "]") { fallthrough }  // one trailing comma
+                case UInt8(ascii: "]"):
+                    index += 1
+                    depth -= 1
+                    return .array(elements)
+                default:
+                    throw failure
+                }
+            }
+        }
+
+        /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, finite as a `Double`.
+        mutating func number() throws(Malformed) -> String {
+            let start = index
+            func digit(_ i: Int) -> Bool { i < bytes.count && bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9") }
+            if bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digit(index) else { throw failure }
+            if bytes[index] == UInt8(ascii: "0") {
+                index += 1
+            } else {
+                while digit(index) { index += 1 }
+            }
+            if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                guard digit(index) else { throw failure }
+                while digit(index) { index += 1 }
+            }
+            if index < bytes.count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
+                index += 1
+                if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) { index += 1 }
+                guard digit(index) else { throw failure }
+                while digit(index) { index += 1 }
+            }
+            let literal = String(decoding: bytes[start..<index], as: UTF8.self)
+            guard let value = Double(literal), value.isFinite else {
+                index = start
+                throw failure
+            }
+            return literal
+        }
+
+        mutating func string() throws(Malformed) -> String {
+            index += 1  // the opening quote
+            var out: [UInt8] = []
+            var run = index  // start of the bytes not yet copied to `out`
+            while index < bytes.count {
+                let c = bytes[index]
+                switch c {
+                case UInt8(ascii: "\""):
+                    out.append(contentsOf: bytes[run..<index])
+                    index += 1
+                    return try Self.validated(out, at: index)
+                case UInt8(ascii: "\\"):
+                    out.append(contentsOf: bytes[run..<index])
+                    index += 1
+                    guard index < bytes.count else { throw failure }
+                    let e = bytes[index]
+                    index += 1
+                    switch e {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+                    case UInt8(ascii: "b"): out.append(0x08)
+                    case UInt8(ascii: "f"): out.append(0x0C)
+                    case UInt8(ascii: "n"): out.append(0x0A)
+                    case UInt8(ascii: "r"): out.append(0x0D)
+                    case UInt8(ascii: "t"): out.append(0x09)
+                    case UInt8(ascii: "u"):
+                        var scalar = try hex4()
+                        if scalar >= 0xDC00 && scalar < 0xE000 { throw failure }  // a low surrogate first
+                        if scalar >= 0xD800 && scalar < 0xDC00 {
+                            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                                  bytes[index + 1] == UInt8(ascii: "u") else { throw failure }
+                            index += 2
+                            let low = try hex4()
+                            guard low >= 0xDC00 && low < 0xE000 else { throw failure }
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        }
+                        out.append(contentsOf: String(Unicode.Scalar(scalar)!).utf8)
+                    default:
+                        throw failure
+                    }
+                    run = index
+                default:
+                    guard c >= 0x20 else { throw failure }
+                    index += 1
+                }
+            }
+            throw failure
+        }
+
+        mutating func hex4() throws(Malformed) -> UInt32 {
+            guard index + 4 <= bytes.count else { throw failure }
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                let c = bytes[index]
+                let digit: UInt32
+                switch c {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(c - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(c - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(c - UInt8(ascii: "A") + 10)
+                default: throw failure
+                }
+                value = value << 4 | digit
+                index += 1
+            }
+            return value
+        }
+
+        /// The bytes as a string when they are valid UTF-8: decoding then replaces nothing, so
+        /// the string's bytes are the input's.
+        static func validated(_ bytes: [UInt8], at offset: Int) throws(Malformed) -> String {
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard text.utf8.elementsEqual(bytes) else { throw Malformed(offset: offset) }
+            return text
+        }
+    }
+
+    // MARK: Writing
+
+    /// The document as compact JSON (no whitespace), members in their order.
+    public func serialized(escapingSlashes: Bool = false) -> Data {
+        var out: [UInt8] = []
+        write(to: &out, escapingSlashes: escapingSlashes)
+        return Data(out)
+    }
+
+    public func serializedString(escapingSlashes: Bool = false) -> String {
+        var out: [UInt8] = []
+        write(to: &out, escapingSlashes: escapingSlashes)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private func write(to out: inout [UInt8], escapingSlashes: Bool) {
+        switch self {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .number(let literal): out.append(contentsOf: literal.utf8)
+        case .string(let text): Self.write(text, to: &out, escapingSlashes: escapingSlashes)
+        case .array(let elements):
+            out.append(UInt8(ascii: "["))
+            for (i, element) in elements.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                element.write(to: &out, escapingSlashes: escapingSlashes)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            for (i, member) in members.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                Self.write(member.key, to: &out, escapingSlashes: escapingSlashes)
+                out.append(UInt8(ascii: ":"))
+                member.value.write(to: &out, escapingSlashes: escapingSlashes)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func write(_ text: String, to out: inout [UInt8], escapingSlashes: Bool) {
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case UInt8(ascii: "/") where escapingSlashes: out.append(contentsOf: #"\/"#.utf8)
+            case 0x08: out.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+            case 0x09: out.append(contentsOf: #"\t"#.utf8)
+            case ..<0x20: out.append(contentsOf: #"\u00"#.utf8 + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
