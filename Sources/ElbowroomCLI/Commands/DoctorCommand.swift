@@ -11,14 +11,15 @@ enum DoctorCommand {
     struct Line {
         var ok: Bool
         var text: String
-        /// Not checked, because of a failure another line names (no login: no api probe): `--`.
+        /// Not a failure of its own, because of one another line names (no login: the cache's
+        /// signed_out): `--`.
         var skipped = false
     }
 
     /// The width a line is folded to, mark included: a terminal's default.
     static let width = 80
 
-    /// Prints each line with its mark (`ok`, `FAIL`, `--` for not checked). On a terminal the
+    /// Prints each line with its mark (`ok`, `FAIL`, `--` for what follows from a failure above). On a terminal the
     /// lines are folded at spaces to 80 columns, the rest indented under the text, and the marks
     /// coloured (`--color`, `NO_COLOR`, `CLICOLOR_FORCE` as for a render); into a pipe each part
     /// stays one line, for grep.
@@ -106,10 +107,8 @@ enum DoctorCommand {
         if !ignored.isEmpty {
             lines.append(Line(ok: false, text: "environment: ignoring \(ignored.joined(separator: ", ")): a path there must be absolute (a relative one would depend on the current directory)"))
         }
-        if config.usageSource.mayFetch {
-            lines.append(signedIn ? api(context: context)
-                         : Line(ok: true, text: "api: not asked: no login to ask with (see credentials)", skipped: true))
-        }
+        // The probe sends no token: whether the api answers is its own question, login or not.
+        if config.usageSource.mayFetch { lines.append(api(context: context)) }
         return lines
     }
 
