@@ -30,6 +30,9 @@ public enum AdapterRegistry {
     /// The names people type from memory for an adapter of another name: the window manager's
     /// or the bar's (`-a sway` is the i3bar protocol swaybar speaks). A switch: it runs on every
     /// render.
+    /// The names `canonicalName` takes for another, for did-you-mean.
+    public static let aliasNames = ["i3", "sway", "swaybar"]
+
     public static func canonicalName(_ name: String) -> String {
         switch name {
         case "i3", "sway", "swaybar": "i3bar"

@@ -109,6 +109,15 @@ import ElbowroomTestSupport
         #expect(s.stdout.text.hasPrefix(#"[{"name":"elbowroom","full_text":"5h 63%"#), "\(s.stdout.text)")
     }
 
+    @Test func aNearMissOfAnAliasSuggestsTheAlias() {
+        let s = CLISandbox()
+        #expect(s.run("-a", "swaybarr") == 2)
+        #expect(s.stderr.text.contains("did you mean 'swaybar'?"), "\(s.stderr.text)")
+        let i = CLISandbox()
+        #expect(i.run("init", "i3barr") == 2)
+        #expect(i.stderr.text.contains("did you mean 'i3bar'?"), "\(i.stderr.text)")
+    }
+
     // MARK: doctor
 
     @Test func doctorNamesTheTemplateKeyAtFault() {

@@ -47,7 +47,7 @@ enum InitCommand {
     static func run(_ name: String, context: CLIContext) -> Int32 {
         let resolved = IntegrationSnippets.canonicalName(name)
         guard var text = IntegrationSnippets.snippet(named: resolved) else {
-            context.stderr.write("elbowroom: unknown integration '\(name)'\(Suggest.hint(for: name, in: IntegrationSnippets.names)); one of: \(IntegrationSnippets.names.joined(separator: ", "))\n")
+            context.stderr.write("elbowroom: unknown integration '\(name)'\(Suggest.hint(for: name, in: IntegrationSnippets.names + IntegrationSnippets.aliases.map(\.alias))); one of: \(IntegrationSnippets.names.joined(separator: ", "))\n")
             return 2
         }
         if resolved != name {

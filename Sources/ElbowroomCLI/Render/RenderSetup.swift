@@ -32,7 +32,7 @@ struct RenderSetup {
         // Without -a: colour on a terminal (NO_COLOR, CLICOLOR_FORCE, --color), plain text elsewhere.
         let adapterName = invocation.adapter ?? "ansi"
         guard let adapter = AdapterRegistry.resolve(name: adapterName, paths: paths, environment: context.environment) else {
-            let names = AdapterRegistry.all(paths: paths, environment: context.environment).map(\.name)
+            let names = AdapterRegistry.all(paths: paths, environment: context.environment).map(\.name) + AdapterRegistry.aliasNames
             throw Failure(message: "unknown adapter '\(adapterName)'\(Suggest.hint(for: adapterName, in: names)); 'elbowroom adapters' lists them",
                           adapter: nil, short: "unknown adapter")
         }
