@@ -21,7 +21,7 @@ enum InitCommand {
 
     /// How a snippet should name the program.
     enum ProgramName: Equatable {
-        /// `elbowroom` is found on the system PATH.
+        /// This elbowroom is in a directory of the system PATH.
         case onSystemPath
         /// Only by its full path (a user prefix such as `~/.local/bin`).
         case fullPath(String)
@@ -29,8 +29,9 @@ enum InitCommand {
         case unknown
     }
 
+    /// By where this program is (not whether another elbowroom is on the system PATH: the
+    /// snippet should run the one the user ran).
     static func programName(context: CLIContext) -> ProgramName {
-        if systemPath.contains(where: { FileSystem.isExecutable($0 + "/elbowroom") }) { return .onSystemPath }
         guard let own = context.ownExecutable() else { return .unknown }
         if systemPath.contains(FileSystem.directory(of: own)) { return .onSystemPath }
         // Written into JSON, shell, ini and systemd lines unquoted: only a plain path will do.
