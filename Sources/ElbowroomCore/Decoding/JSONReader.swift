@@ -45,6 +45,15 @@ public struct JSONReader {
         self.bytes = bytes
     }
 
+    /// A reader of `bytes` that starts at `offset` (another parser's position; see `JSONValue`).
+    public init(bytes: [UInt8], offset: Int) {
+        self.bytes = bytes
+        index = offset
+    }
+
+    /// Where the next read starts.
+    public var offset: Int { index }
+
     private var failure: Failure { Failure(offset: index) }
 
     private mutating func skipWhitespace() {

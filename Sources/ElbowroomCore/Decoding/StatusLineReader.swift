@@ -7,7 +7,8 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 
 /// Reads Claude Code's status-line JSON by hand (see `JSONReader` for why): every status-line
 /// render does this. It takes exactly what the `Codable` reader (`StatusLineInput.Raw` with
-/// `Lenient`, `FlexibleNumber`, `FlexibleDate`) takes — a test holds the two equal over real and
+/// `Lenient`, `FlexibleNumber`, `FlexibleDate`, in Tests/ElbowroomCoreTests/ReferenceDecoding.swift)
+/// takes — a test holds the two equal over real and
 /// mutated inputs: a document that is not JSON, or not an object, is `nil`; within it every
 /// field is lenient (a wrong type or an unreadable value is absent, never an error).
 enum StatusLineReader {

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
 #endif
+import ElbowroomCore
 
 /// A JSON document as the fetch side reads and writes it: Claude Code's credentials (every key
 /// kept, in its order), the token endpoint's answers, the usage api's error envelopes, the
@@ -257,84 +258,20 @@ public enum JSONValue: Equatable, Sendable {
             return literal
         }
 
+        /// A string, read by Core's `JSONReader` (one reader of JSON strings in the project:
+        /// escapes, surrogate pairs, UTF-8 validation).
         mutating func string() throws(Malformed) -> String {
-            index += 1  // the opening quote
-            var out: [UInt8] = []
-            var run = index  // start of the bytes not yet copied to `out`
-            while index < bytes.count {
-                let c = bytes[index]
-                switch c {
-                case UInt8(ascii: "\""):
-                    out.append(contentsOf: bytes[run..<index])
-                    index += 1
-                    return try Self.validated(out, at: index)
-                case UInt8(ascii: "\\"):
-                    out.append(contentsOf: bytes[run..<index])
-                    index += 1
-                    guard index < bytes.count else { throw failure }
-                    let e = bytes[index]
-                    index += 1
-                    switch e {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
-                    case UInt8(ascii: "b"): out.append(0x08)
-                    case UInt8(ascii: "f"): out.append(0x0C)
-                    case UInt8(ascii: "n"): out.append(0x0A)
-                    case UInt8(ascii: "r"): out.append(0x0D)
-                    case UInt8(ascii: "t"): out.append(0x09)
-                    case UInt8(ascii: "u"):
-                        var scalar = try hex4()
-                        if scalar >= 0xDC00 && scalar < 0xE000 { throw failure }  // a low surrogate first
-                        if scalar >= 0xD800 && scalar < 0xDC00 {
-                            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                                  bytes[index + 1] == UInt8(ascii: "u") else { throw failure }
-                            index += 2
-                            let low = try hex4()
-                            guard low >= 0xDC00 && low < 0xE000 else { throw failure }
-                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                        }
-                        out.append(contentsOf: String(Unicode.Scalar(scalar)!).utf8)
-                    default:
-                        throw failure
-                    }
-                    run = index
-                default:
-                    guard c >= 0x20 else { throw failure }
-                    index += 1
-                }
+            var reader = JSONReader(bytes: bytes, offset: index)
+            do {
+                let text = try reader.string()
+                index = reader.offset
+                return text
+            } catch {
+                throw Malformed(offset: error.offset)
             }
-            throw failure
-        }
-
-        mutating func hex4() throws(Malformed) -> UInt32 {
-            guard index + 4 <= bytes.count else { throw failure }
-            var value: UInt32 = 0
-            for _ in 0..<4 {
-                let c = bytes[index]
-                let digit: UInt32
-                switch c {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(c - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(c - UInt8(ascii: "a") + 10)
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(c - UInt8(ascii: "A") + 10)
-                default: throw failure
-                }
-                value = value << 4 | digit
-                index += 1
-            }
-            return value
-        }
-
-        /// The bytes as a string when they are valid UTF-8: decoding then replaces nothing, so
-        /// the string's bytes are the input's.
-        static func validated(_ bytes: [UInt8], at offset: Int) throws(Malformed) -> String {
-            let text = String(decoding: bytes, as: UTF8.self)
-            guard text.utf8.elementsEqual(bytes) else { throw Malformed(offset: offset) }
-            return text
         }
     }
 
-    // MARK: Writing
-
-    /// The document as compact JSON (no whitespace), members in their order.
     public func serialized(escapingSlashes: Bool = false) -> Data {
         var out: [UInt8] = []
         write(to: &out, escapingSlashes: escapingSlashes)
