@@ -3,7 +3,7 @@
 /// | construct | example |
 /// |---|---|
 /// | comment | `# anything to the end of the line` |
-/// | table | `[thresholds]` (one level, bare name) |
+/// | table | `[thresholds]` (bare name); `[colors.tmux]` inside `[colors]` only |
 /// | key | `max_age`, `"quoted key"` |
 /// | string | `"basic \"escapes\" \n \t \\ \u00e9"`, `'literal'` |
 /// | integer / float | `180`, `-3`, `1_000`, `2.5` |
@@ -44,7 +44,8 @@ public enum TOMLSubset {
     }
 
     /// Parses the document into entries in order; a repeated key or table is an error.
-    public static func parse(_ text: String) throws(ParseError) -> [Entry] {
+    /// - Parameter nestable: the tables that may have tables inside, one level (`[colors.tmux]`).
+    public static func parse(_ text: String, nestable: [String] = ["colors"]) throws(ParseError) -> [Entry] {
         var entries: [Entry] = []
         var table = ""
         var seenTables: Set<String> = [""]
@@ -60,8 +61,14 @@ public enum TOMLSubset {
                 scanner.advance()
                 scanner.skipSpace()
                 if scanner.peek == "[" { throw scanner.error("arrays of tables are not supported") }
-                let name = try scanner.bareKey()
+                var name = try scanner.bareKey()
                 scanner.skipSpace()
+                if scanner.peek == ".", nestable.contains(name) {
+                    scanner.advance()
+                    scanner.skipSpace()
+                    name += "." + (try scanner.bareKey())
+                    scanner.skipSpace()
+                }
                 guard scanner.peek == "]" else {
                     throw scanner.error(scanner.peek == "." ? "nested tables are not supported" : "expected ']' to close the table name")
                 }
