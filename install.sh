@@ -67,6 +67,10 @@ uninstall() {
     rm -f "$manifest"
     prune "$manifest"
     echo "elbowroom is uninstalled from $prefix"
+    echo "left in place: your config (${XDG_CONFIG_HOME:-$HOME/.config}/elbowroom), the cache and history"
+    echo "  (${XDG_CACHE_HOME:-$HOME/.cache}/elbowroom: rm -r it), and what you pasted from 'elbowroom init':"
+    echo "  the bar, tmux, Claude Code statusLine and systemd lines, which you remove by hand (the"
+    echo "  bash, zsh and fish prompt lines print nothing once elbowroom is gone)"
 }
 
 if [ "$action" = uninstall ]; then

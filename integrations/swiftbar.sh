@@ -1,5 +1,6 @@
 #!/bin/sh
 # Save as elbowroom.30s.sh in your SwiftBar plugin folder and make it executable
-# (chmod +x). SwiftBar's PATH is short: name elbowroom by its full path.
+# (chmod +x). SwiftBar's PATH is short: `elbowroom init swiftbar` names elbowroom by
+# its full path when it is not in /usr/local/bin.
 # <swiftbar.hideRunInTerminal>true</swiftbar.hideRunInTerminal>
-exec "$HOME/.local/bin/elbowroom" -a swiftbar
+exec elbowroom -a swiftbar

@@ -1,3 +1,3 @@
-# ~/.zshrc: elbowroom on the right of the prompt
+# ~/.zshrc: elbowroom on the right of the prompt (nothing once it is uninstalled)
 setopt prompt_subst
-RPROMPT='$(elbowroom -a zsh)'
+RPROMPT='$(command -v elbowroom >/dev/null && elbowroom -a zsh)'

@@ -23,7 +23,21 @@ public enum AdapterRegistry {
     ]
 
     public static func builtIn(named name: String) -> (any OutputAdapter)? {
-        builtIn.first { $0.name == name }
+        let name = canonicalName(name)
+        return builtIn.first { $0.name == name }
+    }
+
+    /// The names people type from memory for an adapter of another name: the window manager's
+    /// or the bar's (`-a sway` is the i3bar protocol swaybar speaks). A switch: it runs on every
+    /// render.
+    /// The names `canonicalName` takes for another, for did-you-mean.
+    public static let aliasNames = ["i3", "sway", "swaybar"]
+
+    public static func canonicalName(_ name: String) -> String {
+        switch name {
+        case "i3", "sway", "swaybar": "i3bar"
+        default: name
+        }
     }
 
     /// A built-in adapter by name, else the first plugin `elbowroom-adapter-NAME` in the user's

@@ -67,7 +67,7 @@ public enum ElbowroomMain {
         case .watch: return WatchCommand.run(invocation, context: context)
         case .fetch(let force, let json):
             return FetchCommand.run(force: force, json: json, verbose: invocation.verbose, context: context)
-        case .doctor: return DoctorCommand.run(context: context)
+        case .doctor: return DoctorCommand.run(context: context, color: invocation.color)
         case .templates(let action): return TemplatesCommand.run(action, context: context)
         case .adapters: return AdaptersCommand.run(context: context)
         case .initSnippet(let name): return InitCommand.run(name, context: context)

@@ -61,7 +61,22 @@ enum DocTables {
             guard let end = lines.firstIndex(of: Substring(open + "end" + close)) else {
                 throw Problem(description: "\(path): the \(name) region has no end line")
             }
-            if let list = lists.first(where: { $0.name == name }) {
+            if name == "init-snippet", words.count > 1 {
+                // What `elbowroom init NAME` prints, in a fenced block.
+                let snippet = String(words[1])
+                guard let entry = IntegrationSnippets.all.first(where: { $0.name == snippet }) else {
+                    throw Problem(description: "\(path): no init snippet named \(snippet)")
+                }
+                out += (["```" + fenceLanguage(entry.name, file: entry.file)]
+                    + entry.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                    + ["```"]).map { Substring($0) }
+            } else if name == "init-table" {
+                // One row per snippet: its name, the command, what it sets up.
+                out += (["| for | run | it sets up |", "|---|---|---|"]
+                    + IntegrationSnippets.names.map { n in
+                        "| \(n) | `elbowroom init \(n)` | \(IntegrationSnippets.summary(of: n).replacing("|", with: "\\|")) |"
+                    }).map { Substring($0) }
+            } else if let list = lists.first(where: { $0.name == name }) {
                 out += (man
                     ? list.items.enumerated().map { i, item in
                         ".BR \(item.replacing("-", with: "\\-")) " + (i == list.items.count - 1 ? last : ",")
@@ -71,11 +86,26 @@ enum DocTables {
                 let table = try self.table(root: root, file: source.file, header: source.header)
                 out += (man ? roff(table) : table).map { Substring($0) }
             } else {
-                throw Problem(description: "\(path): no region named \(name) (scripts/generate knows \((lists.map(\.name) + tables.map(\.name)).joined(separator: ", ")))")
+                throw Problem(description: "\(path): no region named \(name) (scripts/generate knows \((lists.map(\.name) + tables.map(\.name) + ["init-snippet NAME", "init-table"]).joined(separator: ", ")))")
             }
             lines = lines[end...]
         }
         return out.joined(separator: "\n")
+    }
+
+    /// The Markdown fence language for a snippet file.
+    static func fenceLanguage(_ name: String, file: String) -> String {
+        if name == "tmux" { return "tmux" }
+        switch file.split(separator: ".").last.map(String.init) ?? "" {
+        case "jsonc": return "jsonc"
+        case "json": return "json"
+        case "toml": return "toml"
+        case "ini", "service": return "ini"
+        case "sh": return "sh"
+        case "zsh": return "zsh"
+        case "fish": return "fish"
+        default: return ""
+        }
     }
 
     /// Text filled into lines of at most 100 characters.

@@ -77,7 +77,7 @@ import Testing
             let localTime = LocalTime.fixed(offsetSeconds: 3600)
             return RenderedFrame(spans: main.render(view, statusLine: statusLine, localTime: localTime),
                                  tooltip: tooltip?.render(view, statusLine: statusLine, localTime: localTime) ?? [],
-                                 view: view)
+                                 view: view, palette: Palette(config: config, adapter: adapter.name, defaults: adapter.defaultColors))
         }
     }
 

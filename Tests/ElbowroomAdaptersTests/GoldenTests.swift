@@ -9,7 +9,14 @@ import Testing
     @Test(arguments: adapters, GoldenCase.allCases)
     func renderMatchesGolden(adapter name: String, golden: GoldenCase) throws {
         let adapter = try #require(AdapterRegistry.builtIn(named: name))
-        try Golden.check(adapter.render(golden.frame).text, adapter: name, name: golden.rawValue)
+        try Golden.check(adapter.render(Self.frame(golden, for: adapter)).text, adapter: name, name: golden.rawValue)
+    }
+
+    /// The golden frame in the adapter's own default colours, as a render gives it.
+    static func frame(_ golden: GoldenCase, for adapter: any OutputAdapter) -> RenderedFrame {
+        var frame = golden.frame
+        frame.palette = Palette(defaults: adapter.defaultColors)
+        return frame
     }
 
     @Test(arguments: adapters)
@@ -27,8 +34,8 @@ import Testing
     @Test(arguments: adapters)
     func streamMatchesGolden(adapter name: String) throws {
         let adapter = try #require(AdapterRegistry.builtIn(named: name))
-        let text = (adapter.streamHeader() ?? "") + adapter.streamFrame(GoldenCase.freshOK.frame)
-            + adapter.streamFrame(GoldenCase.critical.frame) + adapter.streamError("template error")
+        let text = (adapter.streamHeader() ?? "") + adapter.streamFrame(Self.frame(.freshOK, for: adapter))
+            + adapter.streamFrame(Self.frame(.critical, for: adapter)) + adapter.streamError("template error")
         try Golden.check(text, adapter: name, name: "stream")
     }
 

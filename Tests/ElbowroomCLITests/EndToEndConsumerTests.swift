@@ -21,7 +21,57 @@ import Testing
         try outer.start("env -u TMUX tmux -L \(inner.socket) attach -t t")
         #expect(outer.waitFor("acct #1 63%"), "status line: \((try? outer.screen()) ?? "")")
         let styled = try outer.screen(escapes: true)
-        #expect(styled.contains("acct #1 \u{1B}[32m63%"), "63% drawn in the ok colour")
+        // tmux's default status bar is black on green: ok takes the bar's own colour.
+        #expect(!styled.contains("\u{1B}[32m63%"), "63% is not green on the green bar")
+    }
+
+    /// The default line on tmux's default theme (`-f /dev/null`: status black on green), one
+    /// window of each level: every character of it is drawn in a colour other than the bar's.
+    @Test func tmuxDefaultThemeDrawsNoSegmentInTheBackgroundsColour() throws {
+        let e = try EndToEnd()
+        try e.seedCache(windows: [("five_hour", 37), ("seven_day", 80), ("seven_day_opus", 95)], age: 5)
+        let inner = TmuxScreen()
+        try inner.start("sleep 600")
+        try inner.tmux(["set", "-g", "status-interval", "1"])
+        try inner.tmux(["set", "-g", "status-right-length", "80"])
+        try inner.tmux(["set", "-g", "status-right", "#(\(e.envPrefix) \(e.elbowroom) -a tmux)"])
+        let outer = TmuxScreen()
+        try outer.start("env -u TMUX tmux -L \(inner.socket) attach -t t")
+        let line = "5h 63% · 7d 20% · Opus 5%"
+        #expect(outer.waitFor(line), "status line: \((try? outer.screen()) ?? "")")
+        let status = try #require(try outer.screen(escapes: true).split(separator: "\n").last { $0.contains("Opus") })
+        let cells = SGRCells.parse(String(status))
+        let start = try #require(cells.firstIndex { $0.character == "5" && cells.count > 1 })
+        let drawn = cells[start...].prefix(line.count).filter { $0.character != " " }
+        #expect(String(drawn.map(\.character)) == line.replacingOccurrences(of: " ", with: ""))
+        for cell in drawn {
+            #expect(cell.background == 2, "the default bar is green: \(cell)")
+            #expect(cell.foreground != cell.background, "'\(cell.character)' drawn in the bar's own colour")
+        }
+        #expect(drawn.first?.foreground == 0, "ok is the status style's black")
+        #expect(drawn.contains { $0.foreground == 1 }, "critical is red")
+    }
+
+    /// The built program lives in .build, on no system PATH: `init` names it by the path the
+    /// kernel gives for it, and a shell without the login PATH runs that line.
+    @Test func initNamesTheRealProgramSoAShellWithTheSystemPathRunsIt() throws {
+        let e = try EndToEnd()
+        try e.seedCache(fiveHour: 37, age: 5)
+        let run = try e.run(["init", "i3"])
+        let own = URL(fileURLWithPath: e.elbowroom).resolvingSymlinksInPath().path
+        #expect(run.stdout.contains("status_command \(own) watch -a i3bar"), "\(run.stdout)")
+        #expect(run.stderr.contains("is not on the PATH"))
+        let tmux = try e.run(["init", "tmux"]).stdout
+        let line = try #require(tmux.split(separator: "\n").first { $0.hasPrefix("set -g status-right '") })
+        let command = line.dropFirst("set -g status-right '#(".count).prefix { $0 != ")" }
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "\(e.envPrefix) PATH=/usr/bin:/bin \(command) --offline"]
+        let out = Pipe()
+        shell.standardOutput = out
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "5h 63%\n")
     }
 
     @Test(.enabled(if: has("bash"))) func bashPromptKeepsLineEditingWidth() throws {
@@ -66,5 +116,59 @@ import Testing
         #expect(term.waitFor("63% >"), "screen: \((try? term.screen()) ?? "")")
         try term.keys("echo hi", "C-a")
         #expect(Eventually.within(3) { (try? term.cursorX()) == "63% > ".count })
+    }
+}
+
+/// The cells of one line of `capture-pane -e`: each character with the colour indexes it was
+/// drawn in (`nil` for the terminal's default).
+struct SGRCells {
+    struct Cell: CustomStringConvertible {
+        var character: Character
+        var foreground: Int?
+        var background: Int?
+        var description: String { "\(character) fg \(foreground.map(String.init) ?? "default") bg \(background.map(String.init) ?? "default")" }
+    }
+
+    static func parse(_ line: String) -> [Cell] {
+        var cells: [Cell] = []
+        var fg: Int?
+        var bg: Int?
+        var chars = Array(line)
+        var i = 0
+        while i < chars.count {
+            if chars[i] == "\u{1B}", i + 1 < chars.count, chars[i + 1] == "[" {
+                var j = i + 2
+                var body = ""
+                while j < chars.count, !chars[j].isLetter { body.append(chars[j]); j += 1 }
+                if j < chars.count, chars[j] == "m" {
+                    let codes = body.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+                    var k = 0
+                    while k < codes.count {
+                        switch codes[k] {
+                        case 0: fg = nil; bg = nil
+                        case 30...37: fg = codes[k] - 30
+                        case 90...97: fg = codes[k] - 90 + 8
+                        case 39: fg = nil
+                        case 40...47: bg = codes[k] - 40
+                        case 100...107: bg = codes[k] - 100 + 8
+                        case 49: bg = nil
+                        case 38, 48:
+                            if k + 2 < codes.count, codes[k + 1] == 5 {
+                                if codes[k] == 38 { fg = codes[k + 2] } else { bg = codes[k + 2] }
+                                k += 2
+                            }
+                        default: break
+                        }
+                        k += 1
+                    }
+                }
+                i = j + 1
+                continue
+            }
+            cells.append(Cell(character: chars[i], foreground: fg, background: bg))
+            i += 1
+        }
+        chars.removeAll()
+        return cells
     }
 }

@@ -45,6 +45,16 @@ final class EndToEnd: @unchecked Sendable {
     var usageRequests: Int { server.requests(path: FakeAnthropic.usagePath).count }
 
     /// Writes a cache whose data is `age` seconds old.
+    /// A cache with these windows (API key, percent used), each resetting in an hour.
+    func seedCache(windows: [(String, Double)], age: TimeInterval) throws {
+        let observed = Date().addingTimeInterval(-age)
+        var cache = CacheFile(account: sandbox.paths.accountSource, reading: Reading(
+            windows: windows.map { UsageWindow(key: $0.0, used: $0.1, resetsAt: Date().addingTimeInterval(3600), observedAt: observed) },
+            fetchedAt: observed, source: .api))
+        cache.fetch.recordSuccess(at: observed)
+        try CacheStore(paths: sandbox.paths).save(cache)
+    }
+
     func seedCache(fiveHour: Double, age: TimeInterval) throws {
         let observed = Date().addingTimeInterval(-age)
         var cache = CacheFile(account: sandbox.paths.accountSource, reading: Reading(

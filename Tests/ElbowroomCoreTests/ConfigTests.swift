@@ -40,6 +40,44 @@ import Testing
         #expect(palette.colors[.warn] == .named(.brightYellow))
     }
 
+    @Test func aColourOfDefaultLeavesTheConsumersOwn() throws {
+        let config = try Config.parse("[colors]\nok = \"default\"\nstale = \"none\"\n", file: "c.toml")
+        let palette = Palette(config: config)
+        #expect(palette.colors.ok == nil)
+        #expect(palette.colors.stale == nil)
+        #expect(palette.resolve(Style(semantic: .ok)) == Style())
+        #expect(palette.colors.warn == .named(.yellow))
+    }
+
+    @Test(arguments: ["", " ", "bold", "bg:red"])
+    func aColourThatIsNoColourIsAnError(spec: String) {
+        do {
+            _ = try Config.parse("[colors]\nok = \"\(spec)\"\n", file: "c.toml")
+            Issue.record("'\(spec)' accepted")
+        } catch {
+            #expect(error.message.contains("colors.ok must be a colour"), "\(error.message)")
+        }
+    }
+
+    @Test func oneAdaptersColoursGoOverTheRestForThatAdapterOnly() throws {
+        let config = try Config.parse("[colors]\nok = \"cyan\"\nwarn = \"208\"\n[colors.tmux]\nok = \"green\"\n", file: "c.toml")
+        let tmuxDefaults = Palette.Colors(ok: nil, warn: .named(.yellow), critical: .named(.red), stale: nil, dim: nil)
+        let tmux = Palette(config: config, adapter: "tmux", defaults: tmuxDefaults)
+        #expect(tmux.colors.ok == .named(.green))
+        #expect(tmux.colors.warn == .palette(208))
+        #expect(tmux.colors.critical == .named(.red))
+        let waybar = Palette(config: config, adapter: "waybar")
+        #expect(waybar.colors.ok == .named(.cyan))
+        #expect(throws: ConfigError.self) { try Config.parse("[colors.tmux]\nokk = \"red\"\n", file: "c.toml") }
+        #expect(throws: ConfigError.self) { try Config.parse("[thresholds.tmux]\nwarn = 3\n", file: "c.toml") }
+    }
+
+    @Test func displayIsLeftOrUsed() throws {
+        #expect(Config().display == .left)
+        #expect(try Config.parse("display = \"used\"\n", file: "c.toml").display == .used)
+        #expect(throws: ConfigError.self) { try Config.parse("display = \"remaining\"\n", file: "c.toml") }
+    }
+
     @Test func emptyFileIsDefaults() throws {
         var expected = Config()
         expected.source = "c.toml"

@@ -82,7 +82,7 @@ struct ShippedTemplateTests {
     @Test func claudeTemplateShowsTheStatusLineInput() throws {
         let input = StatusLineInput(modelName: "Opus 4", costUSD: 1.5, contextUsedPercent: 23)
         let spans = try Self.shipped("claude").render(Fixture.fresh.view, statusLine: input, localTime: Fixture.localTime)
-        #expect(spans.plainText == "Opus 4 · ctx 23% · 5h 37% · 7d 59% · Sonnet 82% · Opus 8% · credits $12.34 / $50.00")
+        #expect(spans.plainText == "Opus 4 · ctx 77% · 5h 37% · 7d 59% · Sonnet 82% · Opus 8% · credits $12.34 / $50.00")
         #expect(spans.first == Span("Opus 4", style: Style(bold: true)))
     }
 

@@ -11,8 +11,10 @@ public struct BashAdapter: OutputAdapter {
 
     static func wrap(_ escape: String) -> String { "\u{01}" + escape + "\u{02}" }
 
+    public var colorsReachATerminal: Bool { true }
+
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        AdapterOutput(SGR.encode(frame.runs(frame.spans), wrap: Self.wrap) + "\n")
+        AdapterOutput(SGR.encode(frame.runs(frame.spans, expressible: frame.useColor ? { $0 } : { _ in .plain }), wrap: Self.wrap) + "\n")
     }
 
     /// A short red marker: the prompt stays usable, the detail is on stderr.

@@ -11,8 +11,10 @@ public struct ClaudeAdapter: OutputAdapter {
     public var defaultTemplate: String { "claude" }
     public var readsClaudeStatusLine: Bool { true }
 
+    public var colorsReachATerminal: Bool { true }
+
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        AdapterOutput(SGR.encode(frame.runs(frame.spans)) + "\n")
+        AdapterOutput(SGR.encode(frame.runs(frame.spans, expressible: frame.useColor ? { $0 } : { _ in .plain })) + "\n")
     }
 
     /// Claude Code hides stderr, so the reason goes on the status line itself (one line).

@@ -9,8 +9,10 @@ public struct FishAdapter: OutputAdapter {
     public let name = "fish"
     public let summary = "fish prompt: ANSI colours"
 
+    public var colorsReachATerminal: Bool { true }
+
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        AdapterOutput(SGR.encode(frame.runs(frame.spans)))
+        AdapterOutput(SGR.encode(frame.runs(frame.spans, expressible: frame.useColor ? { $0 } : { _ in .plain })))
     }
 
     public func renderError(_ message: String) -> AdapterOutput {

@@ -8,7 +8,7 @@ import ElbowroomCore
 /// then one `[{block}],` line per update. A one-shot `elbowroom -a i3bar` prints just `[{block}]`.
 ///
 /// Block keys, in order: `name` (`elbowroom`), `full_text`, `short_text` (worst window only),
-/// `color` (the level's colour; grey without data), `urgent` (true when critical), and
+/// `color` (the level's colour; grey without data; left out for `"default"`), `urgent` (true when critical), and
 /// `"markup":"pango"` only when the text needs more than the block colour (several colours, bold,
 /// background) — then `full_text` and `short_text` are Pango with data escaped.
 public struct I3barAdapter: OutputAdapter {
@@ -34,7 +34,7 @@ public struct I3barAdapter: OutputAdapter {
             pairs.append(("full_text", .string(runs.map { $0.text }.concatenated())))
             pairs.append(("short_text", .string(frame.shortText)))
         }
-        pairs.append(("color", .string(color.hex)))
+        if let color { pairs.append(("color", .string(color.hex))) }
         pairs.append(("urgent", .bool(frame.level == .critical)))
         if needsMarkup { pairs.append(("markup", .string("pango"))) }
         return .object(pairs)

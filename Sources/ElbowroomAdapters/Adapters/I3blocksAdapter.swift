@@ -16,7 +16,7 @@ public struct I3blocksAdapter: OutputAdapter {
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
         let text = fullText(frame) + "\n" + frame.shortText
-            + "\n" + frame.blockColor.hex + "\n"
+            + "\n" + (frame.blockColor?.hex ?? "") + "\n"
         return AdapterOutput(text, exitCode: frame.level == .critical ? 33 : 0)
     }
 

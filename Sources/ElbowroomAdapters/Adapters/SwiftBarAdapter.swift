@@ -28,7 +28,7 @@ public struct SwiftBarAdapter: OutputAdapter {
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
         var out = ""
-        let titleColor = frame.level == .ok ? "" : " | color=" + frame.color(for: frame.level).hex
+        let titleColor = frame.level == .ok ? "" : frame.color(for: frame.level).map { " | color=" + $0.hex } ?? ""
         for line in Self.lines(frame.runs(frame.spans)) where !line.text.isEmpty {
             out += SwiftBarEscaping.line(line.text) + titleColor + "\n"
         }
@@ -36,8 +36,8 @@ public struct SwiftBarAdapter: OutputAdapter {
         out += "---\n"
         if frame.tooltip.isEmpty {
             for w in frame.view.windows {
-                out += SwiftBarEscaping.line("\(w.label): \(PercentText.whole(w.left))% left")
-                    + " | color=" + frame.color(for: w.level).hex + "\n"
+                out += SwiftBarEscaping.line("\(w.label): \(PercentText.whole(frame.view.display == .used ? w.used : w.left))% \(frame.view.display.rawValue)")
+                    + (frame.color(for: w.level).map { " | color=" + $0.hex } ?? "") + "\n"
             }
         } else {
             for line in Self.lines(frame.runs(frame.tooltip)) where !line.text.isEmpty {
@@ -45,7 +45,7 @@ public struct SwiftBarAdapter: OutputAdapter {
             }
         }
         if let error = frame.view.error {
-            out += SwiftBarEscaping.line("⚠ " + error) + " | color=" + frame.color(for: .critical).hex + "\n"
+            out += SwiftBarEscaping.line("⚠ " + error) + (frame.color(for: .critical).map { " | color=" + $0.hex } ?? "") + "\n"
         }
         out += "---\nRefresh | refresh=true\n"
         return AdapterOutput(out)

@@ -9,10 +9,20 @@ import ElbowroomCore
 /// | colours | `fg=red`, `fg=brightred`, `fg=colour208`, `fg=#rrggbb`; `bg=…` likewise |
 /// | bold / italic / underline | `bold` / `italics` / `underscore` |
 /// | end of a styled run | `#[default]` |
+///
+/// `ok` has no colour of its own here: tmux's default status bar is black on green, where green
+/// text is invisible, so ok text keeps the status style's colour (`[colors.tmux] ok = "green"`
+/// brings it back on a dark theme).
 public struct TmuxAdapter: OutputAdapter {
     public init() {}
     public let name = "tmux"
     public let summary = "tmux status line: #[fg=…] styles, # doubled"
+
+    public var defaultColors: Palette.Colors {
+        var colors = Palette.defaults
+        colors.ok = nil
+        return colors
+    }
 
     static func color(_ color: Color) -> String {
         switch color {

@@ -37,8 +37,15 @@ public struct ZshAdapter: OutputAdapter {
         return out
     }
 
+    public var colorsReachATerminal: Bool { true }
+
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        let runs = frame.runs(frame.spans) { var s = $0; s.italic = false; return s }
+        let runs = frame.runs(frame.spans) { style in
+            guard frame.useColor else { return .plain }
+            var s = style
+            s.italic = false
+            return s
+        }
         return AdapterOutput(Self.encode(runs) + "\n")
     }
 

@@ -23,26 +23,26 @@ extension RenderedFrame {
         return runs
     }
 
-    /// The colour of a level, from the palette.
-    public func color(for level: Level) -> Color {
-        palette.colors[SemanticStyle(level)] ?? Palette.defaults[SemanticStyle(level)]!
+    /// The colour of a level, from the palette; `nil` for the consumer's own.
+    public func color(for level: Level) -> Color? {
+        palette.colors[SemanticStyle(level)]
     }
 
     /// The colour a bar gives the whole block: the level's, or the stale colour when there are
-    /// no numbers to judge (signed out, loading).
-    public var blockColor: Color {
+    /// no numbers to judge (signed out, loading); `nil` for the bar's own.
+    public var blockColor: Color? {
         if view.windows.isEmpty {
-            return palette.colors[.stale] ?? .named(.brightBlack)
+            return palette.colors[.stale]
         }
         return color(for: level)
     }
 
-    /// The short form bars show when space is tight: the worst window only (`5h 37%`, elbowroom
-    /// left), or the status when there are no numbers. One line, without controls: the name of
+    /// The short form bars show when space is tight: the worst window only (`5h 37%`, left or used
+    /// as `display` says), or the status when there are no numbers. One line, without controls: the name of
     /// a window the API added is its key, data.
     public var shortText: String {
         if let worst = view.worst {
-            return SafeText.clean(worst.name, lines: .join) + " \(PercentText.whole(worst.left))%"
+            return SafeText.clean(worst.name, lines: .join) + " \(PercentText.whole(view.display == .used ? worst.used : worst.left))%"
         }
         return SafeText.map(view.status.rawValue, lines: .join) { $0 == "_" ? " " : nil }
     }

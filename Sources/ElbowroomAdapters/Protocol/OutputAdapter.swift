@@ -19,6 +19,13 @@ public protocol OutputAdapter: Sendable {
     /// reading on stdin: a render then reads it (`claude.*` variables; its rate limits go into
     /// the cache, see `StatusLineIngest`).
     var readsClaudeStatusLine: Bool { get }
+    /// The colours of the semantic styles before `[colors]`: readable on the consumer's default
+    /// theme (tmux's status bar is green, so its `ok` is the status style's own colour).
+    var defaultColors: Palette.Colors { get }
+    /// Whether its ANSI colours go to a terminal although its stdout never is one (a prompt,
+    /// Claude Code's status line): then `NO_COLOR` and `--color never` turn them off
+    /// (`frame.useColor`), where a bar's colours are its consumer's markup and stay.
+    var colorsReachATerminal: Bool { get }
 
     /// One render: the whole output for a one-shot run (`elbowroom -a NAME`), trailing newline
     /// included where the consumer wants one.
@@ -44,6 +51,8 @@ extension OutputAdapter {
     public var defaultTooltipTemplate: String? { nil }
     public var printsView: Bool { false }
     public var readsClaudeStatusLine: Bool { false }
+    public var defaultColors: Palette.Colors { Palette.defaults }
+    public var colorsReachATerminal: Bool { false }
     public func streamHeader() -> String? { nil }
     public func streamFrame(_ frame: RenderedFrame) -> String {
         var text = render(frame).text

@@ -1,6 +1,7 @@
 // Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 import ElbowroomTemplate
+import ElbowroomAdapters
 
 /// `elbowroom doctor`: one line per part — programs, config, credentials, cache, API — each saying
 /// what it found and what to do. Never prints a token. Exit 0 when every part is usable, 1 if not.
@@ -10,14 +11,56 @@ enum DoctorCommand {
     struct Line {
         var ok: Bool
         var text: String
+        /// Not a failure of its own, because of one another line names (no login: the cache's
+        /// signed_out): `--`.
+        var skipped = false
     }
 
-    static func run(context: CLIContext) -> Int32 {
+    /// The width a line is folded to, mark included: a terminal's default.
+    static let width = 80
+
+    /// Prints each line with its mark (`ok`, `FAIL`, `--` for what follows from a failure above). On a terminal the
+    /// lines are folded at spaces to 80 columns, the rest indented under the text, and the marks
+    /// coloured (`--color`, `NO_COLOR`, `CLICOLOR_FORCE` as for a render); into a pipe each part
+    /// stays one line, for grep.
+    static func run(context: CLIContext, color: ColorMode = .auto) -> Int32 {
         let lines = check(context: context)
+        let colored = color.allowsColor(environment: context.environment, isTTY: context.stdoutIsTTY)
         for line in lines {
-            context.stdout.write("\(line.ok ? "ok  " : "FAIL") \(SafeText.clean(line.text, lines: .join))\n")
+            let mark = line.skipped ? "--  " : line.ok ? "ok  " : "FAIL"
+            let sgr = !colored ? "" : line.skipped ? "\u{1B}[2m" : line.ok ? "\u{1B}[32m" : "\u{1B}[1;31m"
+            let shown = colored ? sgr + mark + "\u{1B}[0m" : mark
+            let text = SafeText.clean(line.text, lines: .join)
+            let folded = context.stdoutIsTTY ? fold(text, width: width - 5) : [text]
+            context.stdout.write(shown + " " + folded.joined(separator: "\n     ") + "\n")
         }
         return lines.allSatisfy(\.ok) ? 0 : 1
+    }
+
+    /// `text` cut at spaces into lines of at most `width` characters (a word longer than that,
+    /// such as a long path, stands alone on its line).
+    static func fold(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        var count = 0
+        var first = true
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let length = word.count
+            if first {
+                current = String(word)
+                count = length
+                first = false
+            } else if count + 1 + length > width {
+                lines.append(current)
+                current = String(word)
+                count = length
+            } else {
+                current += " " + word
+                count += 1 + length
+            }
+        }
+        lines.append(current)
+        return lines
     }
 
     static func check(context: CLIContext) -> [Line] {
@@ -37,24 +80,67 @@ enum DoctorCommand {
                 lines.append(Line(ok: false, text: "config: \(error.description)"))
             }
         }
+        lines.append(contentsOf: templates(config: config, paths: paths))
+        if let path = pathNote(context: context) { lines.append(path) }
         // In statusline mode the fetcher is never started: not having it is fine.
         if !config.usageSource.mayFetch { lines[0].ok = true }
         lines.append(contentsOf: source(config: config, paths: paths))
+        var signedIn = true
         if config.usageSource.mayFetch {
-            lines.append(credentials(paths: paths, environment: context.environment, now: now))
+            let login = credentials(paths: paths, environment: context.environment, now: now)
+            signedIn = login.ok
+            lines.append(login)
             // Only while someone is refreshing: Claude Code (or elbowroom) holding its locks.
             for holder in ClaudeCodeStorage(environment: context.environment).lockHolders(now: now) {
                 lines.append(Line(ok: true, text: "claude code lock: \(holder)"))
             }
         }
-        lines.append(cache(paths: paths, now: now, config: config))
+        var cacheLine = cache(paths: paths, now: now, config: config)
+        // No login is one cause: the cache saying "signed out" follows from it.
+        if !signedIn && !cacheLine.ok && cacheLine.text.contains(", status \(DisplayStatus.signedOut.rawValue)") {
+            cacheLine.ok = true
+            cacheLine.skipped = true
+        }
+        lines.append(cacheLine)
         lines.append(contentsOf: dataNotes(paths: paths))
         let ignored = context.environment.ignoredRelativePaths
         if !ignored.isEmpty {
             lines.append(Line(ok: false, text: "environment: ignoring \(ignored.joined(separator: ", ")): a path there must be absolute (a relative one would depend on the current directory)"))
         }
+        // The probe sends no token: whether the api answers is its own question, login or not.
         if config.usageSource.mayFetch { lines.append(api(context: context)) }
         return lines
+    }
+
+    /// Every `[templates]` entry parsed as a render would, each error naming its key.
+    static func templates(config: Config, paths: Paths) -> [Line] {
+        var lines: [Line] = []
+        let file = paths.configFile.split(separator: "/").last.map(String.init) ?? paths.configFile
+        for key in config.templates.keys.sorted() {
+            guard let value = config.templates[key] else { continue }
+            do {
+                _ = try TemplateLibrary.resolve(value, paths: paths)
+            } catch {
+                var error = error
+                if error.name == "template" { error.name = "\(file) [templates] \(key)" }
+                else { error.name = "\(file) [templates] \(key): \(error.name)" }
+                let hint = error.suggestion.map { " (did you mean '\($0)'?)" } ?? ""
+                lines.append(Line(ok: false, text: "template: \(error.name):\(error.line):\(error.column): \(error.message)\(hint)"))
+            }
+        }
+        return lines
+    }
+
+    /// Whether bars, window managers and timers, which start programs without the login
+    /// shell's PATH, find `elbowroom` by name (`InitCommand` names it in full when not).
+    static func pathNote(context: CLIContext) -> Line? {
+        switch InitCommand.programName(context: context) {
+        case .onSystemPath: return nil
+        case .fullPath(let path):
+            return Line(ok: true, text: "path: \(FileSystem.directory(of: path)) is not on the PATH bars, window managers and systemd start programs with: snippets must name \(path) in full (`elbowroom init` does)")
+        case .unknown:
+            return nil  // `init` says why when it prints a snippet
+        }
     }
 
     static func credentials(paths: Paths, environment: ElbowroomEnvironment, now: Date) -> Line {

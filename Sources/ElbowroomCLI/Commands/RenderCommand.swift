@@ -44,6 +44,8 @@ enum RenderCommand {
         var fetchAfterOutput: FetchTrigger?
         if invocation.demo {
             cache = DemoReading.cache(now: now)
+            // A person looking (a terminal): say what the numbers count, where they first see them.
+            if context.stdoutIsTTY { context.stderr.write("elbowroom: sample numbers; \(setup.config.display.meaning)\n") }
             if setup.adapter.readsClaudeStatusLine { statusLine = StatusLineIngest.demo }
         } else {
             let store = CacheStore(paths: context.paths)

@@ -32,7 +32,7 @@ struct RenderSetup {
         // Without -a: colour on a terminal (NO_COLOR, CLICOLOR_FORCE, --color), plain text elsewhere.
         let adapterName = invocation.adapter ?? "ansi"
         guard let adapter = AdapterRegistry.resolve(name: adapterName, paths: paths, environment: context.environment) else {
-            let names = AdapterRegistry.all(paths: paths, environment: context.environment).map(\.name)
+            let names = AdapterRegistry.all(paths: paths, environment: context.environment).map(\.name) + AdapterRegistry.aliasNames
             throw Failure(message: "unknown adapter '\(adapterName)'\(Suggest.hint(for: adapterName, in: names)); 'elbowroom adapters' lists them",
                           adapter: nil, short: "unknown adapter")
         }
@@ -55,13 +55,20 @@ struct RenderSetup {
             template = try TemplateLibrary.resolve(templateName, paths: paths)
             tooltip = try tooltipName.map { name throws(TemplateError) in try TemplateLibrary.resolve(name, paths: paths) }
         } catch {
+            var error = error
+            // Inline text from the config: name the key, not "template".
+            if error.name == "template", invocation.template == nil,
+               let key = config.templates[adapter.name] != nil ? adapter.name : config.templates["default"] != nil ? "default" : nil {
+                error.name = (paths.configFile.split(separator: "/").last.map(String.init) ?? "config") + " [templates] " + key
+            }
             throw Failure(message: error.description, adapter: adapter,
                           short: "template error: \(error.message)\(error.suggestion.map { " (did you mean '\($0)'?)" } ?? "")")
         }
         return RenderSetup(
             config: config, adapter: adapter, template: template, tooltip: tooltip,
-            palette: Palette(config: config),
-            useColor: invocation.color.allowsColor(environment: context.environment, isTTY: context.stdoutIsTTY))
+            palette: Palette(config: config, adapter: adapter.name, defaults: adapter.defaultColors),
+            useColor: invocation.color.allowsColor(environment: context.environment,
+                                                   isTTY: context.stdoutIsTTY || adapter.colorsReachATerminal))
     }
 
     /// One frame from whatever the cache holds now.

@@ -29,6 +29,8 @@ public struct CLIContext: Sendable {
     }
     /// (Internal, so tests can count look-ups.)
     var locateFetcher: @Sendable () -> String?
+    /// This program's own path (`/proc/self/exe`), for `init` and `doctor`; `nil` when unknown.
+    public var ownExecutable: @Sendable () -> String? = { nil }
     /// Sleeps (for the bounded first-run wait); tests pass one that only advances their clock.
     public var sleep: @Sendable (TimeInterval) -> Void
     /// Ends the process once a one-shot render has written its output: the real process exits
@@ -64,6 +66,7 @@ public struct CLIContext: Sendable {
             readStdin: { isatty(0) == 1 ? nil : FileDescriptorSink.readAll(fd: 0, limit: 1 << 20) },
             stdoutIsTTY: isatty(1) == 1, spawner: PosixSpawner())
         context.locateFetcher = { FetcherLocator.locate(environment: environment) }
+        context.ownExecutable = { FetcherLocator.ownExecutablePath() }
         context.endProcess = { exit($0) }
         return context
     }

@@ -7,7 +7,8 @@ enum Help {
     elbowroom \(Version.current): how much of your Claude usage windows is left, wherever you look.
 
     QUICK START
-      elbowroom                          # e.g. "5h 37% · 7d 59%", coloured on a terminal
+      elbowroom                          # e.g. "5h 63% · 7d 41%": what is LEFT of the 5-hour and
+                                         #   weekly windows (display = "used" counts used)
     \(fill(["  elbowroom init waybar              # print a ready snippet (also:"]
                  + IntegrationSnippets.names.filter { $0 != "waybar" }.joined(separator: " ").split(separator: " ").map(String.init),
             indent: "                                    #   ", last: ")"))
@@ -43,7 +44,8 @@ enum Help {
       --offline             never start a fetch; show what the cache has
       --wait                wait for a due fetch to finish before printing (guard: deciding)
       --color WHEN          auto (default: colour on a terminal; NO_COLOR / CLICOLOR_FORCE
-                            respected), always, never — for plain/ansi; bars always style
+                            respected), always, never — for plain/ansi and, never a
+                            terminal but shown on one, bash/zsh/fish/claude; bars always style
       --demo                render a built-in sample reading (no credentials, no network)
       --account NAME        one [accounts.NAME] of the config alone (also watch, fetch, doctor,
                             history, notify, cache); without it every account shows, in config order

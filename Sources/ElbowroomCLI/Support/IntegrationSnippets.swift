@@ -21,15 +21,16 @@ public enum IntegrationSnippets {
 """#),
         ("i3", "i3.conf", #"""
 # ~/.config/i3/config: elbowroom as the whole status line (left click: refresh now,
-# right click: next template; SIGUSR1 also refreshes: pkill -USR1 -f 'elbowroom watch')
+# right click: next template; SIGUSR1 also refreshes: pkill -USR1 -f 'elbowroom watch').
+# This replaces i3status: a bar has one status_command. To keep i3status's blocks
+# beside it, use i3blocks instead: elbowroom init i3blocks
 bar {
     status_command elbowroom watch -a i3bar
 }
-# To keep i3status too, use i3blocks instead: elbowroom init i3blocks
 """#),
         ("sway", "sway.conf", #"""
 # ~/.config/sway/config: elbowroom as swaybar's status command (left click: refresh now,
-# right click: next template)
+# right click: next template). This replaces the bar's other status_command.
 bar {
     status_command elbowroom watch -a i3bar
 }
@@ -56,18 +57,19 @@ set -g status-right '#(elbowroom -a tmux) %H:%M'
 """#),
         ("bash", "bash.sh", #"""
 # ~/.bashrc: elbowroom at the start of the prompt (escapes are wrapped in \001…\002 so
-# line editing keeps the right width)
-PS1='$(elbowroom -a bash) '"$PS1"
+# line editing keeps the right width; nothing once elbowroom is uninstalled)
+PS1='$(command -v elbowroom >/dev/null && elbowroom -a bash) '"$PS1"
 """#),
         ("zsh", "zsh.zsh", #"""
-# ~/.zshrc: elbowroom on the right of the prompt
+# ~/.zshrc: elbowroom on the right of the prompt (nothing once it is uninstalled)
 setopt prompt_subst
-RPROMPT='$(elbowroom -a zsh)'
+RPROMPT='$(command -v elbowroom >/dev/null && elbowroom -a zsh)'
 """#),
         ("fish", "fish.fish", #"""
 # ~/.config/fish/functions/fish_right_prompt.fish: elbowroom on the right of the prompt
+# (nothing once it is uninstalled)
 function fish_right_prompt
-    elbowroom -a fish
+    command -q elbowroom; and elbowroom -a fish
 end
 """#),
         ("starship", "starship.toml", #"""
@@ -100,11 +102,12 @@ click-left = elbowroom fetch >/dev/null 2>&1
         ("swiftbar", "swiftbar.sh", #"""
 #!/bin/sh
 # Save as elbowroom.30s.sh in your SwiftBar plugin folder and make it executable
-# (chmod +x). SwiftBar's PATH is short: name elbowroom by its full path.
+# (chmod +x). SwiftBar's PATH is short: `elbowroom init swiftbar` names elbowroom by
+# its full path when it is not in /usr/local/bin.
 # <swiftbar.hideRunInTerminal>true</swiftbar.hideRunInTerminal>
-exec "$HOME/.local/bin/elbowroom" -a swiftbar
+exec elbowroom -a swiftbar
 """#),
-        ("systemd", "systemd.service", #"""
+        ("prometheus", "prometheus.service", #"""
 # ~/.config/systemd/user/elbowroom-prometheus.service: writes usage gauges for
 # node_exporter's textfile collector (point --collector.textfile.directory at DIR).
 # Enable with: systemctl --user enable --now elbowroom-prometheus.timer
@@ -133,14 +136,15 @@ ExecStart=/bin/sh -c 'mkdir -p "$DIR" && elbowroom -a prometheus --wait > "$DIR/
 # current rate (and, if [notify] reset = true, when it resets) — once per crossing, however
 # many bars and timers run. For setups without a long-running bar (`elbowroom watch --notify`
 # does the same inside one). Needs notify-send (libnotify-bin) and a notification daemon, or
-# notify_command in the config. Set ExecStart to where elbowroom is (`command -v elbowroom`).
+# notify_command in the config. (`elbowroom init systemd-notify` names elbowroom in full
+# when it is not on systemd's PATH.)
 # Enable with: systemctl --user enable --now elbowroom-notify.timer
 [Unit]
 Description=elbowroom: notify about Claude usage crossings
 
 [Service]
 Type=oneshot
-ExecStart=%h/.local/bin/elbowroom notify
+ExecStart=elbowroom notify
 
 # ~/.config/systemd/user/elbowroom-notify.timer
 # [Unit]
@@ -217,7 +221,48 @@ ExecStart=/bin/sh -c 'mkdir -p "$DIR" && t=$(mktemp "$DIR/.elbowroom.XXXXXX") &&
 
     public static var names: [String] { all.map(\.name) }
 
+    /// Names typed from memory, and the snippet each means: the bar's name for the window
+    /// manager's, and the old name of `prometheus` (it sets up gauges, not notifications).
+    public static let aliases: [(alias: String, name: String)] = [
+        ("i3bar", "i3"), ("swaybar", "sway"), ("systemd", "prometheus"),
+    ]
+
+    /// What each snippet sets up, for the README's table and `init`'s word on an alias.
+    static let summaries: [(name: String, summary: String)] = [
+        ("waybar", "a waybar module, re-run every 30 s, coloured by level through style.css"),
+        ("i3", "i3bar's status line (replaces i3status), clickable"),
+        ("sway", "swaybar's status line, clickable"),
+        ("i3blocks", "an i3blocks block, re-run every 30 s (urgent when critical)"),
+        ("tmux", "the right of tmux's status line"),
+        ("bash", "the start of the bash prompt"),
+        ("zsh", "zsh's right prompt"),
+        ("fish", "fish's right prompt"),
+        ("starship", "a starship custom module"),
+        ("claude", "Claude Code's own status line (and free fresh numbers for the rest)"),
+        ("polybar", "a polybar module, long-running, click to refresh"),
+        ("swiftbar", "a SwiftBar / xbar menu bar item (macOS)"),
+        ("prometheus", "a systemd timer writing gauges for Prometheus's textfile collector"),
+        ("systemd-notify", "a systemd timer sending desktop notifications on warn, critical, used up"),
+    ]
+
+    /// The snippet's line from `summaries`, else its first comment line.
+    public static func summary(of name: String) -> String {
+        if let line = summaries.first(where: { $0.name == name }) { return line.summary }
+        let first = all.first { $0.name == name }?.text.split(separator: "\n").first ?? ""
+        return first.drop { "#/;! ".contains($0) }.description
+    }
+
+    /// Whether the snippet shows the numbers (not Prometheus gauges or notifications): `init`
+    /// then says what they mean.
+    static func showsNumbers(_ name: String) -> Bool { !["prometheus", "systemd-notify"].contains(name) }
+
+    /// `name`, or the snippet an alias of it means.
+    public static func canonicalName(_ name: String) -> String {
+        aliases.first { $0.alias == name }?.name ?? name
+    }
+
     public static func snippet(named name: String) -> String? {
-        all.first { $0.name == name }.map { $0.text + "\n" }
+        let name = canonicalName(name)
+        return all.first { $0.name == name }.map { $0.text + "\n" }
     }
 }

@@ -28,6 +28,22 @@ public enum ResetPolicy: String, Sendable, CaseIterable {
     case unknown
 }
 
+/// Which number the shipped templates show for a window (and Claude Code's context).
+public enum Display: String, Sendable, CaseIterable {
+    /// Headroom left: `5h 63%` is 63 % of the session still to use.
+    case left
+    /// Used, as Claude Code's `/usage` counts: `5h 37%` is 37 % of the session gone.
+    case used
+
+    /// One sentence for where the line is first shown (`--demo`, `init`).
+    public var meaning: String {
+        switch self {
+        case .left: "the percentages are what is left of each window (100% = untouched); display = \"used\" in config.toml shows what is used, as Claude Code's /usage does"
+        case .used: "the percentages are how much of each window is used (display = \"used\" in config.toml), as Claude Code's /usage counts"
+        }
+    }
+}
+
 /// elbowroom's configuration: `$ELBOWROOM_CONFIG`, default `$XDG_CONFIG_HOME/elbowroom/config.toml`.
 /// Every key is optional; command-line flags override the file. This table is the manual:
 /// scripts/generate copies it into docs/configuration.md and man/elbowroom.5.
@@ -40,13 +56,15 @@ public enum ResetPolicy: String, Sendable, CaseIterable {
 /// | `timeout` | `10` | seconds for one request |
 /// | `user_agent` | `"claude-cli/2.1.331 (external, cli)"` | the agent string sent to the usage api and the token endpoint, as Claude Code sends it: change it only to follow a server change |
 /// | `source` | `"api"` | `api`, or `statusline`: never read the login or touch the network ([token-free mode](#token-free-mode-source--statusline)) |
+/// | `display` | `"left"` | `left` or `used`: what the shipped templates' percentages count — headroom left (`5h 63%`: 63 % still to use) or used, as Claude Code's `/usage` shows (`5h 37%`); Claude Code's context follows, so a line has one meaning. Colours stay on what is left ([templates](templates.md#left-or-used-display)) |
 /// | `reset_policy` | `"reset"` | `reset` or `unknown`: what a window shows once its reset time has passed and no newer number came ([below](#after-a-reset-reset_policy)) |
 /// | `notify_command` | — | a shell command run with each notification as JSON on stdin, instead of `notify-send` / `osascript` ([notifications](history-and-notifications.md#your-own-command-notify_command)) |
 /// | `[notify] warn`, `critical`, `exhausted`, `runs_out`, `reset` | `true` (`reset`: `false`) | which events notify ([notifications](history-and-notifications.md#notifications)) |
 /// | `[thresholds] warn` | `25` | headroom left (%) at or below which a window is `warn` |
 /// | `[thresholds] critical` | `10` | headroom left (%) at or below which a window is `critical` |
 /// | `[templates] <adapter>` | — | a template name or inline text for that adapter; `default` for all, `tooltip` for tooltips ([templates](templates.md)) |
-/// | `[colors] ok`, `warn`, `critical`, `stale`, `dim` | green, yellow, red, grey, grey | colour of each style: a name, `#rrggbb`, or 0-255 |
+/// | `[colors] ok`, `warn`, `critical`, `stale`, `dim` | green, yellow, red, grey, grey (tmux: `ok` none) | colour of each style: a name, `#rrggbb`, 0-255, or `default` (also `none`) for the consumer's own text colour |
+/// | `[colors.ADAPTER] ok`, … | — | the same for one adapter only (`[colors.tmux]`, `[colors.waybar]`), over `[colors]` |
 /// | `[accounts.NAME] provider` | `"claude"` | `claude`, `codex` or `plugin:NAME`: where this account's usage comes from ([several accounts and agents](accounts-and-agents.md)) |
 /// | `[accounts.NAME] label` | the name | what the line shows before the account's part: `W` |
 /// | `[accounts.NAME] claude_config_dir` | `$CLAUDE_CONFIG_DIR` | a `claude` account's Claude Code config directory (`~` allowed) |
@@ -68,6 +86,8 @@ public struct Config: Sendable, Equatable {
     public var source: String?
     /// `source`: where usage numbers come from.
     public var usageSource: UsageSource = .api
+    /// `display`: left or used, in the shipped templates.
+    public var display: Display = .left
     /// `reset_policy`: a window past its reset with no newer data.
     public var resetPolicy: ResetPolicy = .reset
     /// `notify_command`: a shell command that receives each notification as JSON on stdin.
@@ -146,7 +166,7 @@ public struct Config: Sendable, Equatable {
         return config
     }
 
-    static let rootKeys = ["max_age", "stale_after", "refresh", "timeout", "source", "reset_policy", "notify_command", "user_agent"]
+    static let rootKeys = ["max_age", "stale_after", "refresh", "timeout", "source", "display", "reset_policy", "notify_command", "user_agent"]
     /// A year: the upper bound of every duration (so no arithmetic on them can overflow).
     public static let maxSeconds: Double = 31_536_000
     static let tables = ["thresholds", "templates", "colors", "notify", "accounts.NAME"]
@@ -188,6 +208,12 @@ public struct Config: Sendable, Equatable {
                 throw fail("source must be \"api\" or \"statusline\", not \"\(word)\"")
             }
             usageSource = mode
+        case ("", "display"):
+            let word = try string()
+            guard let shown = Display(rawValue: word) else {
+                throw fail("display must be \"left\" or \"used\", not \"\(word)\"")
+            }
+            display = shown
         case ("", "reset_policy"):
             let word = try string()
             guard let policy = ResetPolicy(rawValue: word) else {
@@ -213,19 +239,26 @@ public struct Config: Sendable, Equatable {
         case ("thresholds", "warn"): thresholds.warn = try number(min: 0, max: 100)
         case ("thresholds", "critical"): thresholds.critical = try number(min: 0, max: 100)
         case ("templates", _): templates[e.key] = try string()
-        case ("colors", let key) where Self.semanticColorKeys.contains(key):
+        case (let table, let key) where (table == "colors" || table.hasPrefix("colors.")) && Self.semanticColorKeys.contains(key):
             let spec = try string()
-            do {
-                _ = try StyleSpec.parse(spec)
-            } catch {
-                throw fail("colors.\(key): \(error.message)")
+            let name = table == "colors" ? key : String(table.dropFirst("colors.".count)) + "." + key
+            if !Palette.meansNoColor(spec) {
+                let parsed: StyleSpec.Parsed
+                do {
+                    parsed = try StyleSpec.parse(spec)
+                } catch {
+                    throw fail("colors.\(name): \(error.message)")
+                }
+                guard parsed.style.foreground != nil else {
+                    throw fail("colors.\(name) must be a colour (a name, #rrggbb or 0-255), or \"default\" for the consumer's own, not \"\(spec)\"")
+                }
             }
-            colors[key] = spec
+            colors[name] = spec
         case ("", let key):
             throw fail("unknown key '\(key)'\(Suggest.hint(for: key, in: Self.rootKeys + Self.tables))", atValue: false)
         case ("thresholds", let key):
             throw fail("unknown key 'thresholds.\(key)'\(Suggest.hint(for: key, in: ["warn", "critical"]))", atValue: false)
-        case ("colors", let key):
+        case (let table, let key) where table == "colors" || table.hasPrefix("colors."):
             throw fail("unknown colour '\(key)'\(Suggest.hint(for: key, in: Self.semanticColorKeys)); colours are set for ok, warn, critical, stale, dim", atValue: false)
         case (let table, let key) where table.hasPrefix("accounts."):
             let name = String(table.dropFirst(9))

@@ -3,7 +3,7 @@
 /// | construct | example |
 /// |---|---|
 /// | comment | `# anything to the end of the line` |
-/// | table | `[thresholds]` (one level, bare name); `[accounts.NAME]`, the one table with two parts |
+/// | table | `[thresholds]` (bare name); `[colors.tmux]` inside `[colors]` and `[accounts.NAME]` inside `[accounts]` only |
 /// | key | `max_age`, `"quoted key"` |
 /// | string | `"basic \"escapes\" \n \t \\ \u00e9"`, `'literal'` |
 /// | integer / float | `180`, `-3`, `1_000`, `2.5` |
@@ -44,7 +44,8 @@ public enum TOMLSubset {
     }
 
     /// Parses the document into entries in order; a repeated key or table is an error.
-    public static func parse(_ text: String) throws(ParseError) -> [Entry] {
+    /// - Parameter nestable: the tables that may have tables inside, one level (`[colors.tmux]`).
+    public static func parse(_ text: String, nestable: [String] = ["colors", "accounts"]) throws(ParseError) -> [Entry] {
         var entries: [Entry] = []
         var table = ""
         // Arrays, not sets: a config has a few dozen keys, and a `Set<String>` costs every render
@@ -71,12 +72,13 @@ public enum TOMLSubset {
                 scanner.skipSpace()
                 if scanner.peek == "[" { throw scanner.error("arrays of tables are not supported") }
                 var name = try scanner.bareKey()
-                // `[accounts.NAME]`: the one two-part table name (one per account).
-                if name == "accounts" && scanner.peek == "." {
-                    scanner.advance()
-                    name += "." + (try scanner.bareKey())
-                }
                 scanner.skipSpace()
+                if scanner.peek == ".", nestable.contains(name) {
+                    scanner.advance()
+                    scanner.skipSpace()
+                    name += "." + (try scanner.bareKey())
+                    scanner.skipSpace()
+                }
                 guard scanner.peek == "]" else {
                     throw scanner.error(scanner.peek == "." ? "nested tables are not supported" : "expected ']' to close the table name")
                 }

@@ -1,15 +1,25 @@
 // Render path: every prompt runs code in this file; the rules are in docs/performance.md.
-/// Maps semantic styles to colours, from the config's `[colors]` over these defaults:
-/// ok green, warn yellow, critical red, stale grey, dim grey.
+/// Maps semantic styles to colours: `[colors.ADAPTER]` over `[colors]` over the adapter's
+/// defaults (`OutputAdapter.defaultColors`: ok green, warn yellow, critical red, stale grey, dim
+/// grey, except where a consumer's default theme needs otherwise). No colour (`nil`, written
+/// `"default"` or `"none"`) leaves the text in the consumer's own colour.
 public struct Palette: Sendable, Equatable {
     /// One colour per semantic style. Fields, not a dictionary: a palette is built on every render,
     /// and a `[SemanticStyle: Color]` costs more to set up than the render uses it for.
     public struct Colors: Sendable, Equatable {
-        public var ok: Color
-        public var warn: Color
-        public var critical: Color
-        public var stale: Color
-        public var dim: Color
+        public var ok: Color?
+        public var warn: Color?
+        public var critical: Color?
+        public var stale: Color?
+        public var dim: Color?
+
+        public init(ok: Color?, warn: Color?, critical: Color?, stale: Color?, dim: Color?) {
+            self.ok = ok
+            self.warn = warn
+            self.critical = critical
+            self.stale = stale
+            self.dim = dim
+        }
 
         public subscript(_ style: SemanticStyle) -> Color? {
             get {
@@ -22,7 +32,6 @@ public struct Palette: Sendable, Equatable {
                 }
             }
             set {
-                guard let newValue else { return }
                 switch style {
                 case .ok: ok = newValue
                 case .warn: warn = newValue
@@ -40,13 +49,31 @@ public struct Palette: Sendable, Equatable {
         ok: .named(.green), warn: .named(.yellow), critical: .named(.red),
         stale: .named(.brightBlack), dim: .named(.brightBlack))
 
-    public init(config: Config = Config()) {
-        var colors = Self.defaults
+    /// The words that mean "no colour of ours": the consumer's own (tmux's status style, the
+    /// terminal's foreground, the bar's text colour).
+    public static func meansNoColor(_ spec: String) -> Bool { spec == "default" || spec == "none" }
+
+    /// `defaults` (the adapter's), then `[colors]`, then `[colors.ADAPTER]` (kept in
+    /// `config.colors` under `ADAPTER.KEY`).
+    public init(config: Config = Config(), adapter: String = "", defaults: Colors = Palette.defaults) {
+        var colors = defaults
         if !config.colors.isEmpty {
-            for (key, spec) in config.colors {
-                guard let semantic = SemanticStyle(rawValue: key),
-                      let parsed = try? StyleSpec.parse(spec) else { continue }
-                if let fg = parsed.style.foreground { colors[semantic] = fg }
+            for pass in 0..<2 {
+                for (key, spec) in config.colors {
+                    var name = Substring(key)
+                    if let dot = key.firstIndex(of: ".") {
+                        guard pass == 1, key[..<dot] == adapter else { continue }
+                        name = key[key.index(after: dot)...]
+                    } else if pass == 1 {
+                        continue
+                    }
+                    guard let semantic = SemanticStyle(rawValue: String(name)) else { continue }
+                    if Self.meansNoColor(spec) {
+                        colors[semantic] = nil
+                    } else if let fg = (try? StyleSpec.parse(spec))?.style.foreground {
+                        colors[semantic] = fg
+                    }
+                }
             }
         }
         self.colors = colors

@@ -105,6 +105,8 @@ public struct UsageView: Sendable, Equatable {
     /// render that has a status line which brought none says "Claude Code sent no limits"
     /// instead (before the first response, API-key sessions and some versions send none).
     public var waitsForStatusLine = false
+    /// `display`: whether the shipped templates' percentages count what is left or what is used.
+    public var display: Display = .left
     /// What `error` says for a status-line render whose input carried no limits.
     public static let statusLineSentNoLimits = "Claude Code sent no limits"
 
@@ -168,6 +170,7 @@ public struct UsageView: Sendable, Equatable {
     ///   current rate; without it those use the window's average rate.
     public init(cache: CacheFile?, now: Date, config: Config, history: UsageHistory? = nil) {
         self.now = now
+        display = config.display
         let reading = cache?.reading
         status = DisplayStatus.of(cache: cache, now: now, staleAfter: config.staleAfter)
         age = reading.map { max(0, now.timeIntervalSince($0.fetchedAt)) }

@@ -19,7 +19,7 @@ extension TemplateLibrary {
     public static let shipped: [ShippedTemplate] = [
         ShippedTemplate(
             name: "compact",
-            summary: "the rows Claude Code's /usage shows, headroom left, level-coloured, then the spend: 5h 37% · 7d 59% · Sonnet 92% · credits $3.10"),
+            summary: "the rows Claude Code's /usage shows, headroom left (or used: display), level-coloured, then the spend: 5h 37% · 7d 59% · Sonnet 92% · credits $3.10"),
         ShippedTemplate(
             name: "full",
             summary: "every window with its reset countdown, burn rate and when it runs out at that rate, extra usage and status: 5h 37% ↻2h13m ▁▂▃▅▆▇ 25.3%/h out in 1h27m · 7d 59% ↻3d4h · …"),
@@ -31,6 +31,6 @@ extension TemplateLibrary {
             summary: "one line per window the account has: label, left, bar, history sparkline, reset time, burn rate, pace, when it runs out (multi-line, for tooltips)"),
         ShippedTemplate(
             name: "claude",
-            summary: "for Claude Code's status line: model, context, 5h and 7d: Opus 4 · ctx 23% · 5h 37% · 7d 59%"),
+            summary: "for Claude Code's status line: model, context, 5h and 7d, all left (or all used): Opus 4 · ctx 77% · 5h 37% · 7d 59%"),
     ]
 }

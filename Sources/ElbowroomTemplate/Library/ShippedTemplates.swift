@@ -10,9 +10,9 @@ extension TemplateLibrary {
         switch name {
         case "claude":
             return #"""
-            ([{claude.model}](bold))( · ctx {claude.context}%)\
-            ( · [5h {5h.left}%](level))( · [7d {7d.left}%](level))\
-            ( · [{each.label} {each.left}%](level))\
+            ([{claude.model}](bold))( · ctx {claude.context_percent}%)\
+            ( · [5h {5h.percent}%](level))( · [7d {7d.percent}%](level))\
+            ( · [{each.label} {each.percent}%](level))\
             ({spend.limit_is_yours} · [({spend.org}org )({spend.used} / {spend.limit})({spend.uncapped}{spend.used} spent)({spend.used|not}spend {spend.percent}%)](level)( {spend.period}))\
             ({spend.limit_is_yours|not} · credits {spend.used}( / {spend.limit}))\
             ({notice|exists} · [{notice}](dim))\
@@ -21,8 +21,8 @@ extension TemplateLibrary {
             """#
         case "compact":
             return #"""
-            ([5h {5h.left}%](level))( · [7d {7d.left}%](level))\
-            ( · [{each.label} {each.left}%](level))\
+            ([5h {5h.percent}%](level))( · [7d {7d.percent}%](level))\
+            ( · [{each.label} {each.percent}%](level))\
             ({spend.limit_is_yours} · [({spend.org}org )({spend.used} / {spend.limit})({spend.uncapped}{spend.used} spent)({spend.used|not}spend {spend.percent}%)](level)( {spend.period}))\
             ({spend.limit_is_yours|not} · credits {spend.used}( / {spend.limit}))\
             ({notice|exists} · [{notice}](dim))\
@@ -31,9 +31,9 @@ extension TemplateLibrary {
             """#
         case "full":
             return #"""
-            ([5h {5h.left}%](level)( ↻{5h.resets_in})( {5h.spark|spark(6)} {5h.rate|fixed(1)}%/h)( out in {5h.eta}))\
-            ( · [7d {7d.left}%](level)( ↻{7d.resets_in})( {7d.rate|fixed(1)}%/h)( out in {7d.eta}))\
-            ( · [{each.label} {each.left}%](level)( ↻{each.resets_in})( out in {each.eta}))\
+            ([5h {5h.percent}%](level)( ↻{5h.resets_in})( {5h.spark|spark(6)} {5h.rate|fixed(1)}%/h)( out in {5h.eta}))\
+            ( · [7d {7d.percent}%](level)( ↻{7d.resets_in})( {7d.rate|fixed(1)}%/h)( out in {7d.eta}))\
+            ( · [{each.label} {each.percent}%](level)( ↻{each.resets_in})( out in {each.eta}))\
             ({spend.limit_is_yours} · [({spend.org}org )({spend.used} / {spend.limit})({spend.uncapped}{spend.used} spent)({spend.used|not}spend {spend.percent}%)](level)({spend.used|exists}{spend.capped} \({spend.percent}%\))( {spend.period})( ↻{spend.resets_in}))\
             ({spend.limit_is_yours|not} · credits {spend.used}( / {spend.limit}))\
             ({notice|exists} · [{notice}](dim))\
@@ -42,8 +42,8 @@ extension TemplateLibrary {
             """#
         case "minimal":
             return #"""
-            ([{worst.name} {worst.left}%](level))\
-            ({worst.left|not}{spend.limit_is_yours}[({spend.org}org )({spend.used} / {spend.limit})({spend.uncapped}{spend.used} spent)({spend.used|not}spend {spend.percent}%)](level))\
+            ([{worst.name} {worst.percent}%](level))\
+            ({worst.percent|not}{spend.limit_is_yours}[({spend.org}org )({spend.used} / {spend.limit})({spend.uncapped}{spend.used} spent)({spend.used|not}spend {spend.percent}%)](level))\
             ({notice|exists}[{notice}](dim))[( {stale}stale)](stale)\
             ({age|not}[{error}](warn))({age|not}{error|not}[…](dim))
             """#
@@ -51,9 +51,9 @@ extension TemplateLibrary {
             return #"""
             Claude usage( \({plan}\))[( · updated {age} ago)](dim)[( · {stale}stale)( · {age|exists}{offline}offline)](stale)( · [{error}](warn))\
             ({age|not}{error|not}\nloading…)\
-            (\n[{5h.label|pad(-8)}](level) {5h.left|pad(3)}% left  {5h.used|bar(10, "░")}( {5h.spark|spark(10)})( · resets {5h.resets_at})( · {5h.rate|fixed(1)}%/h)( · pace {5h.pace}%)( · runs out in {5h.eta})( · {5h.binding}binds now)[( · {5h.source} {5h.age} ago)](dim))\
-            (\n[{7d.label|pad(-8)}](level) {7d.left|pad(3)}% left  {7d.used|bar(10, "░")}( {7d.spark|spark(10)})( · resets {7d.resets_at})( · {7d.rate|fixed(1)}%/h)( · pace {7d.pace}%)( · runs out in {7d.eta})( · {7d.binding}binds now)[( · {7d.source} {7d.age} ago)](dim))\
-            (\n[{each.label|pad(-8)}](level) {each.left|pad(3)}% left  {each.used|bar(10, "░")}( {each.spark|spark(10)})( · resets {each.resets_at})( · {each.rate|fixed(1)}%/h)( · pace {each.pace}%)( · runs out in {each.eta})( · {each.binding}binds now)[( · {each.source} {each.age} ago)](dim))\
+            (\n[{5h.label|pad(-8)}](level) {5h.percent|pad(3)}% {display}  {5h.used|bar(10, "░")}( {5h.spark|spark(10)})( · resets {5h.resets_at})( · {5h.rate|fixed(1)}%/h)( · pace {5h.pace}%)( · runs out in {5h.eta})( · {5h.binding}binds now)[( · {5h.source} {5h.age} ago)](dim))\
+            (\n[{7d.label|pad(-8)}](level) {7d.percent|pad(3)}% {display}  {7d.used|bar(10, "░")}( {7d.spark|spark(10)})( · resets {7d.resets_at})( · {7d.rate|fixed(1)}%/h)( · pace {7d.pace}%)( · runs out in {7d.eta})( · {7d.binding}binds now)[( · {7d.source} {7d.age} ago)](dim))\
+            (\n[{each.label|pad(-8)}](level) {each.percent|pad(3)}% {display}  {each.used|bar(10, "░")}( {each.spark|spark(10)})( · resets {each.resets_at})( · {each.rate|fixed(1)}%/h)( · pace {each.pace}%)( · runs out in {each.eta})( · {each.binding}binds now)[( · {each.source} {each.age} ago)](dim))\
             ({spend.used|exists}\n({spend.limit_is_yours}[Spend   ](level))({spend.limit_is_yours|not}[Credits ](level)) ({spend.org}organisation's pool: ){spend.used}( of {spend.limit})( spent{spend.uncapped})( \({spend.percent}%\))( {spend.period})( · resets in {spend.resets_in}))\
             ({spend.used|not}{spend.percent|exists}\n[Spend   ](level) {spend.percent}% of the spend limit( {spend.period})( · resets in {spend.resets_in}))\
             ({notice|exists}\n{notice})
@@ -87,7 +87,9 @@ extension TemplateLibrary {
                     ]),
                     .conditional([
                         .text(" · ctx "),
-                        .placeholder(Placeholder(variable: .claude(.context), filters: [], account: nil)),
+                        .placeholder(
+                            Placeholder(variable: .claude(.context_percent), filters: [], account: nil)
+                        ),
                         .text("%"),
                     ]),
                     .conditional([
@@ -96,7 +98,7 @@ extension TemplateLibrary {
                             [
                                 .text("5h "),
                                 .placeholder(
-                                    Placeholder(variable: .window("5h", .left), filters: [], account: nil)
+                                    Placeholder(variable: .window("5h", .percent), filters: [], account: nil)
                                 ),
                                 .text("%"),
                             ],
@@ -119,7 +121,7 @@ extension TemplateLibrary {
                             [
                                 .text("7d "),
                                 .placeholder(
-                                    Placeholder(variable: .window("7d", .left), filters: [], account: nil)
+                                    Placeholder(variable: .window("7d", .percent), filters: [], account: nil)
                                 ),
                                 .text("%"),
                             ],
@@ -145,7 +147,11 @@ extension TemplateLibrary {
                                 ),
                                 .text(" "),
                                 .placeholder(
-                                    Placeholder(variable: .window("each", .left), filters: [], account: nil)
+                                    Placeholder(
+                                        variable: .window("each", .percent),
+                                        filters: [],
+                                        account: nil
+                                    )
                                 ),
                                 .text("%"),
                             ],
@@ -327,7 +333,7 @@ extension TemplateLibrary {
                             [
                                 .text("5h "),
                                 .placeholder(
-                                    Placeholder(variable: .window("5h", .left), filters: [], account: nil)
+                                    Placeholder(variable: .window("5h", .percent), filters: [], account: nil)
                                 ),
                                 .text("%"),
                             ],
@@ -350,7 +356,7 @@ extension TemplateLibrary {
                             [
                                 .text("7d "),
                                 .placeholder(
-                                    Placeholder(variable: .window("7d", .left), filters: [], account: nil)
+                                    Placeholder(variable: .window("7d", .percent), filters: [], account: nil)
                                 ),
                                 .text("%"),
                             ],
@@ -376,7 +382,11 @@ extension TemplateLibrary {
                                 ),
                                 .text(" "),
                                 .placeholder(
-                                    Placeholder(variable: .window("each", .left), filters: [], account: nil)
+                                    Placeholder(
+                                        variable: .window("each", .percent),
+                                        filters: [],
+                                        account: nil
+                                    )
                                 ),
                                 .text("%"),
                             ],
@@ -556,7 +566,7 @@ extension TemplateLibrary {
                             [
                                 .text("5h "),
                                 .placeholder(
-                                    Placeholder(variable: .window("5h", .left), filters: [], account: nil)
+                                    Placeholder(variable: .window("5h", .percent), filters: [], account: nil)
                                 ),
                                 .text("%"),
                             ],
@@ -610,7 +620,7 @@ extension TemplateLibrary {
                             [
                                 .text("7d "),
                                 .placeholder(
-                                    Placeholder(variable: .window("7d", .left), filters: [], account: nil)
+                                    Placeholder(variable: .window("7d", .percent), filters: [], account: nil)
                                 ),
                                 .text("%"),
                             ],
@@ -659,7 +669,11 @@ extension TemplateLibrary {
                                 ),
                                 .text(" "),
                                 .placeholder(
-                                    Placeholder(variable: .window("each", .left), filters: [], account: nil)
+                                    Placeholder(
+                                        variable: .window("each", .percent),
+                                        filters: [],
+                                        account: nil
+                                    )
                                 ),
                                 .text("%"),
                             ],
@@ -888,7 +902,11 @@ extension TemplateLibrary {
                                 ),
                                 .text(" "),
                                 .placeholder(
-                                    Placeholder(variable: .window("worst", .left), filters: [], account: nil)
+                                    Placeholder(
+                                        variable: .window("worst", .percent),
+                                        filters: [],
+                                        account: nil
+                                    )
                                 ),
                                 .text("%"),
                             ],
@@ -907,7 +925,7 @@ extension TemplateLibrary {
                     ]),
                     .conditional([
                         .placeholder(
-                            Placeholder(variable: .window("worst", .left), filters: [.not], account: nil)
+                            Placeholder(variable: .window("worst", .percent), filters: [.not], account: nil)
                         ),
                         .placeholder(
                             Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)
@@ -1143,9 +1161,11 @@ extension TemplateLibrary {
                         ),
                         .text(" "),
                         .placeholder(
-                            Placeholder(variable: .window("5h", .left), filters: [.pad(3)], account: nil)
+                            Placeholder(variable: .window("5h", .percent), filters: [.pad(3)], account: nil)
                         ),
-                        .text("% left  "),
+                        .text("% "),
+                        .placeholder(Placeholder(variable: .top(.display), filters: [], account: nil)),
+                        .text("  "),
                         .placeholder(
                             Placeholder(
                                 variable: .window("5h", .used),
@@ -1257,9 +1277,11 @@ extension TemplateLibrary {
                         ),
                         .text(" "),
                         .placeholder(
-                            Placeholder(variable: .window("7d", .left), filters: [.pad(3)], account: nil)
+                            Placeholder(variable: .window("7d", .percent), filters: [.pad(3)], account: nil)
                         ),
-                        .text("% left  "),
+                        .text("% "),
+                        .placeholder(Placeholder(variable: .top(.display), filters: [], account: nil)),
+                        .text("  "),
                         .placeholder(
                             Placeholder(
                                 variable: .window("7d", .used),
@@ -1371,9 +1393,15 @@ extension TemplateLibrary {
                         ),
                         .text(" "),
                         .placeholder(
-                            Placeholder(variable: .window("each", .left), filters: [.pad(3)], account: nil)
+                            Placeholder(
+                                variable: .window("each", .percent),
+                                filters: [.pad(3)],
+                                account: nil
+                            )
                         ),
-                        .text("% left  "),
+                        .text("% "),
+                        .placeholder(Placeholder(variable: .top(.display), filters: [], account: nil)),
+                        .text("  "),
                         .placeholder(
                             Placeholder(
                                 variable: .window("each", .used),

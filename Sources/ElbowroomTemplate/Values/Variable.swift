@@ -18,6 +18,7 @@ import ElbowroomCore
 /// |---|---|---|
 /// | `W.used` | percent | percent of the window used, `63` (0 once the window has reset) |
 /// | `W.left` | percent | headroom left, `100 - used`, `37` |
+/// | `W.percent` | percent | `left` or `used`, as `display` in the config says (`left` unless set): the shipped templates show this |
 /// | `W.resets_at` | date | when the window resets: `16:40`, or `Thu 09:00` when more than a day away |
 /// | `W.resets_in` | duration | time until the reset: `2h13m` |
 /// | `W.level` | level | `ok`, `warn` or `critical`, from `[thresholds]` on `left` |
@@ -38,6 +39,7 @@ import ElbowroomCore
 /// | `status` | text | `ok`, `stale`, `offline`, `rate_limited`, `expired`, `signed_out`, `loading` |
 /// | `error` | text | why the status is not ok: `sign in to Claude Code`, `open Claude Code to refresh`, … |
 /// | `plan` | text | `pro`, `max`, … when known |
+/// | `display` | text | `left` or `used`: what `W.percent` counts (`display` in the config) |
 /// | `level` | level | the worst level over all windows, and the spend's when the spend is the account's limit (`ok` without data) |
 /// | `account` | text | what the data shows: `subscriber`, `organisation pool`, `spend only`, `gateway`, `no limits` ([accounts](accounts.md)) |
 /// | `notice` | text | for an account with data but no window and no spend: `team plan: no limits or spend to show` |
@@ -63,6 +65,7 @@ import ElbowroomCore
 /// | `extra.enabled` | flag | extra usage is switched on |
 /// | `claude.model` | text | the model's display name (Claude Code status line only) |
 /// | `claude.context` | percent | percent of the context window used (status line only; within 0…100) |
+/// | `claude.context_percent` | percent | the context window left or used, as `display` says (so a line has one meaning) |
 /// | `claude.cost` | money | the session's cost in USD (status line only; within ±10¹³) |
 ///
 /// `rate`, `spark`, and `pace`/`eta` at the current rate need the usage history, which elbowroom
@@ -76,7 +79,7 @@ import ElbowroomCore
 enum Variable: Sendable, Equatable {
     enum WindowField: String, Sendable, CaseIterable {
         case used, left, resets_at, resets_in, level, pace, eta, label, name, binding, alert, rate, spark
-        case title, source, age
+        case title, source, age, percent
 
         /// Fields computed from the usage history (a render reads it only for these).
         var readsHistory: Bool {
@@ -87,7 +90,7 @@ enum Variable: Sendable, Equatable {
         }
     }
     enum TopField: String, Sendable, CaseIterable {
-        case age, stale, offline, status, error, plan, level, account, notice, name, label
+        case age, stale, offline, status, error, plan, level, account, notice, display, name, label
     }
     enum SpendField: String, Sendable, CaseIterable {
         case used, limit, left, percent, level, org, capped, uncapped, limit_is_yours, period, resets_in, source
@@ -96,7 +99,7 @@ enum Variable: Sendable, Equatable {
         case used, limit, left, percent, enabled
     }
     enum ClaudeField: String, Sendable, CaseIterable {
-        case model, context, cost
+        case model, context, cost, context_percent
     }
 
     case window(String, WindowField)
@@ -109,7 +112,7 @@ enum Variable: Sendable, Equatable {
         switch self {
         case .window(_, let f):
             switch f {
-            case .used, .left, .pace, .rate: .percent
+            case .used, .left, .pace, .rate, .percent: .percent
             case .spark: .spark
             case .resets_at: .date
             case .resets_in, .eta: .duration
@@ -122,7 +125,7 @@ enum Variable: Sendable, Equatable {
             switch f {
             case .age: .duration
             case .stale, .offline: .flag
-            case .status, .error, .plan, .account, .notice, .name, .label: .text
+            case .status, .error, .plan, .account, .notice, .display, .name, .label: .text
             case .level: .level
             }
         case .spend(let f):
@@ -143,7 +146,7 @@ enum Variable: Sendable, Equatable {
         case .claude(let f):
             switch f {
             case .model: .text
-            case .context: .percent
+            case .context, .context_percent: .percent
             case .cost: .money
             }
         }
@@ -237,6 +240,7 @@ enum Variable: Sendable, Equatable {
             switch field {
             case .used: return .percent(w.used)
             case .left: return .percent(w.left)
+            case .percent: return .percent(view.display == .used ? w.used : w.left)
             case .resets_at: return w.resetsAt.map(Value.date)
             case .resets_in: return w.resetsIn.map(Value.duration)
             case .level: return .level(w.level)
@@ -265,6 +269,7 @@ enum Variable: Sendable, Equatable {
             case .level: return .level(view.level)
             case .account: return view.accountType.map(Value.text)
             case .notice: return view.notice.map(Value.text)
+            case .display: return .text(view.display.rawValue)
             case .name: return context.account.map { .text($0.name) }
             case .label: return context.account.map { .text($0.label) }
             }
@@ -309,6 +314,8 @@ enum Variable: Sendable, Equatable {
             switch field {
             case .model: return input.modelName.map(Value.text)
             case .context: return input.contextUsedPercent.map(Value.percent)
+            case .context_percent:
+                return input.contextUsedPercent.map { .percent(view.display == .used ? $0 : 100 - $0) }
             case .cost: return input.costUSD.map { .money(minor: $0 * 100, currency: "USD", exponent: 2) }
             }
         }
