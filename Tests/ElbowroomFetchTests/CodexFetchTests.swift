@@ -190,6 +190,17 @@ final class CodexHarness: @unchecked Sendable {
         #expect(h.requests.isEmpty)
     }
 
+    @Test func codexsOwnChatGPTBaseURLIsFollowed() throws {
+        let h = try CodexHarness()
+        try h.writeLogin()
+        h.sandbox.extra["ELBOWROOM_CODEX_API_URL"] = nil
+        try "model = \"gpt-5\"\nchatgpt_base_url = \"\(h.server.baseURL)/backend-api/\"\n[profiles.x]\nchatgpt_base_url = \"https://elsewhere\"\n"
+            .write(toFile: h.codexHome + "/config.toml", atomically: true, encoding: .utf8)
+        #expect(h.run().result == .fetched)
+        #expect(h.requests.count == 1)
+        #expect(CodexFetch.configuredBase(codexHome: "/nonexistent") == nil)
+    }
+
     @Test func theCodexAccountHasItsOwnCacheBesideTheClaudeOne() throws {
         let h = try CodexHarness()
         try h.writeLogin()

@@ -101,6 +101,29 @@ struct CodexFetch {
 
     var usesLogin: Bool { context.environment["ELBOWROOM_CODEX_SOURCE"] != "logs" }
 
+    /// Codex's own `chatgpt_base_url` (a top-level key of `$CODEX_HOME/config.toml`), as Codex
+    /// reads it: trailing slashes dropped, `/backend-api` added to a bare `https://chatgpt.com` or
+    /// `https://chat.openai.com`. Read by a line scan (the file is Codex's TOML, not ours).
+    static func configuredBase(codexHome: String) -> String? {
+        let file = codexHome.hasSuffix("/") ? codexHome + "config.toml" : codexHome + "/config.toml"
+        guard let data = FileSystem.read(file, limit: 1 << 20) else { return nil }
+        for raw in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let line = raw.drop { $0 == " " || $0 == "\t" }
+            if line.hasPrefix("[") { return nil }  // top-level keys come before the first table
+            guard line.hasPrefix("chatgpt_base_url") else { continue }
+            let rest = line.dropFirst("chatgpt_base_url".count).drop { $0 == " " || $0 == "\t" }
+            guard rest.hasPrefix("=") else { continue }
+            let value = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
+            guard let quote = value.first, quote == "\"" || quote == "'",
+                  let close = value.dropFirst().firstIndex(of: quote) else { return nil }
+            var base = String(value[value.index(after: value.startIndex)..<close])
+            while base.hasSuffix("/") { base.removeLast() }
+            if (base == "https://chatgpt.com" || base == "https://chat.openai.com") { base += "/backend-api" }
+            return base.isEmpty ? nil : base
+        }
+        return nil
+    }
+
     func read() throws(FetchError) -> Reading {
         let now = context.clock()
         guard usesLogin else {
@@ -111,8 +134,12 @@ struct CodexFetch {
         }
         let base: URL
         do {
-            base = try EndpointURL.validated(context.environment["ELBOWROOM_CODEX_API_URL"] ?? Self.defaultBase,
-                                             variable: "ELBOWROOM_CODEX_API_URL")
+            if let override = context.environment["ELBOWROOM_CODEX_API_URL"] {
+                base = try EndpointURL.validated(override, variable: "ELBOWROOM_CODEX_API_URL")
+            } else {
+                base = try EndpointURL.validated(Self.configuredBase(codexHome: codexHome) ?? Self.defaultBase,
+                                                 variable: "chatgpt_base_url in codex's config.toml")
+            }
         } catch {
             throw .config("\(error)")
         }
