@@ -48,9 +48,9 @@ import ElbowroomTestSupport
             // A source plugin.
             let sources = s.configHome + "/elbowroom/sources"
             try FileManager.default.createDirectory(atPath: sources, withIntermediateDirectories: true)
-            try "#!/bin/sh\necho '{\"version\":1,\"windows\":[{\"key\":\"5h\",\"used\":10}]}'\n"
-                .write(toFile: sources + "/elbowroom-source-gem", atomically: true, encoding: .utf8)
-            chmod(sources + "/elbowroom-source-gem", 0o755)
+            // (Core's writer: O_CLOEXEC, so no child forked meanwhile keeps it busy.)
+            try FileSystem.writeAtomically(Data("#!/bin/sh\necho '{\"version\":1,\"windows\":[{\"key\":\"5h\",\"used\":10}]}'\n".utf8),
+                                           to: sources + "/elbowroom-source-gem", mode: 0o755)
             e2e.sandbox.extra["ELBOWROOM_CODEX_API_URL"] = codex.baseURL + "/backend-api"
             try s.writeConfig("""
                 timeout = 3

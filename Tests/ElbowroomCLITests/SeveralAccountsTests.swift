@@ -162,8 +162,8 @@ import ElbowroomCore
         let s = Self.sandbox()
         let dir = s.sandbox.configHome + "/elbowroom/adapters"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try "#!/bin/sh\ncat > \"$HOME/frame.json\"\necho ok\n".write(toFile: dir + "/elbowroom-adapter-spy", atomically: true, encoding: .utf8)
-        chmod(dir + "/elbowroom-adapter-spy", 0o755)
+        try FileSystem.writeAtomically(Data("#!/bin/sh\ncat > \"$HOME/frame.json\"\necho ok\n".utf8),
+                                       to: dir + "/elbowroom-adapter-spy", mode: 0o755)
         #expect(s.run("-a", "spy") == 0)
         let frame = try #require(try JSONSerialization.jsonObject(
             with: Data(contentsOf: URL(fileURLWithPath: s.sandbox.home + "/frame.json"))) as? [String: Any])

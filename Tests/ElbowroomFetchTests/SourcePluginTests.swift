@@ -20,9 +20,9 @@ import ElbowroomTestSupport
         }
 
         func install(_ script: String, name: String) throws {
-            let path = sources + "/elbowroom-source-" + name
-            try script.write(toFile: path, atomically: true, encoding: .utf8)
-            chmod(path, 0o755)
+            // Core's writer opens with O_CLOEXEC: a child another test forks meanwhile must not
+            // inherit a write descriptor, or exec fails with "text file busy".
+            try FileSystem.writeAtomically(Data(script.utf8), to: sources + "/elbowroom-source-" + name, mode: 0o755)
         }
 
         deinit { sandbox.cleanup() }
