@@ -8,4 +8,4 @@ import ElbowroomFetch
 // The network side of elbowroom: started detached by the renderer, or by `elbowroom fetch`.
 // No core file, not dumpable, working from `/`: before any token is read.
 ProcessHardening.apply()
-exit(FetchCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))
+exit(FetcherCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))
