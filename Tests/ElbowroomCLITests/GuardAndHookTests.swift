@@ -155,3 +155,35 @@ import ElbowroomTemplate
         #expect(s.stdout.text.components(separatedBy: "\"command\": \"elbowroom hook\"").count == 3)
     }
 }
+
+/// `guard` over `[accounts.NAME]`: one account with `--account`, else every account, the worst
+/// answer winning and the line naming its account.
+@Suite struct GuardAccountsTests {
+    @Test func everyAccountIsCheckedAndTheWorstDecides() {
+        let s = SeveralAccountsTests.sandbox()  // work 37 % / 59 % left, home 88 % / 60 %, codex 54 %
+        #expect(s.run("guard", "--min-left", "30") == 0)
+        #expect(s.stderr.text.hasPrefix("elbowroom: guard: work: 5h has 37% left"), "\(s.stderr.text)")
+        s.stderr.clear()
+        #expect(s.run("guard", "--min-left", "50") == 1)
+        #expect(s.stderr.text.hasPrefix("elbowroom: guard: work: 5h has 37% left, below 50%"), "\(s.stderr.text)")
+        #expect(s.stderr.text.split(separator: "\n").count == 1)
+    }
+
+    @Test func accountNamesTheOneThatCounts() {
+        let s = SeveralAccountsTests.sandbox()
+        #expect(s.run("guard", "--min-left", "50", "--account", "home") == 0)
+        #expect(s.stderr.text.hasPrefix("elbowroom: guard: 7d has 60% left"), "\(s.stderr.text)")
+        s.stderr.clear()
+        #expect(s.run("guard", "--account", "nobody") == 2)
+        #expect(s.stderr.text.contains("unknown account 'nobody'"))
+    }
+
+    @Test func anAccountWithoutDataIsNoAnswerUnlessAnotherIsBelow() {
+        let s = CLISandbox()
+        s.writeConfig(SeveralAccountsTests.config)
+        SeveralAccountsTests.save(s, account: "work", used: ["five_hour": 10])
+        #expect(s.run("guard", "--offline", "--min-left", "20") == GuardCommand.noData)
+        SeveralAccountsTests.save(s, account: "work", used: ["five_hour": 95])
+        #expect(s.run("guard", "--offline", "--min-left", "20") == 1)
+    }
+}

@@ -97,8 +97,8 @@ public enum ArgumentParser {
         case "--since": (["history"], "'elbowroom history'")
         case "--notify": (["watch"], "'elbowroom watch' (or run 'elbowroom notify')")
         case "--list": (["completions"], "'elbowroom completions'")
-        case "--account": (["render", "watch", "fetch", "doctor", "history", "notify", "cache"],
-                           "a command that reads usage (render, watch, fetch, doctor, history, notify, cache)")
+        case "--account": (["render", "watch", "fetch", "doctor", "history", "notify", "cache", "guard"],
+                           "a command that reads usage (render, watch, fetch, doctor, history, notify, cache, guard)")
         default: nil
         }
     }

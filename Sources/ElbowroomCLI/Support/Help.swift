@@ -27,7 +27,7 @@ enum Help {
       elbowroom history  [--window NAME] [--since DURATION] [--json|--csv]
       elbowroom notify
       elbowroom completions bash|zsh|fish
-      elbowroom guard    [--min-left PCT] [--window NAME]... [--wait]
+      elbowroom guard    [--min-left PCT] [--window NAME]... [--account NAME] [--wait]
       elbowroom serve    [--listen ADDR:PORT]
       elbowroom hook
       elbowroom --version | --help

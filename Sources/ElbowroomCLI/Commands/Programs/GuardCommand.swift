@@ -1,13 +1,17 @@
 import ElbowroomCore
 import ElbowroomTemplate
 
-/// `elbowroom guard [--min-left PCT] [--window NAME]… [--wait]`: for scripts and agents
+/// `elbowroom guard [--min-left PCT] [--window NAME]… [--account NAME] [--wait]`: for scripts and agents
 /// (`elbowroom guard --min-left 20 && claude -p "…"`). Decides from the cache, as a render
 /// shows it: exit 0 when every named window (default: every window the data has) has at least
 /// PCT left (default: the warn threshold), 1 when one has less, 69 (`EX_UNAVAILABLE`) when there
 /// is nothing to decide on, 2 for a usage or config error. One line on stderr names the window
 /// that decided and why. Never waits on the network unless `--wait`; a fetch that is due starts
 /// in the background, as a render starts it.
+///
+/// With `[accounts.NAME]` tables, `--account NAME` decides on that account alone; without it
+/// every account is checked and the worst answer wins: one below the line (1) over one without
+/// data (69) over enough left (0), the line naming the account.
 ///
 /// On the render path's rules (a script may run it as often as a prompt): FoundationEssentials
 /// only, no dictionaries or sets.
@@ -28,14 +32,37 @@ enum GuardCommand {
             context.stderr.write("elbowroom: \(error.description)\n")
             return 2
         }
+        let selection: AccountSelection
+        switch AccountSelection.make(invocation, config: config, context: context) {
+        case .success(let found): selection = found
+        case .failure(let error):
+            context.stderr.write("elbowroom: \(error.message)\n")
+            return 2
+        }
+        var worst: (rank: Int, verdict: Verdict)?
+        for part in selection.parts {
+            var verdict = check(options, invocation: invocation, config: config, context: part.context)
+            if selection.isSeveral, let account = part.account {
+                verdict.line = "\(SafeText.clean(account.name, lines: .join)): " + verdict.line
+            }
+            let rank = verdict.status == 1 ? 2 : verdict.status == noData ? 1 : 0
+            if worst.map({ rank > $0.rank }) ?? true { worst = (rank, verdict) }
+        }
+        let verdict = worst?.verdict ?? Verdict(status: noData, line: "no account to decide on")
+        context.stderr.write("elbowroom: guard: \(verdict.line)\n")
+        return verdict.status
+    }
+
+    /// One account's verdict, from its cache (and a due fetch started, or waited for).
+    static func check(_ options: Invocation.GuardOptions, invocation: Invocation, config: Config,
+                      context: CLIContext) -> Verdict {
         let store = CacheStore(paths: context.paths)
         var cache: CacheFile?
         switch store.read() {
         case .loaded(let found): cache = found
         case .missing, .unusable: break
         case .refused(let why):
-            context.stderr.write("elbowroom: guard: no data: \(why)\n")
-            return noData
+            return Verdict(status: noData, line: "no data: \(why)")
         }
         var trigger: FetchTrigger? = invocation.offline ? nil : FetchTrigger(context: context, store: store, config: config)
         if invocation.wait, let waiting = trigger {
@@ -46,9 +73,8 @@ enum GuardCommand {
         }
         let view = UsageView(cache: cache, now: context.now(), config: config)
         let verdict = decide(view, options: options, minLeft: options.minLeft ?? config.thresholds.warn)
-        context.stderr.write("elbowroom: guard: \(verdict.line)\n")
         _ = trigger?.startIfDue(cache: cache)
-        return verdict.status
+        return verdict
     }
 
     static func decide(_ view: UsageView, options: Invocation.GuardOptions, minLeft: Double,
