@@ -187,3 +187,34 @@ import ElbowroomTemplate
         #expect(s.run("guard", "--offline", "--min-left", "20") == 1)
     }
 }
+
+/// `serve` over `[accounts.NAME]`: what `-a prometheus` and `-a json` print for every account.
+@Suite struct ServeAccountsTests {
+    @Test func metricsAndUsageCoverEveryAccount() {
+        let s = SeveralAccountsTests.sandbox()
+        let content = ServeContent(context: s.context, offline: true)
+        let metrics = content.respond(HTTPRequestHead(method: "GET", path: "/metrics", keepAlive: false))
+        #expect(metrics.status == 200)
+        for account in ["work", "home", "codex"] {
+            #expect(metrics.body.contains("account=\"\(account)\""), "\(account) missing from /metrics")
+        }
+        #expect(s.run("-a", "prometheus") == 0)
+        #expect(metrics.body == s.stdout.text)
+        let usage = content.respond(HTTPRequestHead(method: "GET", path: "/v1/usage", keepAlive: false))
+        s.stdout.clear()
+        #expect(s.run("-a", "json") == 0)
+        #expect(usage.body == s.stdout.text)
+        #expect(usage.body.contains("\"accounts\""))
+    }
+
+    @Test func aDueAccountIsFetchedOnceWhateverTheScrapes() {
+        let s = CLISandbox()
+        s.writeConfig(SeveralAccountsTests.config)
+        SeveralAccountsTests.save(s, account: "work", used: ["five_hour": 10], age: 30)
+        SeveralAccountsTests.save(s, account: "home", used: ["five_hour": 10], age: 10_000)
+        SeveralAccountsTests.save(s, account: "codex", used: ["five_hour": 10], age: 30)
+        let content = ServeContent(context: s.context, offline: false)
+        for _ in 0..<5 { _ = content.respond(HTTPRequestHead(method: "GET", path: "/metrics", keepAlive: false)) }
+        #expect(s.spawner.spawns.count == 1, "\(s.spawner.spawns)")
+    }
+}

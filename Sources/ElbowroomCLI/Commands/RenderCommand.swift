@@ -88,6 +88,22 @@ enum RenderCommand {
     /// `CLAUDE_CONFIG_DIR` names), each account's fetch started when due, after the output.
     static func runSeveral(_ invocation: Invocation, setup: RenderSetup, accounts: [Account],
                            context: CLIContext) -> Int32 {
+        let data = gather(invocation, setup: setup, accounts: accounts, context: context)
+        let frame = setup.frame(accounts: data, now: context.now())
+        let output = setup.adapter.render(frame)
+        context.stdout.write(output.text)
+        if !invocation.wait {
+            for part in data where !part.waits { _ = part.trigger?.startIfDue(cache: part.cache) }
+        }
+        context.endProcess?(output.exitCode)
+        return output.exitCode
+    }
+
+    /// Each account's part of a several-account render: its cache, the status line ingested
+    /// where it belongs, its history, and its fetch trigger (a first run's or `--wait`'s fetch
+    /// already waited for; the rest are the caller's to start, after the output).
+    static func gather(_ invocation: Invocation, setup: RenderSetup, accounts: [Account],
+                       context: CLIContext) -> [RenderSetup.AccountData] {
         let now = context.now()
         var data: [RenderSetup.AccountData] = []
         var waits = false
@@ -127,14 +143,7 @@ enum RenderCommand {
                 data[i].cache = data[i].trigger?.waitForAttempt(after: data[i].cache, timeout: timeout) ?? data[i].cache
             }
         }
-        let frame = setup.frame(accounts: data, now: context.now())
-        let output = setup.adapter.render(frame)
-        context.stdout.write(output.text)
-        if !invocation.wait {
-            for part in data where !part.waits { _ = part.trigger?.startIfDue(cache: part.cache) }
-        }
-        context.endProcess?(output.exitCode)
-        return output.exitCode
+        return data
     }
 
     /// The usage history for `rate` and `spark`; a history file that cannot be used leaves them

@@ -124,6 +124,24 @@ final class ServeContent {
             let text = error.adapter?.renderError(error.short).text ?? error.short + "\n"
             return HTTPResponse(status: 500, contentType: contentType, body: text)
         }
+        // Several `[accounts.NAME]`: every account, as a render without --account shows them
+        // (the `account` label on every metric, the accounts array in the JSON).
+        if setup.config.accounts.count > 1 {
+            var quiet = invocation
+            quiet.offline = true  // serve starts the fetches itself, under its respawn guard
+            let data = RenderCommand.gather(quiet, setup: setup, accounts: setup.config.accounts, context: context)
+            if !offline, lastSpawn.map({ context.now().timeIntervalSince($0) >= Self.respawnGuard }) ?? true {
+                var started = false
+                for (account, part) in zip(setup.config.accounts, data) {
+                    let accountContext = context.selecting(account)
+                    let trigger = FetchTrigger(context: accountContext, store: CacheStore(paths: accountContext.paths), config: setup.config)
+                    if trigger.startIfDue(cache: part.cache) { started = true }
+                }
+                if started { lastSpawn = context.now() }
+            }
+            let frame = setup.frame(accounts: data, now: context.now())
+            return HTTPResponse(status: 200, contentType: contentType, body: setup.adapter.render(frame).text)
+        }
         let store = CacheStore(paths: context.paths)
         var cache: CacheFile?
         switch store.read() {
