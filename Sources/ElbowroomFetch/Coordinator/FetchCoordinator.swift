@@ -158,10 +158,15 @@ public struct FetchCoordinator: Sendable {
         if dropped > 0 {
             log("kept \(reading.windows.count) of them in the cache, dropped \(dropped) (more than \(ReadingLimits.maxWindows), or keys over \(ReadingLimits.maxKeyBytes) bytes)")
         }
+        return save(reading, note: notes.message.map(log.redact), store: store, verb: "fetched")
+    }
+
+    /// Records a successful attempt's reading. The attempt ended, so the in-flight marker goes
+    /// before the cache records how (it would otherwise count as a failure of its own). A reading
+    /// that cannot be kept makes the attempt a failure: its backoff is what stops the next render
+    /// from asking again.
+    func save(_ reading: Reading, note: String?, store: CacheStore, verb: String) -> FetchReport {
         let now = context.clock()
-        let note = notes.message.map(log.redact)
-        // The attempt ended: the marker goes before the cache records how (it would otherwise be
-        // counted as a failure of its own).
         store.clearMarker()
         do {
             let saved = try store.update { cache in
@@ -175,10 +180,8 @@ public struct FetchCoordinator: Sendable {
             store.clearMarker()
             return FetchReport(result: .fetched, cache: saved)
         } catch {
-            // The reading cannot be kept, so this attempt counts as failed: its backoff is what
-            // stops the next render from asking again.
-            log("cannot write the cache: \(error)")
-            let failure = FetchError.unstorable("fetched, but cannot write the cache \(store.file): \(error)")
+            context.log("cannot write the cache: \(error)")
+            let failure = FetchError.unstorable("\(verb), but cannot write the cache \(store.file): \(error)")
             var cache = record(failure, store: store)
             cache?.reading = reading
             return FetchReport(result: .failed(failure), cache: cache)

@@ -65,25 +65,7 @@ extension FetchCoordinator {
         }
         let (reading, _) = fetched.limitedForCache()
         log("read \(reading.windows.count) window(s)")
-        let now = context.clock()
-        store.clearMarker()
-        do {
-            let saved = try store.update { cache in
-                var fresh = reading
-                if fresh.plan == nil { fresh.plan = cache.reading?.plan }
-                cache.account = store.account
-                cache.reading = fresh
-                cache.fetch.recordSuccess(at: now, note: nil)
-                return true
-            }
-            store.clearMarker()
-            return FetchReport(result: .fetched, cache: saved)
-        } catch {
-            let failure = FetchError.unstorable("read, but cannot write the cache \(store.file): \(error)")
-            var cache = record(failure, store: store)
-            cache?.reading = reading
-            return FetchReport(result: .failed(failure), cache: cache)
-        }
+        return save(reading, note: nil, store: store, verb: "read")
     }
 }
 

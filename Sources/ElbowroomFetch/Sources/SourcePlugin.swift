@@ -48,8 +48,10 @@ struct SourcePlugin {
             throw .config("source plugin \(Self.prefix + name) not found in \(Self.join(context.paths.configHome, "sources")) or on PATH")
         }
         let now = context.clock()
-        let request = #"{"version":1,"account":"# + JSONText.quote(context.accountName ?? "")
-            + #","now":"# + JSONText.quote(ISO8601.format(now)) + "}\n"
+        let request = JSONValue.object([
+            .init("version", .number("1")), .init("account", .string(context.accountName ?? "")),
+            .init("now", .string(ISO8601.format(now))),
+        ]).serializedString() + "\n"
         context.log("running \(path) read")
         let result: (status: Int32, stdout: Data)
         do {
@@ -121,29 +123,5 @@ struct SourcePlugin {
             windows.append(UsageWindow(key: key, label: w.label, used: used, resetsAt: w.resets_at, observedAt: now))
         }
         return Reading(windows: windows, plan: output.plan, fetchedAt: now, source: .api)
-    }
-}
-
-/// A JSON string literal, for the plugin's request (no Foundation serialiser needed).
-enum JSONText {
-    static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }
