@@ -135,22 +135,31 @@ enum WatchCommand {
                     }
                 }
             }
-            // Sleep until the next tick, a click, or a signal; sooner when a coalesced refresh is due.
-            var timeout = invocation.interval
-            if refreshPending, let last = lastForced {
-                timeout = min(timeout, max(0.01, last.addingTimeInterval(forcedRefreshInterval).timeIntervalSince(now)))
-            }
-            for event in clicks.wait(timeout: timeout) {
-                switch event.button {
-                case 1: refreshPending = true
-                case 3 where cycle.count > 1:
-                    cycleIndex = (cycleIndex + 1) % cycle.count
-                    lastLine = nil
-                default: break
-                }
-            }
+            WatchCommand.waitForTick(&clicks, interval: invocation.interval, now: now, lastForced: lastForced,
+                                     cycleCount: cycle.count, refreshPending: &refreshPending,
+                                     cycleIndex: &cycleIndex, lastLine: &lastLine)
         }
         return 0
+    }
+
+    /// Sleeps until the next tick, a click or a signal; sooner when a coalesced refresh is due.
+    /// A left click asks for a refresh, a right click moves to the next template of the cycle.
+    static func waitForTick(_ clicks: inout ClickInput, interval: TimeInterval, now: Date, lastForced: Date?,
+                            cycleCount: Int, refreshPending: inout Bool, cycleIndex: inout Int,
+                            lastLine: inout String?) {
+        var timeout = interval
+        if refreshPending, let last = lastForced {
+            timeout = min(timeout, max(0.01, last.addingTimeInterval(forcedRefreshInterval).timeIntervalSince(now)))
+        }
+        for event in clicks.wait(timeout: timeout) {
+            switch event.button {
+            case 1: refreshPending = true
+            case 3 where cycleCount > 1:
+                cycleIndex = (cycleIndex + 1) % cycleCount
+                lastLine = nil
+            default: break
+            }
+        }
     }
 
     /// The cache, or why the cache directory is refused.

@@ -98,19 +98,9 @@ extension WatchCommand {
                     }
                 }
             }
-            var timeout = invocation.interval
-            if refreshPending, let last = lastForced {
-                timeout = min(timeout, max(0.01, last.addingTimeInterval(forcedRefreshInterval).timeIntervalSince(now)))
-            }
-            for event in clicks.wait(timeout: timeout) {
-                switch event.button {
-                case 1: refreshPending = true
-                case 3 where cycle.count > 1:
-                    cycleIndex = (cycleIndex + 1) % cycle.count
-                    lastLine = nil
-                default: break
-                }
-            }
+            WatchCommand.waitForTick(&clicks, interval: invocation.interval, now: now, lastForced: lastForced,
+                                     cycleCount: cycle.count, refreshPending: &refreshPending,
+                                     cycleIndex: &cycleIndex, lastLine: &lastLine)
         }
         return 0
     }
