@@ -64,7 +64,10 @@ public struct Template: Sendable {
 
     /// Lexes, parses and checks every name, filter and style; a source over `maxSourceBytes` or
     /// with groups nested deeper than 32 levels is an error.
-    public static func parse(_ source: String, name: String = "template") throws(TemplateError) -> Template {
+    /// The name the errors of an inline template (text given instead of a template's name) carry.
+    public static let inlineName = "template"
+
+    public static func parse(_ source: String, name: String = Template.inlineName) throws(TemplateError) -> Template {
         let size = source.utf8.count
         guard size <= maxSourceBytes else {
             // 80 bytes, not characters: one character can hold any number of combining marks.

@@ -122,7 +122,7 @@ enum DoctorCommand {
                 _ = try TemplateLibrary.resolve(value, paths: paths)
             } catch {
                 var error = error
-                if error.name == "template" { error.name = "\(file) [templates] \(key)" }
+                if error.name == Template.inlineName { error.name = "\(file) [templates] \(key)" }
                 else { error.name = "\(file) [templates] \(key): \(error.name)" }
                 let hint = error.suggestion.map { " (did you mean '\($0)'?)" } ?? ""
                 lines.append(Line(ok: false, text: "template: \(error.name):\(error.line):\(error.column): \(error.message)\(hint)"))

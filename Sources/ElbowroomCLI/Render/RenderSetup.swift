@@ -57,7 +57,7 @@ struct RenderSetup {
         } catch {
             var error = error
             // Inline text from the config: name the key, not "template".
-            if error.name == "template", invocation.template == nil,
+            if error.name == Template.inlineName, invocation.template == nil,
                let key = config.templates[adapter.name] != nil ? adapter.name : config.templates["default"] != nil ? "default" : nil {
                 error.name = (paths.configFile.split(separator: "/").last.map(String.init) ?? "config") + " [templates] " + key
             }

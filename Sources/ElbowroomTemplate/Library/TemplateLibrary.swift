@@ -21,14 +21,14 @@ public enum TemplateLibrary {
             }
             let names = list(paths: paths).map(\.name)
             throw TemplateError(
-                name: "template", line: 1, column: 1, length: nameOrText.count,
+                name: Template.inlineName, line: 1, column: 1, length: nameOrText.count,
                 message: "unknown template '\(nameOrText)'; templates are \(names.joined(separator: ", "))",
                 suggestion: Suggest.closest(to: nameOrText, in: names), sourceLine: nameOrText)
         }
         if nameOrText.hasSuffix(".tmpl"), let source = try readTemplateFile(nameOrText) {
             return try Template.parse(source, name: nameOrText)
         }
-        return try Template.parse(nameOrText, name: "template")
+        return try Template.parse(nameOrText, name: Template.inlineName)
     }
 
     /// Every template by name: user ones (origin is the file's path) over shipped ones.
