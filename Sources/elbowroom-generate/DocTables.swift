@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ElbowroomAdapters
 import ElbowroomCLI
 
@@ -37,7 +41,7 @@ enum DocTables {
     /// The table's lines (header, rule, rows) from the doc comment in `file`.
     static func table(root: String, file: String, header: String) throws -> [String] {
         let lines = try String(contentsOfFile: root + "/" + file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        let rows = lines.map { $0.trimmingCharacters(in: .whitespaces) }
+        let rows = lines.map { blankTrimmed($0) }
         guard let start = rows.firstIndex(of: "/// " + header) else {
             throw Problem(description: "\(file): no doc-comment table headed \(header)")
         }
@@ -135,7 +139,7 @@ enum DocTables {
             if c == "\\" {
                 if let next = chars.next() { cell.append(next == "|" ? "|" : "\\"); if next != "|" { cell.append(next) } }
             } else if c == "|" {
-                cells.append(cell.trimmingCharacters(in: .whitespaces))
+                cells.append(blankTrimmed(cell))
                 cell = ""
             } else {
                 cell.append(c)
@@ -185,12 +189,11 @@ enum DocTables {
     static func inline(_ markdown: String, _ glyphs: inout [Unicode.Scalar]) -> String {
         var text = markdown
         // " ([fetching](fetching.md#…))" says where to read more: not in a man page.
-        while let range = text.range(of: #" \(\[[^\]]*\]\([^)]*\)\)"#, options: .regularExpression) {
+        while let range = parenthesisedLink(in: text) {
             text.removeSubrange(range)
         }
-        while let range = text.range(of: #"\[[^\]]*\]\([^)]*\)"#, options: .regularExpression) {
-            let link = text[range]
-            text.replaceSubrange(range, with: link.dropFirst().prefix { $0 != "]" })
+        while let (range, label) = firstLink(in: text, from: text.startIndex) {
+            text.replaceSubrange(range, with: label)
         }
         var out = ""
         var inCode = false
@@ -220,4 +223,41 @@ enum DocTables {
         }
         return out
     }
+
+    /// The first Markdown link `[label](target)` at or after `from`: where it stands and its
+    /// label (the label runs to the first `]`, the target to the first `)`).
+    static func firstLink(in text: String, from: String.Index) -> (Range<String.Index>, String)? {
+        var start = from
+        while let open = text[start...].firstIndex(of: "[") {
+            guard let close = text[text.index(after: open)...].firstIndex(of: "]") else { return nil }
+            let paren = text.index(after: close)
+            if paren < text.endIndex, text[paren] == "(",
+               let end = text[text.index(after: paren)...].firstIndex(of: ")") {
+                return (open..<text.index(after: end), String(text[text.index(after: open)..<close]))
+            }
+            start = text.index(after: open)
+        }
+        return nil
+    }
+
+    /// ` ([label](target))`, a parenthesis holding only a link: where it stands.
+    static func parenthesisedLink(in text: String) -> Range<String.Index>? {
+        var start = text.startIndex
+        while let (range, _) = firstLink(in: text, from: start) {
+            if range.upperBound < text.endIndex, text[range.upperBound] == ")",
+               let paren = text.index(range.lowerBound, offsetBy: -1, limitedBy: text.startIndex), text[paren] == "(",
+               let space = text.index(paren, offsetBy: -1, limitedBy: text.startIndex), text[space] == " " {
+                return space..<text.index(after: range.upperBound)
+            }
+            start = text.index(after: range.lowerBound)
+        }
+        return nil
+    }
+}
+
+/// `text` without the spaces and tabs at either end.
+func blankTrimmed<S: StringProtocol>(_ text: S) -> String {
+    let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) }) else { return "" }
+    return String(text[first...last])
 }

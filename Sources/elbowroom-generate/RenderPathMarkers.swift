@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The first line of every source file a render runs (Sources/elbowroom/render-path.files,
 /// which scripts/gen-symbol-order writes from what callgrind sees the renders run), and of no
@@ -25,12 +29,8 @@ enum RenderPathMarkers {
 
     /// Every Swift file under Sources/.
     static func sources(root: String) -> [String] {
-        let enumerator = FileManager.default.enumerator(atPath: root + "/Sources")
-        var out: [String] = []
-        while let path = enumerator?.nextObject() as? String {
-            if path.hasSuffix(".swift") { out.append("Sources/" + path) }
-        }
-        return out.sorted()
+        let paths = (try? FileManager.default.subpathsOfDirectory(atPath: root + "/Sources")) ?? []
+        return paths.filter { $0.hasSuffix(".swift") }.map { "Sources/" + $0 }.sorted()
     }
 
     /// `text` with the marker as its first line when `marked`, and without it otherwise.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 @testable import ElbowroomTemplate
 
 /// `Sources/ElbowroomTemplate/Library/ShippedTemplates.swift`: each `templates/*.tmpl`'s text and

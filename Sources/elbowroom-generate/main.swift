@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ElbowroomAdapters
 @testable import ElbowroomCLI
 
@@ -17,7 +26,7 @@ struct Derived {
 let arguments = Array(CommandLine.arguments.dropFirst())
 let check = arguments.contains("--check")
 guard let root = arguments.first(where: { !$0.hasPrefix("--") }) else {
-    FileHandle.standardError.write(Data("usage: elbowroom-generate [--check] ROOT\n".utf8))
+    printError("usage: elbowroom-generate [--check] ROOT\n")
     exit(2)
 }
 
@@ -57,17 +66,17 @@ do {
             })
         }
     } else {
-        FileHandle.standardError.write(Data("generate: no \(RenderPathMarkers.list): render-path markers not checked\n".utf8))
+        printError("generate: no \(RenderPathMarkers.list): render-path markers not checked\n")
     }
 } catch {
-    FileHandle.standardError.write(Data("generate: \(error)\n".utf8))
+    printError("generate: \(error)\n")
     failed = true
 }
 // The adapter table in docs/adapters.md is written by hand (how each consumer is escaped): it
 // must have a row for every built-in adapter.
 if let adapters = try? String(contentsOfFile: root + "/docs/adapters.md", encoding: .utf8) {
     for name in AdapterRegistry.builtIn.map(\.name) where !adapters.contains("| `\(name)` |") {
-        FileHandle.standardError.write(Data("generate: docs/adapters.md: no row for the adapter \(name) in its table\n".utf8))
+        printError("generate: docs/adapters.md: no row for the adapter \(name) in its table\n")
         failed = true
     }
 }
@@ -77,7 +86,7 @@ for dir in ["completions", "integrations"] {
     for file in (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + dir)) ?? []
     where !derived.contains(where: { $0.path == dir + "/" + file })
         && !((try? FileManager.default.attributesOfItem(atPath: root + "/" + dir + "/" + file)[.type] as? FileAttributeType) == .typeDirectory) {
-        FileHandle.standardError.write(Data("generate: \(dir)/\(file) is generated from nothing: remove it\n".utf8))
+        printError("generate: \(dir)/\(file) is generated from nothing: remove it\n")
         failed = true
     }
 }
@@ -86,7 +95,7 @@ for file in derived {
     do {
         expected = try file.text()
     } catch {
-        FileHandle.standardError.write(Data("generate: \(file.path): \(error)\n".utf8))
+        printError("generate: \(file.path): \(error)\n")
         failed = true
         continue
     }
@@ -100,9 +109,15 @@ for file in derived {
     }
 }
 if check && !stale.isEmpty {
-    FileHandle.standardError.write(Data((stale.map { "generate: stale: \($0)" } + [
+    printError((stale.map { "generate: stale: \($0)" } + [
         "generate: run scripts/generate and commit the result",
-    ]).joined(separator: "\n").utf8 + [10]))
+    ]).joined(separator: "\n") + "\n")
     exit(1)
 }
 exit(failed ? 1 : 0)
+
+/// One message on stderr.
+func printError(_ message: String) {
+    var bytes = Array(message.utf8)
+    _ = write(2, &bytes, bytes.count)
+}
