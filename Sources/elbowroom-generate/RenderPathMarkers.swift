@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-import Foundation
+import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
 #endif
 
 /// The first line of every source file a render runs (Sources/elbowroom/render-path.files,

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-import Foundation
+import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
 #endif
 #if canImport(Glibc)
 import Glibc
