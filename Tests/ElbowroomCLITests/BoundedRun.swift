@@ -13,16 +13,16 @@ struct BoundedRun {
     var crashed: Bool
 }
 
-extension EndToEnd {
-    /// Runs the built `elbowroom` (or `executable`) and kills it if it has not exited after
+extension BoundedRun {
+    /// Runs `executable` with exactly `environment`, and kills it if it has not exited after
     /// `seconds`, so a regression that hangs fails the test instead of hanging the suite.
-    func runBounded(_ arguments: [String], seconds: TimeInterval = 5, environment: [String: String]? = nil,
-                    directory: String? = nil, executable: String? = nil) throws -> BoundedRun {
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String],
+                    seconds: TimeInterval, directory: String? = nil) throws -> BoundedRun {
         let started = Date()
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable ?? elbowroom)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.environment = environment ?? sandbox.environment
+        process.environment = environment
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -37,5 +37,14 @@ extension EndToEnd {
         return BoundedRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                           stderr: String(decoding: stderr, as: UTF8.self), seconds: Date().timeIntervalSince(started),
                           timedOut: !exited, crashed: exited && process.terminationReason == .uncaughtSignal)
+    }
+}
+
+extension EndToEnd {
+    /// Runs the built `elbowroom` (or `executable`), bounded (`BoundedRun.run`).
+    func runBounded(_ arguments: [String], seconds: TimeInterval = 5, environment: [String: String]? = nil,
+                    directory: String? = nil, executable: String? = nil) throws -> BoundedRun {
+        try BoundedRun.run(executable ?? elbowroom, arguments, environment: environment ?? sandbox.environment,
+                           seconds: seconds, directory: directory)
     }
 }

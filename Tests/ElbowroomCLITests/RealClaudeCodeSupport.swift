@@ -369,24 +369,7 @@ final class ClaudeSession: @unchecked Sendable {
     /// Runs the built `elbowroom` in the sandbox (the same environment as Claude Code's status
     /// line gets), killed after `seconds`.
     func runElbowroom(_ arguments: [String], seconds: TimeInterval = 30) throws -> BoundedRun {
-        let started = Date()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: elbowroom)
-        process.arguments = arguments
-        process.environment = sandbox.environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let exited = Eventually.within(seconds) { !process.isRunning }
-        if !exited { kill(process.processIdentifier, SIGKILL) }
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return BoundedRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                          stderr: String(decoding: stderr, as: UTF8.self), seconds: Date().timeIntervalSince(started),
-                          timedOut: !exited, crashed: exited && process.terminationReason == .uncaughtSignal)
+        try BoundedRun.run(elbowroom, arguments, environment: sandbox.environment, seconds: seconds)
     }
 }
 
