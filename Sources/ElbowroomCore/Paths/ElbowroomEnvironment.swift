@@ -96,22 +96,33 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
         case .process, .overlay:
             var names: [String] = []
             var values: [String] = []
-            if case .overlay(let earlierNames, let earlierValues) = storage {
-                names = earlierNames
-                values = earlierValues
-            }
             for entry in entries {
                 let (name, value) = Self.split(entry)
                 names.append(name)
                 values.append(value)
             }
-            return ElbowroomEnvironment(storage: .overlay(names: names, values: values))
+            return overlaid(names: names, values: values)
         }
     }
 
+    /// `overlaid` with each entry's name and value apart (`names[i]=values[i]`), as
+    /// `Account.environment(over:)` has them: nothing to join and split again.
+    public func overlaid(names: [String], values: [String]) -> ElbowroomEnvironment {
+        switch storage {
+        case .fixed(var variables):
+            for i in names.indices { variables[names[i]] = values[i] }
+            return ElbowroomEnvironment(variables)
+        case .process:
+            return ElbowroomEnvironment(storage: .overlay(names: names, values: values))
+        case .overlay(let earlierNames, let earlierValues):
+            return ElbowroomEnvironment(storage: .overlay(names: earlierNames + names, values: earlierValues + values))
+        }
+    }
+
+    /// `NAME=value` split at the first `=` (a byte: no grapheme breaking).
     static func split(_ entry: String) -> (String, String) {
-        guard let eq = entry.firstIndex(of: "=") else { return (entry, "") }
-        return (String(entry[..<eq]), String(entry[entry.index(after: eq)...]))
+        guard let eq = entry.utf8.firstIndex(of: UInt8(ascii: "=")) else { return (entry, "") }
+        return (String(entry[..<eq]), String(entry[entry.utf8.index(after: eq)...]))
     }
 
     /// The variable's value; an empty one reads as unset.
@@ -154,13 +165,19 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
     /// The value of a path variable with a leading `~` or `~/` expanded, when that is an absolute
     /// path; `nil` when unset, empty or relative.
     public func absolutePath(_ name: String) -> String? {
+        absolutePath(name, home: name == "HOME" ? "/" : nil)
+    }
+
+    /// `absolutePath(name)` with `home` (`self.home`) already read, or `nil` to read it if needed.
+    public func absolutePath(_ name: String, home: String?) -> String? {
         guard let value = self[name] else { return nil }
         let expanded: String
         if name == "HOME" {
             expanded = value
         } else if value == "~" {
-            expanded = home
+            expanded = home ?? self.home
         } else if value.hasPrefix("~/") {
+            let home = home ?? self.home
             expanded = (home.hasSuffix("/") ? home : home + "/") + value.dropFirst(2)
         } else {
             expanded = value
