@@ -292,16 +292,18 @@ public struct JSONReader {
             throw failure
         }
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. ASCII (nearly every string here) is valid UTF-8 as it stands.
+        var ascii = true
         while index < bytes.count {
             let c = bytes[index]
             if c == UInt8(ascii: "\"") {
-                let text = validating ? try Self.validated(bytes[start..<index]) : String(decoding: bytes[start..<index], as: UTF8.self)
+                let text = validating && !ascii ? try Self.validated(bytes[start..<index]) : String(decoding: bytes[start..<index], as: UTF8.self)
                 index += 1
                 return text
             }
             if c == UInt8(ascii: "\\") { break }
             guard c >= 0x20 || !validating else { throw failure }
+            ascii = ascii && c < 0x80
             index += 1
         }
         var out = [UInt8](bytes[start..<index])
@@ -445,6 +447,7 @@ public struct JSONReader {
     }
 
     private static func finiteDouble(_ text: ArraySlice<UInt8>) -> Double? {
+        if let exact = exactDouble(text) { return exact }
         guard let value = parseDouble(text), value.isFinite else { return nil }
         if value == 0 {
             for c in text {
@@ -474,6 +477,35 @@ public struct JSONReader {
         // (Here an underflow is 0, as `JSONDecoder` reads an integer.)
         guard let value = Self.parseDouble(text), value.isFinite, let exact = Int(exactly: value) else { throw failure }
         return exact
+    }
+
+    /// The value of a grammar-checked number of at most 15 significant digits, at most 22 of
+    /// them after the point and no exponent (every integer and percentage here: `37`, `1795576855`,
+    /// `12.5`), without `strtod`: the digits make an integer a `Double` holds exactly, 10^k is
+    /// exact for k ≤ 22, and one division of exact values is correctly rounded (Clinger's fast
+    /// path), so the result is `strtod`'s. `nil` for anything else, which `strtod` reads.
+    static func exactDouble(_ text: ArraySlice<UInt8>) -> Double? {
+        var mantissa: Int64 = 0
+        var digits = 0
+        var fraction = -1  // digits after the point; -1 before one
+        var negative = false
+        for c in text {
+            switch c {
+            case UInt8(ascii: "-"): negative = true
+            case UInt8(ascii: "."): fraction = 0
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if mantissa != 0 || c != UInt8(ascii: "0") { digits += 1 }
+                guard digits <= 15 else { return nil }
+                mantissa = mantissa * 10 + Int64(c - UInt8(ascii: "0"))
+                if fraction >= 0 { fraction += 1 }
+            default: return nil  // an exponent
+            }
+        }
+        guard fraction <= 22 else { return nil }
+        var scale = 1.0
+        for _ in 0..<max(fraction, 0) { scale *= 10 }
+        let value = Double(mantissa) / scale
+        return negative ? -value : value
     }
 
     /// `strtod` on the (already grammar-checked) bytes: correctly rounded, and the C locale is the
