@@ -234,27 +234,51 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
     public func withChildEnvironment<R>(
         _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws -> R
     ) rethrows -> R {
-        guard case .process = storage, let environment = Self.environment else {
-            return try CStringArray.with(childEntries, body)
+        guard let environment = Self.environment else { return try CStringArray.with(childEntries, body) }
+        // An account's overlay (`Account.environment(over:)`): environ's strings but the names it
+        // sets, then its own entries (the last for each name), copied. A render of several
+        // accounts starts a fetcher for each that is due; through `childEntries` every one cost
+        // it a dictionary of the whole environment (~0.7 M instructions).
+        var overlay: [String] = []
+        switch storage {
+        case .fixed: return try CStringArray.with(childEntries, body)
+        case .process: break
+        case .overlay(let names, let values):
+            for i in names.indices where !names[(i + 1)...].contains(names[i]) { overlay.append(names[i] + "=" + values[i]) }
         }
         let tokenPresent = self["CLAUDE_CODE_OAUTH_TOKEN"] != nil
         var count = 0
         while environment[count] != nil { count += 1 }
-        return try "ELBOWROOM_ENV_TOKEN_PRESENT=1".withCString { marker in
-            try withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<CChar>?.self, capacity: count + 2) { envp in
-                var n = 0
-                for i in 0..<count where Self.passesToChild(environment[i]!, tokenPresent: tokenPresent) {
-                    envp[n] = environment[i]
-                    n += 1
+        return try CStringArray.with(overlay) { own in
+            try "ELBOWROOM_ENV_TOKEN_PRESENT=1".withCString { marker in
+                try withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<CChar>?.self, capacity: count + overlay.count + 2) { envp in
+                    var n = 0
+                    for i in 0..<count where Self.passesToChild(environment[i]!, tokenPresent: tokenPresent)
+                        && !Self.isSet(environment[i]!, among: own, count: overlay.count) {
+                        envp[n] = environment[i]
+                        n += 1
+                    }
+                    for i in 0..<overlay.count where Self.passesToChild(own[i]!, tokenPresent: tokenPresent) {
+                        envp[n] = own[i]
+                        n += 1
+                    }
+                    if tokenPresent {
+                        envp[n] = UnsafeMutablePointer(mutating: marker)  // execve does not write it
+                        n += 1
+                    }
+                    envp[n] = nil
+                    return try body(envp.baseAddress!)
                 }
-                if tokenPresent {
-                    envp[n] = UnsafeMutablePointer(mutating: marker)  // execve does not write it
-                    n += 1
-                }
-                envp[n] = nil
-                return try body(envp.baseAddress!)
             }
         }
+    }
+
+    /// Whether `entry`'s name (up to its `=`) is the name of one of the `count` entries of `own`.
+    private static func isSet(_ entry: UnsafePointer<CChar>, among own: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, count: Int) -> Bool {
+        guard let eq = strchr(entry, Int32(UInt8(ascii: "="))) else { return false }
+        let length = UnsafePointer(eq) - entry + 1  // with the "="
+        for i in 0..<count where strncmp(entry, own[i]!, length) == 0 { return true }
+        return false
     }
 
     /// Whether a live `environ` entry goes to a child: a `NAME=value` that is not a secret
