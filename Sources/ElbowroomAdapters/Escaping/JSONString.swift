@@ -26,22 +26,32 @@ public enum JSONString {
         let bytes = Array(text.utf8)
         var out: [UInt8] = [UInt8(ascii: "\"")]
         out.reserveCapacity(bytes.count + 16)
+        // Runs of bytes that stand as they are are copied whole.
+        var run = 0
         var i = 0
+        func flush() {
+            if run < i { out.append(contentsOf: bytes[run..<i]) }
+        }
         while i < bytes.count {
             let b = bytes[i]
             if b < 0x80 {
+                if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") && b != 0x7F {
+                    i += 1
+                    continue
+                }
+                flush()
                 switch b {
-                case UInt8(ascii: "\""): out += [0x5C, 0x22]
-                case UInt8(ascii: "\\"): out += [0x5C, 0x5C]
-                case 0x0A: out += [0x5C, UInt8(ascii: "n")]
-                case 0x0D: out += [0x5C, UInt8(ascii: "r")]
-                case 0x09: out += [0x5C, UInt8(ascii: "t")]
-                case 0x08: out += [0x5C, UInt8(ascii: "b")]
-                case 0x0C: out += [0x5C, UInt8(ascii: "f")]
-                case 0x00...0x1F, 0x7F: appendUnicodeEscape(UInt32(b), to: &out)
-                default: out.append(b)
+                case UInt8(ascii: "\""): out.append(0x5C); out.append(0x22)
+                case UInt8(ascii: "\\"): out.append(0x5C); out.append(0x5C)
+                case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+                case 0x08: out.append(0x5C); out.append(UInt8(ascii: "b"))
+                case 0x0C: out.append(0x5C); out.append(UInt8(ascii: "f"))
+                default: appendUnicodeEscape(UInt32(b), to: &out)
                 }
                 i += 1
+                run = i
                 continue
             }
             let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
@@ -49,22 +59,30 @@ public enum JSONString {
                 var value = UInt32(b) & (length == 2 ? 0x1F : 0x0F)
                 for k in 1..<length { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
                 if let scalar = Unicode.Scalar(value), SafeText.isDropped(scalar) || SafeText.isLineBreak(scalar) {
+                    flush()
                     appendUnicodeEscape(value, to: &out)
                     i += length
+                    run = i
                     continue
                 }
             }
-            out.append(contentsOf: bytes[i..<i + length])
             i += length
         }
+        flush()
         out.append(UInt8(ascii: "\""))
         return String(decoding: out, as: UTF8.self)
     }
 
     /// `\u` and four lowercase hex digits, as bytes.
     static func appendUnicodeEscape(_ value: UInt32, to out: inout [UInt8]) {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        out += [0x5C, UInt8(ascii: "u"), digits[Int(value >> 12 & 15)], digits[Int(value >> 8 & 15)],
-                digits[Int(value >> 4 & 15)], digits[Int(value & 15)]]
+        func hex(_ nibble: UInt32) -> UInt8 {
+            nibble < 10 ? UInt8(ascii: "0") + UInt8(nibble) : UInt8(ascii: "a") + UInt8(nibble - 10)
+        }
+        out.append(0x5C)
+        out.append(UInt8(ascii: "u"))
+        out.append(hex(value >> 12 & 15))
+        out.append(hex(value >> 8 & 15))
+        out.append(hex(value >> 4 & 15))
+        out.append(hex(value & 15))
     }
 }

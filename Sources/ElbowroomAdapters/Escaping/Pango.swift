@@ -32,11 +32,11 @@ public enum Pango {
                 let wasAfterCR = afterCR
                 afterCR = b == 0x0D
                 switch b {
-                case UInt8(ascii: "&"): out += Array("&amp;".utf8)
-                case UInt8(ascii: "<"): out += Array("&lt;".utf8)
-                case UInt8(ascii: ">"): out += Array("&gt;".utf8)
-                case UInt8(ascii: "\""): out += Array("&quot;".utf8)
-                case UInt8(ascii: "'"): out += Array("&#39;".utf8)
+                case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+                case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+                case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+                case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
+                case UInt8(ascii: "'"): out.append(contentsOf: "&#39;".utf8)
                 case 0x0A: if !wasAfterCR { out.append(0x0A) }
                 case 0x0D: out.append(0x0A)
                 case 0x09: out.append(b)

@@ -63,8 +63,9 @@ extension TemplateLibrary {
         }
     }
 
-    /// The parsed tree of each shipped template, and the API keys of the windows it names.
-    static func compiled(_ name: String) -> (nodes: [Node], namedKeys: [String])? {
+    /// The parsed tree of each shipped template, the API keys of the windows it names, and
+    /// which of its top-level nodes repeat per window (`each`).
+    static func compiled(_ name: String) -> (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool])? {
         switch name {
         case "claude":
             return (
@@ -324,7 +325,8 @@ extension TemplateLibrary {
                         ),
                     ]),
                 ],
-                namedKeys: ["five_hour", "seven_day"])
+                namedKeys: ["five_hour", "seven_day"],
+                repeatsWindows: [false, false, false, false, true, false, false, false, false, false, false])
         case "compact":
             return (
                 nodes: [
@@ -557,7 +559,8 @@ extension TemplateLibrary {
                         ),
                     ]),
                 ],
-                namedKeys: ["five_hour", "seven_day"])
+                namedKeys: ["five_hour", "seven_day"],
+                repeatsWindows: [false, false, true, false, false, false, false, false, false])
         case "full":
             return (
                 nodes: [
@@ -890,7 +893,8 @@ extension TemplateLibrary {
                         ),
                     ]),
                 ],
-                namedKeys: ["five_hour", "seven_day"])
+                namedKeys: ["five_hour", "seven_day"],
+                repeatsWindows: [false, false, true, false, false, false, false, false, false, false])
         case "minimal":
             return (
                 nodes: [
@@ -1053,7 +1057,8 @@ extension TemplateLibrary {
                         ),
                     ]),
                 ],
-                namedKeys: [])
+                namedKeys: [],
+                repeatsWindows: [false, false, false, false, false, false])
         case "tooltip":
             return (
                 nodes: [
@@ -1602,7 +1607,8 @@ extension TemplateLibrary {
                         .placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil)),
                     ]),
                 ],
-                namedKeys: ["five_hour", "seven_day"])
+                namedKeys: ["five_hour", "seven_day"],
+                repeatsWindows: [false, false, false, false, false, false, false, false, true, false, false, false])
         default:
             return nil
         }
