@@ -13,24 +13,29 @@ import ElbowroomCore
 /// `quoteByScalars` (Tests/ElbowroomAdaptersTests/Support/ReferenceEscaping.swift).
 public enum JSONString {
     public static func quote(_ text: String) -> String {
-        // On UTF-8 bytes: most text has nothing to escape and is copied whole; the rest is
-        // copied run by run. 0xC2, 0xD8 and 0xE2 lead the C1 controls, U+061C, and the bidi
-        // controls and line separators: only scalars with those leads are decoded and looked at.
+        var text = text
+        text.makeContiguousUTF8()  // (native strings already are: no copy)
+        return text.utf8.withContiguousStorageIfAvailable { quote(bytes: $0) ?? "\"" + text + "\"" } ?? "\"" + text + "\""
+    }
+
+    /// The quoted bytes, or `nil` when the text needs no escape (then it is quoted as it is).
+    /// On UTF-8 bytes: only scalars led by 0xC2, 0xD8 and 0xE2 (the C1 controls, U+061C, and the
+    /// bidi controls and line separators) are decoded and looked at; the rest is copied run by run.
+    static func quote(bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var plain = true
-        for byte in text.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-            || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 {
+        for b in bytes where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == 0x7F
+            || b == 0xC2 || b == 0xD8 || b == 0xE2 {
             plain = false
             break
         }
-        if plain { return "\"" + text + "\"" }
-        let bytes = Array(text.utf8)
+        if plain { return nil }
         var out: [UInt8] = [UInt8(ascii: "\"")]
         out.reserveCapacity(bytes.count + 16)
         // Runs of bytes that stand as they are are copied whole.
         var run = 0
         var i = 0
         func flush() {
-            if run < i { out.append(contentsOf: bytes[run..<i]) }
+            if run < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i])) }
         }
         while i < bytes.count {
             let b = bytes[i]
@@ -57,7 +62,7 @@ public enum JSONString {
             let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
             if b == 0xC2 || b == 0xD8 || b == 0xE2 {
                 var value = UInt32(b) & (length == 2 ? 0x1F : 0x0F)
-                for k in 1..<length { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
+                for k in 1..<length where i + k < bytes.count { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
                 if let scalar = Unicode.Scalar(value), SafeText.isDropped(scalar) || SafeText.isLineBreak(scalar) {
                     flush()
                     appendUnicodeEscape(value, to: &out)
@@ -68,6 +73,7 @@ public enum JSONString {
             }
             i += length
         }
+        i = min(i, bytes.count)
         flush()
         out.append(UInt8(ascii: "\""))
         return String(decoding: out, as: UTF8.self)

@@ -131,8 +131,9 @@ public struct Paths: Sendable, Equatable {
 
     /// Drops trailing slashes (`/a/b/` and `/a/b` are one account).
     static func trimmed(_ path: String) -> String {
-        var p = path
-        while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
-        return p
+        // Bytes, not `count`/`removeLast` (which walk Characters): every render trims a few paths.
+        var end = path.utf8.count
+        while end > 1 && path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: end - 1)] == UInt8(ascii: "/") { end -= 1 }
+        return end == path.utf8.count ? path : String(decoding: path.utf8.prefix(end), as: UTF8.self)
     }
 }

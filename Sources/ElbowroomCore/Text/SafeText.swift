@@ -67,8 +67,13 @@ public enum SafeText {
     /// `map` changes.
     @inlinable
     public static func mayNeedCleaning(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable(mayNeedCleaning(bytes:)) ?? mayNeedCleaning(bytes: text.utf8)
+    }
+
+    @inlinable
+    static func mayNeedCleaning<Bytes: Sequence<UInt8>>(bytes: Bytes) -> Bool {
         var previous: UInt8 = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             if byte < 0x20 || byte == 0x7F { return true }
             switch previous {
             case 0xC2: if byte < 0xA0 { return true }
