@@ -49,7 +49,7 @@ extension TemplateLibrary {
             """#
         case "tooltip":
             return #"""
-            Claude usage( \({plan}\))[( · updated {age} ago)](dim)[( · {stale}stale)( · {age|exists}{offline}offline)](stale)( · [{error}](warn))\
+            {agent} usage( \({plan}\))[( · updated {age} ago)](dim)[( · {stale}stale)( · {age|exists}{offline}offline)](stale)( · [{error}](warn))\
             ({age|not}{error|not}\nloading…)\
             (\n[{5h.label|pad(-8)}](level) {5h.percent|pad(3)}% {display}  {5h.used|bar(10, "░")}( {5h.spark|spark(10)})( · resets {5h.resets_at})( · {5h.rate|fixed(1)}%/h)( · pace {5h.pace}%)( · runs out in {5h.eta})( · {5h.binding}binds now)[( · {5h.source} {5h.age} ago)](dim))\
             (\n[{7d.label|pad(-8)}](level) {7d.percent|pad(3)}% {display}  {7d.used|bar(10, "░")}( {7d.spark|spark(10)})( · resets {7d.resets_at})( · {7d.rate|fixed(1)}%/h)( · pace {7d.pace}%)( · runs out in {7d.eta})( · {7d.binding}binds now)[( · {7d.source} {7d.age} ago)](dim))\
@@ -1062,7 +1062,8 @@ extension TemplateLibrary {
         case "tooltip":
             return (
                 nodes: [
-                    .text("Claude usage"),
+                    .placeholder(Placeholder(variable: .top(.agent), filters: [], account: nil)),
+                    .text(" usage"),
                     .conditional([
                         .text(" ("),
                         .placeholder(Placeholder(variable: .top(.plan), filters: [], account: nil)),
@@ -1608,7 +1609,7 @@ extension TemplateLibrary {
                     ]),
                 ],
                 namedKeys: ["five_hour", "seven_day"],
-                repeatsWindows: [false, false, false, false, false, false, false, false, true, false, false, false])
+                repeatsWindows: [false, false, false, false, false, false, false, false, false, true, false, false, false])
         default:
             return nil
         }
