@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// The TOML subset elbowroom's config file uses:
 ///
 /// | construct | example |

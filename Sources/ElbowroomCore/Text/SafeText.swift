@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// Text that comes from the data (API window keys and labels, error messages, plan, currency,
 /// Claude Code's status-line input) on its way to a consumer: a terminal, a shell prompt, a bar.
 ///
