@@ -60,9 +60,13 @@ struct RenderContext: Sendable {
 
 /// Walks the tree into styled spans.
 enum Renderer {
-    static func render(_ nodes: [Node], context: RenderContext) -> [Span] {
+    /// `repeatsWindows[i]`: whether top-level node `i` mentions `each` (`Template` works it out
+    /// once, not on every render: walking a tooltip's tree for it cost every render ~20 k
+    /// instructions, and every account of several renders it again).
+    static func render(_ nodes: [Node], context: RenderContext, repeatsWindows: [Bool]) -> [Span] {
         var spans: [Span] = []
-        _ = render(nodes, style: .plain, context: context, into: &spans, stopAtMissing: false, eachFree: false)
+        _ = render(nodes, style: .plain, context: context, into: &spans, stopAtMissing: false, eachFree: false,
+                   repeatsWindows: repeatsWindows)
         trimSeparators(&spans)
         return spans
     }
@@ -90,9 +94,11 @@ enum Renderer {
     /// its nodes. `eachFree`: no placeholder below mentions `each` (found out once per group,
     /// not again for every group nested in it).
     private static func render(_ nodes: [Node], style: Style, context: RenderContext, into spans: inout [Span],
-                               stopAtMissing: Bool, eachFree: Bool) -> Bool {
+                               stopAtMissing: Bool, eachFree: Bool, repeatsWindows: [Bool]? = nil) -> Bool {
         var complete = true
-        for node in nodes {
+        for i in nodes.indices {
+            let node = nodes[i]
+            let eachFree = eachFree || repeatsWindows?[i] == false
             switch node {
             case .text(let text):
                 append(text, style: style, to: &spans)

@@ -30,6 +30,8 @@ public struct Template: Sendable {
     /// Whether a placeholder names an account (`{work:5h.left}`, `{each:label}`): such a template
     /// is rendered once over every account, not once per account.
     public let namesAccounts: Bool
+    /// For each top-level node, whether it mentions `each` (a group repeated per window).
+    let repeatsWindows: [Bool]
 
     /// With `namedKeys` worked out at build time (`ShippedTemplates.swift`): walking a large tree
     /// for them costs a render ~50 k instructions.
@@ -39,6 +41,13 @@ public struct Template: Sendable {
         self.nodes = nodes
         self.namedKeys = namedKeys
         namesAccounts = false  // the shipped templates name none
+        repeatsWindows = Self.repeatsWindows(nodes)
+    }
+
+    static func repeatsWindows(_ nodes: [Node]) -> [Bool] {
+        var flags: [Bool] = []
+        for node in nodes { flags.append(node.mentions(window: "each")) }
+        return flags
     }
 
     init(name: String, source: String, nodes: [Node]) {
@@ -56,6 +65,7 @@ public struct Template: Sendable {
         var accounts = false
         for node in nodes where node.mentions(account: nil) { accounts = true }
         namesAccounts = accounts
+        repeatsWindows = Self.repeatsWindows(nodes)
     }
 
     /// The largest template source, in UTF-8 bytes (64 KiB): the shipped ones are under 2 KiB, and
@@ -83,7 +93,7 @@ public struct Template: Sendable {
     /// Renders against a view. `statusLine` supplies the `claude.*` variables when present.
     public func render(_ view: UsageView, statusLine: StatusLineInput? = nil, localTime: LocalTime = .system) -> [Span] {
         Renderer.render(nodes, context: RenderContext(
-            view: view, statusLine: statusLine, localTime: localTime, namedKeys: namedKeys))
+            view: view, statusLine: statusLine, localTime: localTime, namedKeys: namedKeys), repeatsWindows: repeatsWindows)
     }
 
     /// Renders for one of several accounts (`accounts[index]`), with every account reachable by name.
@@ -91,6 +101,6 @@ public struct Template: Sendable {
         var context = RenderContext(accountAt: index, of: accounts, localTime: localTime)
         context.namedKeys = namedKeys
         context.namesAccounts = namesAccounts
-        return Renderer.render(nodes, context: context)
+        return Renderer.render(nodes, context: context, repeatsWindows: repeatsWindows)
     }
 }

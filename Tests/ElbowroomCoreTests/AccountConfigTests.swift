@@ -73,6 +73,42 @@ import Testing
         #expect(Set([paths.accountKey, other.accountKey, Paths(environment: base).accountKey]).count == 3)
     }
 
+    /// A render of several accounts derives each account's paths from the first ones
+    /// (`Paths(account:sharing:)`); they must be what the account's environment alone gives,
+    /// for every provider, over fixed and live environments, with `~` and odd spellings.
+    @Test func anAccountsSharedPathsEqualItsOwn() {
+        var accounts: [Account] = []
+        for (i, dir) in [nil, "~/.claude-work", "/srv/claude/../claude-x/", "~"].enumerated() {
+            var account = Account(name: "c\(i)")
+            account.claudeConfigDir = dir
+            accounts.append(account)
+        }
+        for (i, home) in [nil, "~/codex", "/opt/codex/"].enumerated() {
+            var account = Account(name: "x\(i)")
+            account.provider = .codex
+            account.codexHome = home
+            account.codexSource = i == 2 ? "logs" : "api"
+            accounts.append(account)
+        }
+        var plugin = Account(name: "g")
+        plugin.provider = .plugin("gemini")
+        accounts.append(plugin)
+        let bases = [
+            ElbowroomEnvironment(["HOME": "/home/u"]),
+            ElbowroomEnvironment(["HOME": "/home/u/", "CLAUDE_CONFIG_DIR": "~/other", "XDG_CACHE_HOME": "/c", "XDG_CONFIG_HOME": "rel",
+                                  "ELBOWROOM_CONFIG": "/etc/e.toml", "CLAUDE_SECURESTORAGE_CONFIG_DIR": "/secure"]),
+            ElbowroomEnvironment(["HOME": "/home/u", "CLAUDE_SECURESTORAGE_CONFIG_DIR": "", "CODEX_HOME": "/cx"]),
+            ElbowroomEnvironment.current,
+        ]
+        for base in bases {
+            let basePaths = Paths(environment: base)
+            for account in accounts {
+                let env = account.environment(over: base)
+                #expect(Paths(account: env, sharing: basePaths) == Paths(environment: env), "\(account.name)")
+            }
+        }
+    }
+
     @Test func anOverlayOnTheLiveEnvironmentReadsItsOwnVariablesFirst() {
         let live = ElbowroomEnvironment.current.overlaid(["ELBOWROOM_TEST_OVERLAY=one", "ELBOWROOM_TEST_OVERLAY=two", "PATH="])
         #expect(live["ELBOWROOM_TEST_OVERLAY"] == "two")

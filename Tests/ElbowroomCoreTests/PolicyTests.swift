@@ -309,6 +309,20 @@ import Testing
         }
         #expect(handed.sorted() == env.childEntries.sorted())
         #expect(!handed.isEmpty)
+        // An account's overlay on the live environment: its names replace environ's, the last
+        // of a name wins, an empty value is handed on as set-but-empty, a secret never.
+        let overlaid = env.overlaid(names: ["HOME", "ELBOWROOM_PROVIDER", "X_NEW", "X_NEW", "ANTHROPIC_API_KEY"],
+                                    values: ["/elsewhere", "", "1", "2", "secret"])
+            .overlaid(["PATH=/only"])
+        let overlaidHanded: [String] = overlaid.withChildEnvironment { envp in
+            var out: [String] = []
+            var i = 0
+            while let entry = envp[i] { out.append(String(cString: entry)); i += 1 }
+            return out
+        }
+        #expect(overlaidHanded.sorted() == overlaid.childEntries.sorted())
+        #expect(overlaidHanded.contains("X_NEW=2") && !overlaidHanded.contains("X_NEW=1") && overlaidHanded.contains("ELBOWROOM_PROVIDER="))
+        #expect(overlaidHanded.contains("PATH=/only") && !overlaidHanded.contains { $0.contains("secret") })
         let fixed = ElbowroomEnvironment(["HOME": "/h", "ANTHROPIC_API_KEY": "y", "A": "b"])
         let fixedHanded: [String] = fixed.withChildEnvironment { envp in
             var out: [String] = []

@@ -2,6 +2,12 @@ import Testing
 @testable import ElbowroomCore
 
 @Suite struct SHA256Tests {
+    @Test func theHexPrefixIsTheFirstSixteenDigits() {
+        for text in ["", "abc", "/home/u/.claude", String(repeating: "é", count: 70)] {
+            #expect(SHA256.hexPrefix(text) == String(SHA256.hex(text).prefix(16)))
+        }
+    }
+
     @Test func knownVectors() {
         #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(SHA256.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")

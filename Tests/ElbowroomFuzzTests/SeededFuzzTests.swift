@@ -49,6 +49,26 @@ import ElbowroomTestSupport
         Self.run(.config, count: 3000, seed: 0xc0_f16) { Array(Generators.config(&$0).utf8) }
     }
 
+    /// The byte-level TOML parser every render with a config file runs gives the entries and the
+    /// errors (line, column in scalars, message) of the scalar-by-scalar parser it replaced, over
+    /// generated configs and hand-picked edge cases (multi-byte text before an error, escapes,
+    /// "\r\n", a lone "\r", a backslash at the end of a line).
+    @Test func tomlParserMatchesItsReference() {
+        func outcome(_ parse: () throws(TOMLSubset.ParseError) -> [TOMLSubset.Entry]) -> String {
+            do throws(TOMLSubset.ParseError) { return "\(try parse())" } catch { return "error \(error)" }
+        }
+        var rng = SplitMix64(seed: 0x70_41)
+        var inputs = (0..<3000).map { _ in Generators.config(&rng) }
+        inputs += ["a = \"é\\q\"", "a = \"é\\é\"", "é = 1", "a = \"\\u00e9\\U0001F600x\"", "a = \"\\uD800\"",
+                   "a = \"x\\", "a = 'li\"t' # c", "a = 'unterminated", "[colors.tmux]\nok = \"red\"\r\n",
+                   "a = 1\rb", "a = 1_000\u{2003}", "a = 0x10", "a = +3", "a = ٣", "a = \"\"\"x\"\"\"", "  [ colors . x ] # t",
+                   "a = \"tab\\tnl\\n\\\"q\\\\\"\u{85}", "a = tru", "a = true\u{A0}", "\u{FEFF}a = 1", "[accounts.é]"]
+        for text in inputs {
+            #expect(outcome { () throws(TOMLSubset.ParseError) in try TOMLSubset.parse(text) }
+                    == outcome { () throws(TOMLSubset.ParseError) in try ReferenceTOMLSubset.parse(text) }, "\(text.debugDescription)")
+        }
+    }
+
     @Test func usageBodies() {
         Self.run(.usage, count: 600, seed: 0x05a6e) { Array(Generators.usage(&$0).utf8) }
     }

@@ -30,12 +30,3 @@ struct AccountSelection {
         return .success(AccountSelection(parts: parts))
     }
 }
-
-extension CLIContext {
-    /// This context for one account: its variables laid over the environment.
-    func selecting(_ account: Account) -> CLIContext {
-        var context = self
-        context.environment = account.environment(over: environment)
-        return context
-    }
-}

@@ -5,8 +5,13 @@ import ElbowroomCore
 /// without the real HOME, clock, terminal or child processes.
 public struct CLIContext: Sendable {
     public var environment: ElbowroomEnvironment {
-        didSet { paths = Paths(environment: environment) }
+        get { storedEnvironment }
+        set {
+            storedEnvironment = newValue
+            paths = Paths(environment: newValue)
+        }
     }
+    private var storedEnvironment: ElbowroomEnvironment
     /// Derived from `environment` once (it hashes the Claude config dir), not on every use.
     public private(set) var paths: Paths
     /// The `[accounts.NAME]` this context is for (`ELBOWROOM_ACCOUNT`, read when asked: a
@@ -43,7 +48,7 @@ public struct CLIContext: Sendable {
                 readStdin: @escaping @Sendable () -> Data? = { nil }, stdoutIsTTY: Bool = false,
                 spawner: any ProcessSpawner = PosixSpawner(), fetcherPath: String? = nil,
                 sleep: @escaping @Sendable (TimeInterval) -> Void = { usleep(UInt32($0 * 1_000_000)) }) {
-        self.environment = environment
+        self.storedEnvironment = environment
         self.paths = Paths(environment: environment)
         self.now = now
         self.stdout = stdout
@@ -53,6 +58,15 @@ public struct CLIContext: Sendable {
         self.spawner = spawner
         self.locateFetcher = { fetcherPath }
         self.sleep = sleep
+    }
+
+    /// This context for one account: its variables laid over the environment, its paths
+    /// derived from them (sharing this context's config and cache directories).
+    func selecting(_ account: Account) -> CLIContext {
+        var context = self
+        context.storedEnvironment = account.environment(over: environment)
+        context.paths = Paths(account: context.storedEnvironment, sharing: paths)
+        return context
     }
 
     /// The real process: environment, clock (`ELBOWROOM_NOW` sets it), file descriptors 0/1/2.

@@ -73,18 +73,26 @@ public struct Account: Sendable, Equatable {
             if path.hasPrefix("~/") { return Paths.join(base.home, String(path.dropFirst(2))) }
             return path
         }
-        var overlay = ["ELBOWROOM_ACCOUNT=" + name]
+        var names = ["ELBOWROOM_ACCOUNT", "ELBOWROOM_PROVIDER"]
+        var values = [name, provider == .claude ? "" : provider.word]
         switch provider {
         case .claude:
-            overlay.append("ELBOWROOM_PROVIDER=")
-            if let dir = claudeConfigDir { overlay.append("CLAUDE_CONFIG_DIR=" + expanded(dir)) }
+            if let dir = claudeConfigDir {
+                names.append("CLAUDE_CONFIG_DIR")
+                values.append(expanded(dir))
+            }
         case .codex:
-            overlay.append("ELBOWROOM_PROVIDER=codex")
-            if let dir = codexHome { overlay.append("CODEX_HOME=" + expanded(dir)) }
-            if codexSource != "api" { overlay.append("ELBOWROOM_CODEX_SOURCE=" + codexSource) }
-        case .plugin(let plugin):
-            overlay.append("ELBOWROOM_PROVIDER=plugin:" + plugin)
+            if let dir = codexHome {
+                names.append("CODEX_HOME")
+                values.append(expanded(dir))
+            }
+            if codexSource != "api" {
+                names.append("ELBOWROOM_CODEX_SOURCE")
+                values.append(codexSource)
+            }
+        case .plugin:
+            break
         }
-        return base.overlaid(overlay)
+        return base.overlaid(names: names, values: values)
     }
 }

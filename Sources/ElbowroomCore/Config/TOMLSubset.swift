@@ -52,35 +52,36 @@ public enum TOMLSubset {
         // with a config file ~220 k instructions of runtime metadata on its first use.
         var seenTables: [String] = [""]
         var seenKeys: [String] = []
-        // Unicode scalars, not Characters: grapheme breaking costs a render with a config file
-        // hundreds of instructions a character. A line ends at "\n", and a "\r" before it goes
-        // with it ("\r\n"); a lone "\r" stays in the line (and is an error there).
-        let scalars = Array(text.unicodeScalars)
+        // UTF-8 bytes, not Characters or scalars: every render with a config file parses it, and
+        // building keys and strings a scalar at a time cost it ~0.1 M instructions for ten lines.
+        // Columns still count Unicode scalars. A line ends at "\n", and a "\r" before it goes with
+        // it ("\r\n"); a lone "\r" stays in the line (and is an error there).
+        let bytes = Array(text.utf8)
         var start = 0
         var index = 0
-        while start <= scalars.count {
+        while start <= bytes.count {
             var end = start
-            while end < scalars.count && scalars[end] != "\n" { end += 1 }
-            let lineEnd = end > start && end < scalars.count && scalars[end - 1] == "\r" ? end - 1 : end
+            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+            let lineEnd = end > start && end < bytes.count && bytes[end - 1] == 0x0D ? end - 1 : end
             defer { start = end + 1; index += 1 }
-            var scanner = LineScanner(line: Array(scalars[start..<lineEnd]), lineNumber: index + 1)
+            var scanner = LineScanner(bytes: bytes, start: start, end: lineEnd, lineNumber: index + 1)
             scanner.skipSpace()
             if scanner.atEndOrComment { continue }
-            if scanner.peek == "[" {
+            if scanner.peek == UInt8(ascii: "[") {
                 let column = scanner.column
                 scanner.advance()
                 scanner.skipSpace()
-                if scanner.peek == "[" { throw scanner.error("arrays of tables are not supported") }
+                if scanner.peek == UInt8(ascii: "[") { throw scanner.error("arrays of tables are not supported") }
                 var name = try scanner.bareKey()
                 scanner.skipSpace()
-                if scanner.peek == ".", nestable.contains(name) {
+                if scanner.peek == UInt8(ascii: "."), nestable.contains(name) {
                     scanner.advance()
                     scanner.skipSpace()
                     name += "." + (try scanner.bareKey())
                     scanner.skipSpace()
                 }
-                guard scanner.peek == "]" else {
-                    throw scanner.error(scanner.peek == "." ? "nested tables are not supported" : "expected ']' to close the table name")
+                guard scanner.peek == UInt8(ascii: "]") else {
+                    throw scanner.error(scanner.peek == UInt8(ascii: ".") ? "nested tables are not supported" : "expected ']' to close the table name")
                 }
                 scanner.advance()
                 try scanner.expectEndOfLine()
@@ -92,10 +93,10 @@ public enum TOMLSubset {
                 continue
             }
             let keyColumn = scanner.column
-            let key = scanner.peek == "\"" ? try scanner.basicString() : try scanner.bareKey()
+            let key = scanner.peek == UInt8(ascii: "\"") ? try scanner.basicString() : try scanner.bareKey()
             scanner.skipSpace()
-            if scanner.peek == "." { throw scanner.error("dotted keys are not supported") }
-            guard scanner.peek == "=" else { throw scanner.error("expected '=' after the key '\(key)'") }
+            if scanner.peek == UInt8(ascii: ".") { throw scanner.error("dotted keys are not supported") }
+            guard scanner.peek == UInt8(ascii: "=") else { throw scanner.error("expected '=' after the key '\(key)'") }
             scanner.advance()
             scanner.skipSpace()
             let valueColumn = scanner.column
@@ -112,70 +113,107 @@ public enum TOMLSubset {
         return entries
     }
 
+    /// One line of the document, as UTF-8 bytes of the whole text between `start` and `end`.
     struct LineScanner {
-        let line: [Unicode.Scalar]
+        let bytes: [UInt8]
+        let start: Int
+        let end: Int
         let lineNumber: Int
-        var index = 0
+        var index: Int
 
-        init(line: [Unicode.Scalar], lineNumber: Int) {
-            self.line = line
+        init(bytes: [UInt8], start: Int, end: Int, lineNumber: Int) {
+            self.bytes = bytes
+            self.start = start
+            self.end = end
             self.lineNumber = lineNumber
+            index = start
         }
 
-        var column: Int { index + 1 }
-        var peek: Unicode.Scalar? { index < line.count ? line[index] : nil }
-        var atEndOrComment: Bool { peek == nil || peek == "#" }
+        /// The column of `index`, counted in Unicode scalars (continuation bytes do not count).
+        var column: Int {
+            var column = 1
+            for i in start..<index where bytes[i] & 0xC0 != 0x80 { column += 1 }
+            return column
+        }
 
-        mutating func advance() { index += 1 }
+        var peek: UInt8? { index < end ? bytes[index] : nil }
+        var atEndOrComment: Bool { peek == nil || peek == UInt8(ascii: "#") }
+
+        /// The scalar that starts at `index` (the text came from a `String`: valid UTF-8).
+        var scalar: Unicode.Scalar? {
+            guard index < end else { return nil }
+            let lead = bytes[index]
+            let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+            var value = length == 1 ? UInt32(lead) : UInt32(lead) & (0xFF >> (length + 1))
+            for k in 1..<max(length, 1) where index + k < end { value = value << 6 | UInt32(bytes[index + k] & 0x3F) }
+            return Unicode.Scalar(value)
+        }
+
+        /// Steps over one scalar.
+        mutating func advance() {
+            index += 1
+            while index < end && bytes[index] & 0xC0 == 0x80 { index += 1 }
+        }
 
         mutating func skipSpace() {
-            while let c = peek, c == " " || c == "\t" { advance() }
+            while let c = peek, c == 0x20 || c == 0x09 { index += 1 }
         }
 
         func error(_ message: String) -> ParseError {
             ParseError(line: lineNumber, column: column, message: message)
         }
 
+        func text(_ from: Int, _ to: Int) -> String {
+            String(decoding: bytes[from..<to], as: UTF8.self)
+        }
+
         mutating func expectEndOfLine() throws(ParseError) {
             skipSpace()
-            guard let c = peek, c != "#" else { return }
+            guard let c = scalar, c != "#" else { return }
             throw error("unexpected \(Character(c).quotedForError) after the value")
         }
 
         mutating func bareKey() throws(ParseError) -> String {
-            var key = ""
-            while let c = peek, ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "_" || c == "-" {
-                key.unicodeScalars.append(c)
-                advance()
+            let from = index
+            while let c = peek, Self.isBareKeyByte(c) { index += 1 }
+            guard index > from else {
+                throw error(scalar.map { "expected a key name, found \(Character($0).quotedForError)" } ?? "expected a key name")
             }
-            guard !key.isEmpty else {
-                throw error(peek.map { "expected a key name, found \(Character($0).quotedForError)" } ?? "expected a key name")
-            }
-            return key
+            return text(from, index)
+        }
+
+        static func isBareKeyByte(_ c: UInt8) -> Bool {
+            (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x5F || c == 0x2D
         }
 
         mutating func value() throws(ParseError) -> Value {
             switch peek {
-            case "\"":
-                if line.count >= index + 3 && line[index + 1] == "\"" && line[index + 2] == "\"" {
+            case UInt8(ascii: "\""):
+                if end >= index + 3 && bytes[index + 1] == UInt8(ascii: "\"") && bytes[index + 2] == UInt8(ascii: "\"") {
                     throw error("multi-line strings are not supported")
                 }
                 return .string(try basicString())
-            case "'":
+            case UInt8(ascii: "'"):
                 return .string(try literalString())
-            case "[":
+            case UInt8(ascii: "["):
                 throw error("arrays are not supported")
-            case "{":
+            case UInt8(ascii: "{"):
                 throw error("inline tables are not supported")
-            case nil, "#":
+            case nil, UInt8(ascii: "#"):
                 throw error("expected a value")
             default:
-                var word = ""
                 // Any space ends the word, so a pasted non-breaking space is reported as itself.
-                while let c = peek, !c.properties.isWhitespace, c != "#" {
-                    word.unicodeScalars.append(c)
-                    advance()
+                let from = index
+                while let b = peek {
+                    if b < 0x80 {
+                        if b == 0x20 || (b >= 0x09 && b <= 0x0D) || b == UInt8(ascii: "#") { break }
+                        index += 1
+                    } else {
+                        guard let c = scalar, !c.properties.isWhitespace else { break }
+                        advance()
+                    }
                 }
+                let word = text(from, index)
                 if word == "true" { return .bool(true) }
                 if word == "false" { return .bool(false) }
                 let digits = word.filter { $0 != "_" }
@@ -183,34 +221,41 @@ public enum TOMLSubset {
                    word.first.map({ $0.isNumber || $0 == "-" || $0 == "+" }) == true {
                     return .number(number)
                 }
-                index -= word.unicodeScalars.count
+                index = from
                 throw error("invalid value '\(word)' (strings need quotes)")
             }
         }
 
         mutating func basicString() throws(ParseError) -> String {
-            let start = column
-            advance()
-            var out = ""
+            let quote = index
+            index += 1
+            // Up to the first escape, the bytes are the string's.
+            var from = index
+            var out: [UInt8] = []
             while let c = peek {
-                advance()
+                index += 1
                 switch c {
-                case "\"":
-                    return out
-                case "\\":
-                    guard let e = peek else { break }
-                    advance()
+                case UInt8(ascii: "\""):
+                    if out.isEmpty { return text(from, index - 1) }
+                    out.append(contentsOf: bytes[from..<(index - 1)])
+                    return String(decoding: out, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    out.append(contentsOf: bytes[from..<(index - 1)])
+                    guard let e = peek else {
+                        from = index
+                        continue
+                    }
+                    index += 1
                     switch e {
-                    case "\"": out.append("\"")
-                    case "\\": out.append("\\")
-                    case "n": out.append("\n")
-                    case "t": out.append("\t")
-                    case "r": out.append("\r")
-                    case "u", "U":
-                        let count = e == "u" ? 4 : 8
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(e)
+                    case UInt8(ascii: "n"): out.append(0x0A)
+                    case UInt8(ascii: "t"): out.append(0x09)
+                    case UInt8(ascii: "r"): out.append(0x0D)
+                    case UInt8(ascii: "u"), UInt8(ascii: "U"):
+                        let count = e == UInt8(ascii: "u") ? 4 : 8
                         var code: UInt32 = 0
                         var digits = 0
-                        while digits < count, index + digits < line.count, let d = Self.hexValue(line[index + digits]) {
+                        while digits < count, index + digits < end, let d = Self.hexValue(bytes[index + digits]) {
                             code = code << 4 | d
                             digits += 1
                         }
@@ -218,37 +263,42 @@ public enum TOMLSubset {
                             throw error("invalid unicode escape")
                         }
                         index += count
-                        out.unicodeScalars.append(scalar)
+                        out.append(contentsOf: String(scalar).utf8)
                     default:
+                        // Back to the backslash (one byte of `e` was read): the error points at it.
                         index -= 2
-                        throw error("invalid escape '\\\(e)'")
+                        var escape = self
+                        escape.index += 1
+                        throw error("invalid escape '\\\(escape.scalar.map { String($0) } ?? "")'")
                     }
+                    from = index
                 default:
-                    out.unicodeScalars.append(c)
+                    break
                 }
             }
-            throw ParseError(line: lineNumber, column: start, message: "unterminated string")
+            index = quote
+            throw error("unterminated string")
         }
 
-        static func hexValue(_ c: Unicode.Scalar) -> UInt32? {
-            switch c.value {
-            case 0x30...0x39: c.value - 0x30
-            case 0x41...0x46: c.value - 0x41 + 10
-            case 0x61...0x66: c.value - 0x61 + 10
+        static func hexValue(_ c: UInt8) -> UInt32? {
+            switch c {
+            case 0x30...0x39: UInt32(c - 0x30)
+            case 0x41...0x46: UInt32(c - 0x41 + 10)
+            case 0x61...0x66: UInt32(c - 0x61 + 10)
             default: nil
             }
         }
 
         mutating func literalString() throws(ParseError) -> String {
-            let start = column
-            advance()
-            var out = ""
+            let quote = index
+            index += 1
+            let from = index
             while let c = peek {
-                advance()
-                if c == "'" { return out }
-                out.unicodeScalars.append(c)
+                index += 1
+                if c == UInt8(ascii: "'") { return text(from, index - 1) }
             }
-            throw ParseError(line: lineNumber, column: start, message: "unterminated string")
+            index = quote
+            throw error("unterminated string")
         }
     }
 }

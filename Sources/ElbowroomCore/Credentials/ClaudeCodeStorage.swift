@@ -30,16 +30,20 @@ public struct ClaudeCodeStorage: Sendable, Equatable {
     public let globalConfigFile: String
 
     public init(environment env: ElbowroomEnvironment) {
-        let home = env.home
+        self.init(environment: env, home: env.home)
+    }
+
+    /// With `env.home` already read (`Paths` reads it once for every path it derives).
+    init(environment env: ElbowroomEnvironment, home: String) {
         let defaultDir = Paths.join(home, ".claude")
-        globalConfigFile = env.absolutePath("CLAUDE_CONFIG_DIR").map { Paths.join(Paths.trimmed($0), ".claude.json") }
-            ?? Paths.join(home, ".claude.json")
+        let configDir = env.absolutePath("CLAUDE_CONFIG_DIR", home: home).map(Paths.trimmed)
+        globalConfigFile = configDir.map { Paths.join($0, ".claude.json") } ?? Paths.join(home, ".claude.json")
         if let secure = env.raw("CLAUDE_SECURESTORAGE_CONFIG_DIR") {
-            directory = secure.isEmpty ? defaultDir : Paths.trimmed(env.absolutePath("CLAUDE_SECURESTORAGE_CONFIG_DIR") ?? defaultDir)
+            directory = secure.isEmpty ? defaultDir : Paths.trimmed(env.absolutePath("CLAUDE_SECURESTORAGE_CONFIG_DIR", home: home) ?? defaultDir)
             keychainSuffixSource = secure.isEmpty ? nil : secure
         } else {
-            directory = Paths.trimmed(env.absolutePath("CLAUDE_CONFIG_DIR") ?? defaultDir)
-            keychainSuffixSource = env["CLAUDE_CONFIG_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+            directory = configDir ?? defaultDir
+            keychainSuffixSource = env["CLAUDE_CONFIG_DIR"]
         }
     }
 

@@ -96,22 +96,33 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
         case .process, .overlay:
             var names: [String] = []
             var values: [String] = []
-            if case .overlay(let earlierNames, let earlierValues) = storage {
-                names = earlierNames
-                values = earlierValues
-            }
             for entry in entries {
                 let (name, value) = Self.split(entry)
                 names.append(name)
                 values.append(value)
             }
-            return ElbowroomEnvironment(storage: .overlay(names: names, values: values))
+            return overlaid(names: names, values: values)
         }
     }
 
+    /// `overlaid` with each entry's name and value apart (`names[i]=values[i]`), as
+    /// `Account.environment(over:)` has them: nothing to join and split again.
+    public func overlaid(names: [String], values: [String]) -> ElbowroomEnvironment {
+        switch storage {
+        case .fixed(var variables):
+            for i in names.indices { variables[names[i]] = values[i] }
+            return ElbowroomEnvironment(variables)
+        case .process:
+            return ElbowroomEnvironment(storage: .overlay(names: names, values: values))
+        case .overlay(let earlierNames, let earlierValues):
+            return ElbowroomEnvironment(storage: .overlay(names: earlierNames + names, values: earlierValues + values))
+        }
+    }
+
+    /// `NAME=value` split at the first `=` (a byte: no grapheme breaking).
     static func split(_ entry: String) -> (String, String) {
-        guard let eq = entry.firstIndex(of: "=") else { return (entry, "") }
-        return (String(entry[..<eq]), String(entry[entry.index(after: eq)...]))
+        guard let eq = entry.utf8.firstIndex(of: UInt8(ascii: "=")) else { return (entry, "") }
+        return (String(entry[..<eq]), String(entry[entry.utf8.index(after: eq)...]))
     }
 
     /// The variable's value; an empty one reads as unset.
@@ -154,13 +165,19 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
     /// The value of a path variable with a leading `~` or `~/` expanded, when that is an absolute
     /// path; `nil` when unset, empty or relative.
     public func absolutePath(_ name: String) -> String? {
+        absolutePath(name, home: name == "HOME" ? "/" : nil)
+    }
+
+    /// `absolutePath(name)` with `home` (`self.home`) already read, or `nil` to read it if needed.
+    public func absolutePath(_ name: String, home: String?) -> String? {
         guard let value = self[name] else { return nil }
         let expanded: String
         if name == "HOME" {
             expanded = value
         } else if value == "~" {
-            expanded = home
+            expanded = home ?? self.home
         } else if value.hasPrefix("~/") {
+            let home = home ?? self.home
             expanded = (home.hasSuffix("/") ? home : home + "/") + value.dropFirst(2)
         } else {
             expanded = value
@@ -217,27 +234,51 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
     public func withChildEnvironment<R>(
         _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws -> R
     ) rethrows -> R {
-        guard case .process = storage, let environment = Self.environment else {
-            return try CStringArray.with(childEntries, body)
+        guard let environment = Self.environment else { return try CStringArray.with(childEntries, body) }
+        // An account's overlay (`Account.environment(over:)`): environ's strings but the names it
+        // sets, then its own entries (the last for each name), copied. A render of several
+        // accounts starts a fetcher for each that is due; through `childEntries` every one cost
+        // it a dictionary of the whole environment (~0.7 M instructions).
+        var overlay: [String] = []
+        switch storage {
+        case .fixed: return try CStringArray.with(childEntries, body)
+        case .process: break
+        case .overlay(let names, let values):
+            for i in names.indices where !names[(i + 1)...].contains(names[i]) { overlay.append(names[i] + "=" + values[i]) }
         }
         let tokenPresent = self["CLAUDE_CODE_OAUTH_TOKEN"] != nil
         var count = 0
         while environment[count] != nil { count += 1 }
-        return try "ELBOWROOM_ENV_TOKEN_PRESENT=1".withCString { marker in
-            try withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<CChar>?.self, capacity: count + 2) { envp in
-                var n = 0
-                for i in 0..<count where Self.passesToChild(environment[i]!, tokenPresent: tokenPresent) {
-                    envp[n] = environment[i]
-                    n += 1
+        return try CStringArray.with(overlay) { own in
+            try "ELBOWROOM_ENV_TOKEN_PRESENT=1".withCString { marker in
+                try withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<CChar>?.self, capacity: count + overlay.count + 2) { envp in
+                    var n = 0
+                    for i in 0..<count where Self.passesToChild(environment[i]!, tokenPresent: tokenPresent)
+                        && !Self.isSet(environment[i]!, among: own, count: overlay.count) {
+                        envp[n] = environment[i]
+                        n += 1
+                    }
+                    for i in 0..<overlay.count where Self.passesToChild(own[i]!, tokenPresent: tokenPresent) {
+                        envp[n] = own[i]
+                        n += 1
+                    }
+                    if tokenPresent {
+                        envp[n] = UnsafeMutablePointer(mutating: marker)  // execve does not write it
+                        n += 1
+                    }
+                    envp[n] = nil
+                    return try body(envp.baseAddress!)
                 }
-                if tokenPresent {
-                    envp[n] = UnsafeMutablePointer(mutating: marker)  // execve does not write it
-                    n += 1
-                }
-                envp[n] = nil
-                return try body(envp.baseAddress!)
             }
         }
+    }
+
+    /// Whether `entry`'s name (up to its `=`) is the name of one of the `count` entries of `own`.
+    private static func isSet(_ entry: UnsafePointer<CChar>, among own: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, count: Int) -> Bool {
+        guard let eq = strchr(entry, Int32(UInt8(ascii: "="))) else { return false }
+        let length = UnsafePointer(eq) - entry + 1  // with the "="
+        for i in 0..<count where strncmp(entry, own[i]!, length) == 0 { return true }
+        return false
     }
 
     /// Whether a live `environ` entry goes to a child: a `NAME=value` that is not a secret

@@ -51,32 +51,50 @@ public struct Paths: Sendable, Equatable {
     /// `ElbowroomEnvironment.pathVariables`): nothing here depends on the working directory.
     public init(environment env: ElbowroomEnvironment) {
         let home = env.home
+        let configHome = Self.join(env.absolutePath("XDG_CONFIG_HOME", home: home) ?? Self.join(home, ".config"), "elbowroom")
+        self.init(environment: env, home: home, configHome: configHome,
+                  configFile: env.absolutePath("ELBOWROOM_CONFIG", home: home).map(Self.trimmed) ?? Self.join(configHome, "config.toml"),
+                  cacheDir: Self.join(env.absolutePath("XDG_CACHE_HOME", home: home) ?? Self.join(home, ".cache"), "elbowroom"))
+    }
+
+    /// The paths of the account `env` names (`Account.environment(over:)` laid over `base`'s
+    /// environment): equal to `Paths(environment: env)` (a test holds them so), but the config
+    /// and cache directories are `base`'s, not derived again — an account's variables never
+    /// change `HOME`, `XDG_CONFIG_HOME`, `XDG_CACHE_HOME` or `ELBOWROOM_CONFIG`. A render of
+    /// several accounts makes one of these per account.
+    public init(account env: ElbowroomEnvironment, sharing base: Paths) {
+        self.init(environment: env, home: env.home, configHome: base.configHome, configFile: base.configFile,
+                  cacheDir: base.cacheDir)
+    }
+
+    /// The account's part: whose login, and the cache named after it.
+    private init(environment env: ElbowroomEnvironment, home: String, configHome: String, configFile: String, cacheDir: String) {
+        self.configHome = configHome
+        self.configFile = configFile
+        self.cacheDir = cacheDir
         let defaultClaude = Self.join(home, ".claude")
-        let claude = Self.trimmed(env.absolutePath("CLAUDE_CONFIG_DIR") ?? defaultClaude)
+        let claude = Self.trimmed(env.absolutePath("CLAUDE_CONFIG_DIR", home: home) ?? defaultClaude)
         claudeConfigDir = claude
         isDefaultClaudeConfigDir = claude == defaultClaude
-        let storage = ClaudeCodeStorage(environment: env)
-        configHome = Self.join(env.absolutePath("XDG_CONFIG_HOME") ?? Self.join(home, ".config"), "elbowroom")
-        configFile = env.absolutePath("ELBOWROOM_CONFIG").map(Self.trimmed) ?? Self.join(configHome, "config.toml")
-        cacheDir = Self.join(env.absolutePath("XDG_CACHE_HOME") ?? Self.join(home, ".cache"), "elbowroom")
         if let provider = env["ELBOWROOM_PROVIDER"] {
             // Another agent's account (`[accounts.NAME] provider`): keyed by where its login
             // lives (Codex: `CODEX_HOME`), or by the plugin's name.
-            let codex = Self.trimmed(env.absolutePath("CODEX_HOME") ?? Self.join(home, ".codex"))
+            let codex = Self.trimmed(env.absolutePath("CODEX_HOME", home: home) ?? Self.join(home, ".codex"))
             codexHome = provider == "codex" ? codex : nil
             let account = provider == "codex" ? "codex:" + Self.resolved(codex) : provider
             credentialsFile = provider == "codex" ? Self.join(codex, "auth.json") : ""
             accountSource = provider == "codex" ? credentialsFile : provider
-            accountKey = String(SHA256.hex(account).prefix(16))
+            accountKey = SHA256.hexPrefix(account)
         } else {
             codexHome = nil
+            let storage = ClaudeCodeStorage(environment: env, home: home)
             credentialsFile = storage.credentialsFile
             // One login, one account: keyed by where the login lives (`D`), resolved.
             let account = Self.resolved(storage.directory)
             accountSource = Self.join(account, ".credentials.json")
-            accountKey = String(SHA256.hex(account).prefix(16))
+            accountKey = SHA256.hexPrefix(account)
         }
-        cacheFile = Self.join(cacheDir, "usage-\(accountKey).json")
+        cacheFile = Self.join(cacheDir, "usage-" + accountKey + ".json")
     }
 
     static func join(_ a: String, _ b: String) -> String {

@@ -9,17 +9,27 @@
 public enum SHA256 {
     /// The digest as 64 lowercase hex digits.
     public static func hex(_ text: String) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        func append(_ word: UInt32) {
-            for shift in stride(from: 28, through: 0, by: -4) {
-                let nibble = UInt8(truncatingIfNeeded: word >> UInt32(shift)) & 0x0f
-                out.append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
+        hex(digest(Array(text.utf8)), words: 8)
+    }
+
+    /// The first 16 hex digits of the digest (`String(hex(text).prefix(16))`): what names an
+    /// account's files, on every render.
+    public static func hexPrefix(_ text: String) -> String {
+        hex(digest(Array(text.utf8)), words: 2)
+    }
+
+    /// The first `words` state words as lowercase hex, written into the string's own storage.
+    private static func hex(_ h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32), words: Int) -> String {
+        String(unsafeUninitializedCapacity: words * 8) { out in
+            for i in 0..<words {
+                let word = i == 0 ? h.0 : i == 1 ? h.1 : i == 2 ? h.2 : i == 3 ? h.3 : i == 4 ? h.4 : i == 5 ? h.5 : i == 6 ? h.6 : h.7
+                for j in 0..<8 {
+                    let nibble = UInt8(truncatingIfNeeded: word >> UInt32(28 - 4 * j)) & 0x0f
+                    out[i * 8 + j] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+                }
             }
+            return words * 8
         }
-        let h = digest(Array(text.utf8))
-        append(h.0); append(h.1); append(h.2); append(h.3); append(h.4); append(h.5); append(h.6); append(h.7)
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The eight state words after the whole (padded) message, most significant first.
