@@ -23,11 +23,13 @@ _elbowroom() {
             _elbowroom_names adapters; return ;;
         -t|--template|--tooltip)
             _elbowroom_names templates; return ;;
+        --account)
+            _elbowroom_names accounts; return ;;
         --color)
             COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-        --window|--window)
+        --window)
             COMPREPLY=($(compgen -W "5h 7d sonnet opus" -- "$cur")); return ;;
-        --max-age|--account|--interval|--since|--min-left|--listen)
+        --max-age|--interval|--since|--min-left|--listen)
             return ;;
     esac
 
@@ -53,9 +55,9 @@ _elbowroom() {
         case $command in
             ''|render) COMPREPLY=($(compgen -W "$render --help --version" -- "$cur")) ;;
             watch) COMPREPLY=($(compgen -W "$render --interval --notify" -- "$cur")) ;;
-            fetch) COMPREPLY=($(compgen -W "--force --json -v --verbose" -- "$cur")) ;;
-            history) COMPREPLY=($(compgen -W "--window --since --json --csv" -- "$cur")) ;;
-            guard) COMPREPLY=($(compgen -W "--min-left --window --wait" -- "$cur")) ;;
+            fetch) COMPREPLY=($(compgen -W "--force --json -v --verbose --account" -- "$cur")) ;;
+            history) COMPREPLY=($(compgen -W "--window --since --json --csv --account" -- "$cur")) ;;
+            guard) COMPREPLY=($(compgen -W "--min-left --window --wait --account" -- "$cur")) ;;
             serve) COMPREPLY=($(compgen -W "--listen" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac

@@ -33,15 +33,15 @@ public struct Template: Sendable {
     /// For each top-level node, whether it mentions `each` (a group repeated per window).
     let repeatsWindows: [Bool]
 
-    /// With `namedKeys` worked out at build time (`ShippedTemplates.swift`): walking a large tree
-    /// for them costs a render ~50 k instructions.
-    init(name: String, source: String, nodes: [Node], namedKeys: [String]) {
+    /// With `namedKeys` and `repeatsWindows` worked out at build time (`ShippedTemplates.swift`):
+    /// walking a large tree for them costs a render ~50 k instructions each.
+    init(name: String, source: String, nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) {
         self.name = name
         self.source = source
         self.nodes = nodes
         self.namedKeys = namedKeys
         namesAccounts = false  // the shipped templates name none
-        repeatsWindows = Self.repeatsWindows(nodes)
+        self.repeatsWindows = repeatsWindows
     }
 
     static func repeatsWindows(_ nodes: [Node]) -> [Bool] {

@@ -57,8 +57,9 @@ enum ShippedTemplatesFile {
                 }
             }
 
-            /// The parsed tree of each shipped template, and the API keys of the windows it names.
-            static func compiled(_ name: String) -> (nodes: [Node], namedKeys: [String])? {
+            /// The parsed tree of each shipped template, the API keys of the windows it names, and
+            /// which of its top-level nodes repeat per window (`each`).
+            static func compiled(_ name: String) -> (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool])? {
                 switch name {
 
         """
@@ -74,7 +75,8 @@ enum ShippedTemplatesFile {
                 out += ",\n"
             }
             out += "                ],\n"
-            out += "                namedKeys: \(String(reflecting: template.namedKeys)))\n"
+            out += "                namedKeys: \(String(reflecting: template.namedKeys)),\n"
+            out += "                repeatsWindows: \(String(reflecting: template.repeatsWindows)))\n"
         }
         out += """
                 default:

@@ -34,6 +34,23 @@ import ElbowroomCore
         return result
     }
 
+    /// Every scalar of the Basic Multilingual Plane (and the planes' ends), alone and between
+    /// letters: the byte escapers equal their references, and `SafeText.mayNeedCleaning` (which
+    /// lets most text through untouched) is true for every scalar cleaning changes.
+    @Test func everyScalarEscapesAsItsReferenceAndIsSeenWhenCleaningChangesIt() {
+        var failures = 0
+        for value in Array(0...0xFFFF) + [0x10000, 0x1F600, 0xE0001, 0x10FFFF] {
+            guard let scalar = Unicode.Scalar(UInt32(value)) else { continue }
+            for text in [String(Character(scalar)), "a" + String(Character(scalar)) + "b"] {
+                if SafeText.clean(text, lines: .keep) != SafeText.map(text, lines: .keep, escape: { _ in nil }) { failures += 1 }
+                if SafeText.map(text, lines: .keep, escape: { _ in nil }) != text && !SafeText.mayNeedCleaning(text) { failures += 1 }
+                if JSONString.quote(text) != JSONString.quoteByScalars(text) { failures += 1 }
+                if Pango.escape(text) != Pango.escapeByScalars(text) { failures += 1 }
+            }
+        }
+        #expect(failures == 0)
+    }
+
     @Test func jsonQuotingOnBytesEqualsQuotingOnScalars() {
         for text in Self.samples() where JSONString.quote(text) != JSONString.quoteByScalars(text) {
             Issue.record("\(text.debugDescription): \(JSONString.quote(text).debugDescription) != \(JSONString.quoteByScalars(text).debugDescription)")

@@ -41,6 +41,17 @@ import ElbowroomTestSupport
         let templates = t.stdout.text.split(separator: "\n").map { $0.split(separator: "\t")[0] }
         #expect(templates == ["claude", "compact", "full", "mine", "minimal", "tooltip"])
 
+        let a = CLISandbox()
+        #expect(a.run("completions", "--list", "accounts") == 0)
+        #expect(a.stdout.text.isEmpty, "no [accounts.NAME]: no names")
+        a.writeConfig("[accounts.work]\nlabel = \"W\"\n[accounts.codex]\nprovider = \"codex\"\n")
+        #expect(a.run("completions", "--list", "accounts") == 0)
+        #expect(a.stdout.text == "work\tW, Claude\ncodex\tCodex\n")
+        let b = CLISandbox()
+        b.writeConfig("[accounts.work\n")
+        #expect(b.run("completions", "--list", "accounts") == 0)
+        #expect(b.stdout.text.isEmpty && b.stderr.text.isEmpty, "a broken config: quiet, no names")
+
         let u = CLISandbox()
         #expect(u.run("completions", "--list", "init") == 0)
         #expect(u.stdout.text.split(separator: "\n").map { String($0.split(separator: "\t")[0]) } == IntegrationSnippets.names)
@@ -49,7 +60,7 @@ import ElbowroomTestSupport
     @Test(arguments: [
         (["completions"], "usage: elbowroom completions bash|zsh|fish"),
         (["completions", "tcsh"], "usage: elbowroom completions bash|zsh|fish"),
-        (["completions", "--list", "flags"], "usage: elbowroom completions --list adapters|templates|init"),
+        (["completions", "--list", "flags"], "usage: elbowroom completions --list adapters|templates|accounts|init"),
         (["--list", "adapters"], "--list goes with 'elbowroom completions'"),
     ])
     func usageErrors(arguments: [String], message: String) {
@@ -104,6 +115,9 @@ struct CompletionsInRealShellsTests {
             try FileManager.default.createDirectory(atPath: adapters, withIntermediateDirectories: true)
             try "#!/bin/sh\necho walrus\n".write(toFile: adapters + "/elbowroom-adapter-walrus", atomically: true, encoding: .utf8)
             chmod(adapters + "/elbowroom-adapter-walrus", 0o755)
+            // Two accounts, so `--account` has names to offer.
+            try "[accounts.work]\nlabel = \"W\"\n[accounts.codex]\nprovider = \"codex\"\n"
+                .write(toFile: sandbox.configHome + "/elbowroom/config.toml", atomically: true, encoding: .utf8)
         }
 
         deinit { sandbox.cleanup() }
@@ -148,6 +162,8 @@ struct CompletionsInRealShellsTests {
         #expect(shell.shown.contains("waybar"))
         try shell.screen.keys("C-u", "elbowroom --adapter=i3blocks-j", "Tab", "templ", "Tab", "sh", "Tab", "mi", "Tab")
         #expect(shell.screen.waitFor("elbowroom --adapter=i3blocks-json templates show minimal"), "screen:\n\(shell.shown)")
+        try shell.screen.keys("C-u", "elbowroom fetch --account co", "Tab")
+        #expect(shell.screen.waitFor("elbowroom fetch --account codex"), "screen:\n\(shell.shown)")
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh")))
@@ -166,6 +182,8 @@ struct CompletionsInRealShellsTests {
         #expect(shell.waitForPrompt("%"))
         try shell.screen.keys("elbowroom init i3b", "Tab")
         #expect(shell.screen.waitFor("elbowroom init i3blocks"), "screen:\n\(shell.shown)")
+        try shell.screen.keys("C-u", "elbowroom --account co", "Tab")
+        #expect(shell.screen.waitFor("elbowroom --account codex"), "screen:\n\(shell.shown)")
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fish")))
@@ -183,5 +201,7 @@ struct CompletionsInRealShellsTests {
         #expect(shell.shown.contains("waybar"))
         try shell.screen.keys("C-u", "elbowroom templates show ful", "Tab")
         #expect(shell.screen.waitFor("elbowroom templates show full"), "screen:\n\(shell.shown)")
+        try shell.screen.keys("C-u", "elbowroom history --account co", "Tab")
+        #expect(shell.screen.waitFor("elbowroom history --account codex"), "screen:\n\(shell.shown)")
     }
 }

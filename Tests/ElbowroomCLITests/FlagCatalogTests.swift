@@ -21,6 +21,7 @@ import Testing
         case .adapters: value = ["waybar"]
         case .templates: value = ["compact"]
         case .windows: value = ["5h"]
+        case .accounts: value = ["work"]
         case .words(_, let words): value = [String(words.split(separator: " ")[0])]
         case .free(let label): value = [label == "duration" ? "90m" : label == "address" ? "127.0.0.1:9180" : "30"]
         }

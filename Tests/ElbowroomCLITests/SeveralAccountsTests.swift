@@ -125,6 +125,23 @@ import ElbowroomCore
         #expect(s.stdout.text.contains(#""tooltip":"<span weight=\"bold\">W</span>\n37\n\n<span weight=\"bold\">H</span>\n88\n\n<span weight=\"bold\">X</span>\n54""#), "\(s.stdout.text)")
     }
 
+    /// The tooltip says whose usage each part is: a Codex account's is not "Claude usage",
+    /// side by side or alone (`--account`), and a source plugin's carries the plugin's name.
+    @Test func theTooltipNamesEachAccountsAgent() {
+        let s = Self.sandbox()
+        #expect(s.run("-a", "waybar") == 0)
+        let both = s.stdout.text
+        #expect(both.contains(#"W</span>\nClaude usage"#) && both.contains(#"H</span>\nClaude usage"#), "\(both)")
+        #expect(both.contains(#"X</span>\nCodex usage"#), "\(both)")
+        #expect(s.run("-a", "waybar", "--account", "codex") == 0)
+        #expect(s.stdout.text.contains(#""tooltip":"Codex usage"#), "\(s.stdout.text)")
+        #expect(s.run("-a", "plain", "--account", "work", "-t", "{agent}") == 0)
+        #expect(s.stdout.text.hasSuffix("Claude\n"), "\(s.stdout.text)")
+        var plugin = Account(name: "g")
+        plugin.provider = Provider("plugin:gemini")!
+        #expect(Paths(environment: plugin.environment(over: ElbowroomEnvironment(s.environment))).agent == "gemini")
+    }
+
     @Test func aDueAccountStartsItsFetcherWithItsOwnEnvironment() {
         let s = CLISandbox()
         s.writeConfig(Self.config)

@@ -22,4 +22,10 @@ import Testing
     func aSpellingResolvesAsSplittingWould(_ path: String) {
         #expect(Paths.resolved(path) == Self.bySplitting(path))
     }
+
+    /// Trailing slashes go (one path, one account), a lone "/" stays, nothing else changes.
+    @Test(arguments: [("/a/b///", "/a/b"), ("/", "/"), ("///", "/"), ("a/", "a"), ("/é/", "/é"), ("/a/b", "/a/b"), ("", "")])
+    func trailingSlashesAreTrimmed(_ path: String, _ trimmed: String) {
+        #expect(Paths.trimmed(path) == trimmed)
+    }
 }

@@ -68,6 +68,16 @@ import Testing
         return false
     }
 
+    /// A path's directory is cut at its last "/" byte, whatever follows it (a combining mark
+    /// after a "/" makes one `Character`, but the kernel still sees a "/").
+    @Test func aPathsDirectoryIsBeforeItsLastSlashByte() {
+        #expect(FileSystem.directory(of: "/a/b/c") == "/a/b")
+        #expect(FileSystem.directory(of: "/c") == "/")
+        #expect(FileSystem.directory(of: "c") == ".")
+        #expect(FileSystem.directory(of: "/home/é/usage-1.json") == "/home/é")
+        #expect(FileSystem.directory(of: "/a/\u{301}b") == "/a")
+    }
+
     @Test func aFIFOPlantedAsTheCacheFileIsAMissNotAHangAndIsReplaced() throws {
         let s = Sandbox()
         s.plantFIFO(s.store.file)

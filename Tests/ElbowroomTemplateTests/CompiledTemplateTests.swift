@@ -31,6 +31,8 @@ import ElbowroomCore
                     "\(name): compiled tree differs from the parser's; \(Self.regenerate)")
             #expect(compiled?.namedKeys == (try Template.parse(source, name: name).namedKeys),
                     "\(name): compiled window keys differ from the parser's; \(Self.regenerate)")
+            #expect(compiled?.repeatsWindows == (try Template.parse(source, name: name).repeatsWindows),
+                    "\(name): compiled each-groups differ from the parser's; \(Self.regenerate)")
         }
     }
 
@@ -43,6 +45,7 @@ import ElbowroomCore
             let parsed = try Template.parse(shipped.source, name: shipped.name)
             #expect(resolved.name == parsed.name && resolved.source == parsed.source)
             #expect(resolved.nodes == parsed.nodes && resolved.namedKeys == parsed.namedKeys)
+            #expect(resolved.repeatsWindows == parsed.repeatsWindows && resolved.namesAccounts == parsed.namesAccounts)
         }
     }
 

@@ -13,58 +13,82 @@ import ElbowroomCore
 /// `quoteByScalars` (Tests/ElbowroomAdaptersTests/Support/ReferenceEscaping.swift).
 public enum JSONString {
     public static func quote(_ text: String) -> String {
-        // On UTF-8 bytes: most text has nothing to escape and is copied whole; the rest is
-        // copied run by run. 0xC2, 0xD8 and 0xE2 lead the C1 controls, U+061C, and the bidi
-        // controls and line separators: only scalars with those leads are decoded and looked at.
+        var text = text
+        text.makeContiguousUTF8()  // (native strings already are: no copy)
+        return text.utf8.withContiguousStorageIfAvailable { quote(bytes: $0) ?? "\"" + text + "\"" } ?? "\"" + text + "\""
+    }
+
+    /// The quoted bytes, or `nil` when the text needs no escape (then it is quoted as it is).
+    /// On UTF-8 bytes: only scalars led by 0xC2, 0xD8 and 0xE2 (the C1 controls, U+061C, and the
+    /// bidi controls and line separators) are decoded and looked at; the rest is copied run by run.
+    static func quote(bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var plain = true
-        for byte in text.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-            || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 {
+        for b in bytes where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == 0x7F
+            || b == 0xC2 || b == 0xD8 || b == 0xE2 {
             plain = false
             break
         }
-        if plain { return "\"" + text + "\"" }
-        let bytes = Array(text.utf8)
+        if plain { return nil }
         var out: [UInt8] = [UInt8(ascii: "\"")]
         out.reserveCapacity(bytes.count + 16)
+        // Runs of bytes that stand as they are are copied whole.
+        var run = 0
         var i = 0
+        func flush() {
+            if run < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i])) }
+        }
         while i < bytes.count {
             let b = bytes[i]
             if b < 0x80 {
+                if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") && b != 0x7F {
+                    i += 1
+                    continue
+                }
+                flush()
                 switch b {
-                case UInt8(ascii: "\""): out += [0x5C, 0x22]
-                case UInt8(ascii: "\\"): out += [0x5C, 0x5C]
-                case 0x0A: out += [0x5C, UInt8(ascii: "n")]
-                case 0x0D: out += [0x5C, UInt8(ascii: "r")]
-                case 0x09: out += [0x5C, UInt8(ascii: "t")]
-                case 0x08: out += [0x5C, UInt8(ascii: "b")]
-                case 0x0C: out += [0x5C, UInt8(ascii: "f")]
-                case 0x00...0x1F, 0x7F: appendUnicodeEscape(UInt32(b), to: &out)
-                default: out.append(b)
+                case UInt8(ascii: "\""): out.append(0x5C); out.append(0x22)
+                case UInt8(ascii: "\\"): out.append(0x5C); out.append(0x5C)
+                case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+                case 0x08: out.append(0x5C); out.append(UInt8(ascii: "b"))
+                case 0x0C: out.append(0x5C); out.append(UInt8(ascii: "f"))
+                default: appendUnicodeEscape(UInt32(b), to: &out)
                 }
                 i += 1
+                run = i
                 continue
             }
             let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
             if b == 0xC2 || b == 0xD8 || b == 0xE2 {
                 var value = UInt32(b) & (length == 2 ? 0x1F : 0x0F)
-                for k in 1..<length { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
+                for k in 1..<length where i + k < bytes.count { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
                 if let scalar = Unicode.Scalar(value), SafeText.isDropped(scalar) || SafeText.isLineBreak(scalar) {
+                    flush()
                     appendUnicodeEscape(value, to: &out)
                     i += length
+                    run = i
                     continue
                 }
             }
-            out.append(contentsOf: bytes[i..<i + length])
             i += length
         }
+        i = min(i, bytes.count)
+        flush()
         out.append(UInt8(ascii: "\""))
         return String(decoding: out, as: UTF8.self)
     }
 
     /// `\u` and four lowercase hex digits, as bytes.
     static func appendUnicodeEscape(_ value: UInt32, to out: inout [UInt8]) {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        out += [0x5C, UInt8(ascii: "u"), digits[Int(value >> 12 & 15)], digits[Int(value >> 8 & 15)],
-                digits[Int(value >> 4 & 15)], digits[Int(value & 15)]]
+        func hex(_ nibble: UInt32) -> UInt8 {
+            nibble < 10 ? UInt8(ascii: "0") + UInt8(nibble) : UInt8(ascii: "a") + UInt8(nibble - 10)
+        }
+        out.append(0x5C)
+        out.append(UInt8(ascii: "u"))
+        out.append(hex(value >> 12 & 15))
+        out.append(hex(value >> 8 & 15))
+        out.append(hex(value >> 4 & 15))
+        out.append(hex(value & 15))
     }
 }

@@ -11,32 +11,52 @@ import ElbowroomCore
 /// (Tests/ElbowroomAdaptersTests/Support/ReferenceEscaping.swift).
 public enum Pango {
     public static func escape(_ text: String) -> String {
-        // On UTF-8 bytes, with `SafeText.map(lines: .keep)`'s rules (a test holds the two equal):
-        // most text has nothing to escape or drop and is returned as it is. 0xEF leads U+FFFE
-        // and U+FFFF; see `SafeText.mayNeedCleaning` for the other leads worth decoding.
-        var plain = true
-        for byte in text.utf8 where byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
-            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == 0xEF {
-            plain = false
-            break
+        var text = text
+        text.makeContiguousUTF8()  // (native strings already are: no copy)
+        return text.utf8.withContiguousStorageIfAvailable { escape(bytes: $0) ?? text } ?? text
+    }
+
+    /// The escaped bytes, or `nil` when there is nothing to change (most text: one pass over
+    /// the bytes finds that out). On UTF-8 bytes, with `SafeText.map(lines: .keep)`'s rules (a
+    /// test holds the two equal): only C0 controls, DEL, the five specials, and scalars led by
+    /// 0xC2 0x80–0x9F (C1 controls, NEL), 0xD8 0x9C (U+061C), 0xE2 0x80/0x81 (bidi controls, line
+    /// separators) and 0xEF 0xBF (U+FFFE, U+FFFF) are looked at; the rest is copied run by run.
+    static func escape(bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        func special(_ i: Int) -> Bool {
+            let b = bytes[i]
+            if b < 0x80 {
+                return b < 0x20 || b == 0x7F || b == UInt8(ascii: "&") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">")
+                    || b == UInt8(ascii: "\"") || b == UInt8(ascii: "'")
+            }
+            guard i + 1 < bytes.count else { return false }
+            let next = bytes[i + 1]
+            switch b {
+            case 0xC2: return next < 0xA0
+            case 0xD8: return next == 0x9C
+            case 0xE2: return next == 0x80 || next == 0x81
+            case 0xEF: return next == 0xBF
+            default: return false
+            }
         }
-        if plain && !SafeText.mayNeedCleaning(text) { return text }
-        let bytes = Array(text.utf8)
+        var first = 0
+        while first < bytes.count && !special(first) { first += 1 }
+        if first == bytes.count { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<first]))
         var afterCR = false
-        var i = 0
+        var i = first
         while i < bytes.count {
             let b = bytes[i]
             if b < 0x80 {
                 let wasAfterCR = afterCR
                 afterCR = b == 0x0D
                 switch b {
-                case UInt8(ascii: "&"): out += Array("&amp;".utf8)
-                case UInt8(ascii: "<"): out += Array("&lt;".utf8)
-                case UInt8(ascii: ">"): out += Array("&gt;".utf8)
-                case UInt8(ascii: "\""): out += Array("&quot;".utf8)
-                case UInt8(ascii: "'"): out += Array("&#39;".utf8)
+                case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+                case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+                case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+                case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
+                case UInt8(ascii: "'"): out.append(contentsOf: "&#39;".utf8)
                 case 0x0A: if !wasAfterCR { out.append(0x0A) }
                 case 0x0D: out.append(0x0A)
                 case 0x09: out.append(b)
@@ -48,9 +68,9 @@ public enum Pango {
             }
             let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
             afterCR = false
-            if b == 0xC2 || b == 0xD8 || b == 0xE2 || b == 0xEF {
+            if special(i) {
                 var value = UInt32(b) & (length == 2 ? 0x1F : 0x0F)
-                for k in 1..<length { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
+                for k in 1..<length where i + k < bytes.count { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
                 if let scalar = Unicode.Scalar(value) {
                     if SafeText.isLineBreak(scalar) {
                         out.append(0x0A)
@@ -63,7 +83,7 @@ public enum Pango {
                     }
                 }
             }
-            out.append(contentsOf: bytes[i..<i + length])
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<min(i + length, bytes.count)]))
             i += length
         }
         return String(decoding: out, as: UTF8.self)

@@ -6,11 +6,12 @@ import ElbowroomAdapters
 /// text ships as files under `completions/`, written by `scripts/generate`).
 ///
 /// The scripts hold commands and flags; adapter names (plugins included), template names (the
-/// user's included) and `init` targets are asked for at completion time with the hidden
-/// `elbowroom completions --list adapters|templates|init`, which prints `NAME<TAB>SUMMARY` lines.
+/// user's included), the config's account names and `init` targets are asked for at completion
+/// time with the hidden `elbowroom completions --list adapters|templates|accounts|init`, which
+/// prints `NAME<TAB>SUMMARY` lines.
 enum CompletionsCommand {
     static let shells = ["bash", "zsh", "fish"]
-    static let lists = ["adapters", "templates", "init"]
+    static let lists = ["adapters", "templates", "accounts", "init"]
 
     static func run(_ action: Invocation.CompletionsAction, context: CLIContext) -> Int32 {
         switch action {
@@ -32,6 +33,10 @@ enum CompletionsCommand {
             return AdapterRegistry.all(paths: context.paths, environment: context.environment).map { ($0.name, $0.summary) }
         case "templates":
             return TemplateLibrary.list(paths: context.paths).map { ($0.name, $0.summary) }
+        case "accounts":
+            // Nothing (not an error) when the config does not load: completion stays quiet.
+            let accounts = (try? Config.load(paths: context.paths))?.accounts ?? []
+            return accounts.map { ($0.name, $0.label == $0.name ? $0.provider.agent : $0.label + ", " + $0.provider.agent) }
         default:
             return IntegrationSnippets.all.map { ($0.name, "snippet for " + $0.file) }
         }

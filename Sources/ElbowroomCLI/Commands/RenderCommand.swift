@@ -75,7 +75,8 @@ enum RenderCommand {
         }
         let history = !setup.readsHistory ? nil
             : invocation.demo ? DemoReading.history(now: now) : loadHistory(context: context, verbose: invocation.verbose)
-        let frame = setup.frame(cache: cache, now: context.now(), statusLine: statusLine, history: history)
+        let frame = setup.frame(cache: cache, now: context.now(), statusLine: statusLine, history: history,
+                                agent: context.paths.agent)
         let output = setup.adapter.render(frame)
         context.stdout.write(output.text)
         _ = fetchAfterOutput?.startIfDue(cache: cache)

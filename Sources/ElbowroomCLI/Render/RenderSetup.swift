@@ -73,8 +73,9 @@ struct RenderSetup {
 
     /// One frame from whatever the cache holds now.
     func frame(cache: CacheFile?, now: Date, statusLine: StatusLineInput? = nil,
-               template override: Template? = nil, history: UsageHistory? = nil) -> RenderedFrame {
-        let view = UsageView(cache: cache, now: now, config: config, history: history)
+               template override: Template? = nil, history: UsageHistory? = nil, agent: String = Provider.claude.agent) -> RenderedFrame {
+        var view = UsageView(cache: cache, now: now, config: config, history: history)
+        view.agent = agent
         return RenderedFrame(
             spans: (override ?? template).render(view, statusLine: statusLine),
             tooltip: tooltip?.render(view, statusLine: statusLine) ?? [],
@@ -100,10 +101,11 @@ struct RenderSetup {
         let template = override ?? self.template
         var accounts: [AccountView] = []
         for part in data {
+            var view = UsageView(cache: part.cache, now: now, config: config, history: part.history)
+            view.agent = part.account.provider.agent
             accounts.append(AccountView(
                 name: part.account.name, label: part.account.label, provider: part.account.provider.word,
-                view: UsageView(cache: part.cache, now: now, config: config, history: part.history),
-                statusLine: part.statusLine))
+                view: view, statusLine: part.statusLine))
         }
         var worst = 0
         for i in accounts.indices where accounts[i].view.level > accounts[worst].view.level { worst = i }

@@ -156,7 +156,7 @@ final class ServeContent {
             if trigger.startIfDue(cache: cache) { lastSpawn = context.now() }
         }
         let history = setup.readsHistory ? RenderCommand.loadHistory(context: context, verbose: false) : nil
-        let frame = setup.frame(cache: cache, now: context.now(), history: history)
+        let frame = setup.frame(cache: cache, now: context.now(), history: history, agent: context.paths.agent)
         return HTTPResponse(status: 200, contentType: contentType, body: setup.adapter.render(frame).text)
     }
 }

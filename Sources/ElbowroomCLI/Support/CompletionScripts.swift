@@ -19,12 +19,15 @@ enum CompletionScripts {
         var out: [String] = []
         func group(_ flags: [FlagCatalog.Flag], _ action: String) {
             guard !flags.isEmpty else { return }
-            out.append("        " + flags.flatMap(FlagCatalog.spellings).joined(separator: "|") + ")")
+            var spellings: [String] = []  // a flag of several commands once
+            for s in flags.flatMap(FlagCatalog.spellings) where !spellings.contains(s) { spellings.append(s) }
+            out.append("        " + spellings.joined(separator: "|") + ")")
             out.append("            " + action)
         }
         let all = FlagCatalog.all
         group(all.filter { $0.values == .adapters }, "_elbowroom_names adapters; return ;;")
         group(all.filter { $0.values == .templates }, "_elbowroom_names templates; return ;;")
+        group(all.filter { $0.values == .accounts }, "_elbowroom_names accounts; return ;;")
         for flag in all {
             if case .words(_, let words) = flag.values {
                 group([flag], "COMPREPLY=($(compgen -W \"\(words)\" -- \"$cur\")); return ;;")
@@ -65,6 +68,7 @@ enum CompletionScripts {
         case .none: action = ""
         case .adapters: action = ":adapter:_elbowroom_adapters"
         case .templates: action = ":template:_elbowroom_templates"
+        case .accounts: action = ":account:_elbowroom_accounts"
         case .windows: action = ":window:(" + windows + ")"
         case .words(let label, let words): action = ":" + label + ":(" + words + ")"
         case .free(let label): action = ":" + label
@@ -110,6 +114,7 @@ enum CompletionScripts {
             case .none: break
             case .adapters: line += " -x -a '(elbowroom completions --list adapters 2>/dev/null)'"
             case .templates: line += " -x -a '(elbowroom completions --list templates 2>/dev/null)'"
+            case .accounts: line += " -x -a '(elbowroom completions --list accounts 2>/dev/null)'"
             case .windows: line += " -x -a '" + windows + "'"
             case .words(_, let words): line += " -x -a '" + words + "'"
             case .free: line += " -x"
@@ -227,6 +232,7 @@ _elbowroom_list() {
 
 _elbowroom_adapters() { _elbowroom_list adapters adapter }
 _elbowroom_templates() { _elbowroom_list templates template }
+_elbowroom_accounts() { _elbowroom_list accounts account }
 _elbowroom_integrations() { _elbowroom_list init integration }
 
 _elbowroom() {

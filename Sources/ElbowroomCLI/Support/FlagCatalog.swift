@@ -6,6 +6,8 @@ enum FlagCatalog {
     enum Values: Equatable {
         case none
         case adapters, templates, windows
+        /// The config's `[accounts.NAME]` names.
+        case accounts
         /// One of these words; `label` names them in zsh.
         case words(label: String, String)
         /// Free text: `label` names it in zsh (`seconds`, `duration`).
@@ -44,19 +46,22 @@ enum FlagCatalog {
         Flag(long: "--color", scope: .render, values: .words(label: "when", "auto always never"),
              summary: "when to colour plain/ansi output"),
         Flag(long: "--demo", scope: .render, summary: "render a built-in sample reading"),
-        Flag(long: "--account", scope: .render, values: .free(label: "name"), summary: "one account of the config alone"),
+        Flag(long: "--account", scope: .render, values: .accounts, summary: "one account of the config alone"),
         Flag(long: "--interval", scope: .watch, values: .free(label: "seconds"), summary: "seconds between frames"),
         Flag(long: "--notify", scope: .watch, summary: "also send desktop notifications"),
         Flag(long: "--window", scope: .history, values: .windows, summary: "one window"),
         Flag(long: "--since", scope: .history, values: .free(label: "duration"), summary: "how far back, such as 24h or 90m"),
         Flag(long: "--json", scope: .history, summary: "the samples as JSON", zshExcludes: "(--csv)"),
         Flag(long: "--csv", scope: .history, summary: "the samples as CSV", zshExcludes: "(--json)", zshSameLine: true),
+        Flag(long: "--account", scope: .history, values: .accounts, summary: "one account of the config alone"),
         Flag(long: "--force", scope: .fetch, summary: "ignore max_age and every cooldown"),
         Flag(long: "--json", scope: .fetch, summary: "print the reading as JSON"),
         Flag(long: "--verbose", short: "-v", scope: .fetch, summary: "log each step to stderr"),
+        Flag(long: "--account", scope: .fetch, values: .accounts, summary: "one account of the config alone"),
         Flag(long: "--min-left", scope: .guard, values: .free(label: "percent"), summary: "the least percent left that passes"),
         Flag(long: "--window", scope: .guard, values: .windows, summary: "a window to check (repeatable)"),
         Flag(long: "--wait", scope: .guard, summary: "wait for a due fetch first"),
+        Flag(long: "--account", scope: .guard, values: .accounts, summary: "one account alone (default: every account)"),
         Flag(long: "--listen", scope: .serve, values: .free(label: "address"), summary: "ADDR:PORT to listen on"),
         Flag(long: "--help", short: "-h", scope: .global, summary: "show help"),
         Flag(long: "--version", short: "-V", scope: .global, summary: "show the version", onlyBeforeCommand: true),

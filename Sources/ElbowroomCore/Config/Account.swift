@@ -25,6 +25,15 @@ public enum Provider: Sendable, Equatable {
         }
     }
 
+    /// Whose usage it is, as `{agent}` shows it: `Claude`, `Codex`, or the source plugin's name.
+    public var agent: String {
+        switch self {
+        case .claude: "Claude"
+        case .codex: "Codex"
+        case .plugin(let name): name
+        }
+    }
+
     public var word: String {
         switch self {
         case .claude: "claude"

@@ -21,7 +21,8 @@ public struct HistoryStore: Sendable {
 
     public init(file: String) {
         self.file = file
-        let base = file.hasSuffix(".history") ? String(file.dropLast(".history".count)) : file
+        // Cut on bytes (`dropLast` on a `String` walks Characters back from the end).
+        let base = file.hasSuffix(".history") ? String(decoding: file.utf8.dropLast(8), as: UTF8.self) : file
         digestFile = base + ".digest"
     }
 

@@ -39,6 +39,9 @@ public struct Paths: Sendable, Equatable {
     public let cacheFile: String
     /// A Codex account's `CODEX_HOME` (default `~/.codex`); `nil` for any other provider.
     public let codexHome: String?
+    /// Whose usage this account's cache holds (`Provider.agent`): `Claude` unless
+    /// `ELBOWROOM_PROVIDER` names another.
+    public let agent: String
     /// Short lock for read-modify-write of the cache file.
     public var cacheLockFile: String { Self.join(cacheDir, "usage-\(accountKey).lock") }
     /// The usage history kept with the cache, written under the cache's lock.
@@ -77,6 +80,7 @@ public struct Paths: Sendable, Equatable {
         claudeConfigDir = claude
         isDefaultClaudeConfigDir = claude == defaultClaude
         if let provider = env["ELBOWROOM_PROVIDER"] {
+            agent = Provider(provider)?.agent ?? Provider.claude.agent
             // Another agent's account (`[accounts.NAME] provider`): keyed by where its login
             // lives (Codex: `CODEX_HOME`), or by the plugin's name.
             let codex = Self.trimmed(env.absolutePath("CODEX_HOME", home: home) ?? Self.join(home, ".codex"))
@@ -86,6 +90,7 @@ public struct Paths: Sendable, Equatable {
             accountSource = provider == "codex" ? credentialsFile : provider
             accountKey = SHA256.hexPrefix(account)
         } else {
+            agent = Provider.claude.agent
             codexHome = nil
             let storage = ClaudeCodeStorage(environment: env, home: home)
             credentialsFile = storage.credentialsFile
@@ -131,8 +136,9 @@ public struct Paths: Sendable, Equatable {
 
     /// Drops trailing slashes (`/a/b/` and `/a/b` are one account).
     static func trimmed(_ path: String) -> String {
-        var p = path
-        while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
-        return p
+        // Bytes, not `count`/`removeLast` (which walk Characters): every render trims a few paths.
+        var end = path.utf8.count
+        while end > 1 && path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: end - 1)] == UInt8(ascii: "/") { end -= 1 }
+        return end == path.utf8.count ? path : String(decoding: path.utf8.prefix(end), as: UTF8.self)
     }
 }

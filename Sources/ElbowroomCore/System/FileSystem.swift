@@ -308,7 +308,6 @@ public enum FileSystem {
         if unlink(path) != 0 && errno != ENOENT { throw Failure("cannot remove", path) }
     }
 
-    /// `/a/b/c` → `/a/b`; `c` → `.`.
     /// `realpath(3)`: the path with every symlink, `.` and `..` resolved, or `nil` when it does
     /// not resolve.
     public static func realPath(_ path: String) -> String? {
@@ -317,8 +316,11 @@ public enum FileSystem {
         return String(cString: real)
     }
 
+    /// `/a/b/c` → `/a/b`; `/c` → `/`; `c` → `.`.
     public static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
+        // The last "/" byte, as the kernel reads a path (not a `Character`: that walks grapheme
+        // clusters, and a "/" with a combining mark after it is no "/" to it).
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 

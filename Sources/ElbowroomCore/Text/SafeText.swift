@@ -59,13 +59,29 @@ public enum SafeText {
         mayNeedCleaning(text) ? map(text, lines: lines) { _ in nil } : text
     }
 
-    /// Whether `text` has a byte that may start something `map` changes: a C0 control, DEL, or
-    /// the UTF-8 lead bytes of C1 controls (0xC2), U+061C (0xD8) and the other bidi controls and
-    /// line separators (0xE2). Most text has none, and is returned as it is (the prompt path).
+    /// Whether `text` has bytes that may be something `map` changes: a C0 control, DEL, or the
+    /// first two UTF-8 bytes of the C1 controls and NEL (0xC2 0x80–0x9F), U+061C (0xD8 0x9C), and
+    /// the other bidi controls and line separators (0xE2 0x80 and 0xE2 0x81: U+2000–U+207F).
+    /// Most text has none — a `·` (0xC2 0xB7) or a bar's `█` (0xE2 0x96 0x88) is not one — and is
+    /// returned as it is (every prompt and tooltip). A test holds this true for every scalar
+    /// `map` changes.
     @inlinable
     public static func mayNeedCleaning(_ text: String) -> Bool {
-        for byte in text.utf8 where byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 {
-            return true
+        text.utf8.withContiguousStorageIfAvailable(mayNeedCleaning(bytes:)) ?? mayNeedCleaning(bytes: text.utf8)
+    }
+
+    @inlinable
+    static func mayNeedCleaning<Bytes: Sequence<UInt8>>(bytes: Bytes) -> Bool {
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte < 0x20 || byte == 0x7F { return true }
+            switch previous {
+            case 0xC2: if byte < 0xA0 { return true }
+            case 0xD8: if byte == 0x9C { return true }
+            case 0xE2: if byte == 0x80 || byte == 0x81 { return true }
+            default: break
+            }
+            previous = byte
         }
         return false
     }

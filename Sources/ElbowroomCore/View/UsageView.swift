@@ -107,6 +107,8 @@ public struct UsageView: Sendable, Equatable {
     public var waitsForStatusLine = false
     /// `display`: whether the shipped templates' percentages count what is left or what is used.
     public var display: Display = .left
+    /// Whose usage this is (`{agent}`): `Claude`, `Codex`, or a source plugin's name.
+    public var agent = "Claude"
     /// What `error` says for a status-line render whose input carried no limits.
     public static let statusLineSentNoLimits = "Claude Code sent no limits"
 

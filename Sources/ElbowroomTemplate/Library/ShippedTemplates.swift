@@ -49,7 +49,7 @@ extension TemplateLibrary {
             """#
         case "tooltip":
             return #"""
-            Claude usage( \({plan}\))[( · updated {age} ago)](dim)[( · {stale}stale)( · {age|exists}{offline}offline)](stale)( · [{error}](warn))\
+            {agent} usage( \({plan}\))[( · updated {age} ago)](dim)[( · {stale}stale)( · {age|exists}{offline}offline)](stale)( · [{error}](warn))\
             ({age|not}{error|not}\nloading…)\
             (\n[{5h.label|pad(-8)}](level) {5h.percent|pad(3)}% {display}  {5h.used|bar(10, "░")}( {5h.spark|spark(10)})( · resets {5h.resets_at})( · {5h.rate|fixed(1)}%/h)( · pace {5h.pace}%)( · runs out in {5h.eta})( · {5h.binding}binds now)[( · {5h.source} {5h.age} ago)](dim))\
             (\n[{7d.label|pad(-8)}](level) {7d.percent|pad(3)}% {display}  {7d.used|bar(10, "░")}( {7d.spark|spark(10)})( · resets {7d.resets_at})( · {7d.rate|fixed(1)}%/h)( · pace {7d.pace}%)( · runs out in {7d.eta})( · {7d.binding}binds now)[( · {7d.source} {7d.age} ago)](dim))\
@@ -63,8 +63,9 @@ extension TemplateLibrary {
         }
     }
 
-    /// The parsed tree of each shipped template, and the API keys of the windows it names.
-    static func compiled(_ name: String) -> (nodes: [Node], namedKeys: [String])? {
+    /// The parsed tree of each shipped template, the API keys of the windows it names, and
+    /// which of its top-level nodes repeat per window (`each`).
+    static func compiled(_ name: String) -> (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool])? {
         switch name {
         case "claude":
             return (
@@ -324,7 +325,8 @@ extension TemplateLibrary {
                         ),
                     ]),
                 ],
-                namedKeys: ["five_hour", "seven_day"])
+                namedKeys: ["five_hour", "seven_day"],
+                repeatsWindows: [false, false, false, false, true, false, false, false, false, false, false])
         case "compact":
             return (
                 nodes: [
@@ -557,7 +559,8 @@ extension TemplateLibrary {
                         ),
                     ]),
                 ],
-                namedKeys: ["five_hour", "seven_day"])
+                namedKeys: ["five_hour", "seven_day"],
+                repeatsWindows: [false, false, true, false, false, false, false, false, false])
         case "full":
             return (
                 nodes: [
@@ -890,7 +893,8 @@ extension TemplateLibrary {
                         ),
                     ]),
                 ],
-                namedKeys: ["five_hour", "seven_day"])
+                namedKeys: ["five_hour", "seven_day"],
+                repeatsWindows: [false, false, true, false, false, false, false, false, false, false])
         case "minimal":
             return (
                 nodes: [
@@ -1053,11 +1057,13 @@ extension TemplateLibrary {
                         ),
                     ]),
                 ],
-                namedKeys: [])
+                namedKeys: [],
+                repeatsWindows: [false, false, false, false, false, false])
         case "tooltip":
             return (
                 nodes: [
-                    .text("Claude usage"),
+                    .placeholder(Placeholder(variable: .top(.agent), filters: [], account: nil)),
+                    .text(" usage"),
                     .conditional([
                         .text(" ("),
                         .placeholder(Placeholder(variable: .top(.plan), filters: [], account: nil)),
@@ -1602,7 +1608,8 @@ extension TemplateLibrary {
                         .placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil)),
                     ]),
                 ],
-                namedKeys: ["five_hour", "seven_day"])
+                namedKeys: ["five_hour", "seven_day"],
+                repeatsWindows: [false, false, false, false, false, false, false, false, false, true, false, false, false])
         default:
             return nil
         }

@@ -15,7 +15,8 @@ public enum TemplateLibrary {
                 // A shipped template comes parsed at build time (`ShippedTemplates.swift`, made
                 // from the same text by scripts/generate); a user's file is parsed.
                 if isShipped, let compiled = compiled(nameOrText) {
-                    return Template(name: origin, source: source, nodes: compiled.nodes, namedKeys: compiled.namedKeys)
+                    return Template(name: origin, source: source, nodes: compiled.nodes, namedKeys: compiled.namedKeys,
+                                    repeatsWindows: compiled.repeatsWindows)
                 }
                 return try Template.parse(source, name: origin)
             }

@@ -45,6 +45,7 @@ import ElbowroomCore
 /// | `notice` | text | for an account with data but no window and no spend: `team plan: no limits or spend to show` |
 /// | `name` | text | the `[accounts.NAME]` being rendered: `work` (no value without accounts; [several accounts](accounts-and-agents.md)) |
 /// | `label` | text | that account's `label`: `W` |
+/// | `agent` | text | whose usage it is: `Claude`, `Codex`, or a source plugin's name (`gemini`); the tooltip's first line begins with it |
 /// | `NAME:…` | its variable's | any variable of one account: `{work:5h.left}`, `{codex:7d.left}`, `{home:status}` |
 /// | `each:…` | its variable's | in a conditional group, the group is repeated for each account in config order: `( {each:label} {each:5h.left}%)` |
 /// | `spend.used` | money | spent this period, in the account's currency and minor units: `$41.20`, `€3.10`, `¥1,234` |
@@ -90,7 +91,7 @@ enum Variable: Sendable, Equatable {
         }
     }
     enum TopField: String, Sendable, CaseIterable {
-        case age, stale, offline, status, error, plan, level, account, notice, display, name, label
+        case age, stale, offline, status, error, plan, level, account, notice, display, name, label, agent
     }
     enum SpendField: String, Sendable, CaseIterable {
         case used, limit, left, percent, level, org, capped, uncapped, limit_is_yours, period, resets_in, source
@@ -125,7 +126,7 @@ enum Variable: Sendable, Equatable {
             switch f {
             case .age: .duration
             case .stale, .offline: .flag
-            case .status, .error, .plan, .account, .notice, .display, .name, .label: .text
+            case .status, .error, .plan, .account, .notice, .display, .name, .label, .agent: .text
             case .level: .level
             }
         case .spend(let f):
@@ -272,6 +273,7 @@ enum Variable: Sendable, Equatable {
             case .display: return .text(view.display.rawValue)
             case .name: return context.account.map { .text($0.name) }
             case .label: return context.account.map { .text($0.label) }
+            case .agent: return .text(view.agent)
             }
         case .spend(let field):
             guard let spend = view.spend else { return nil }

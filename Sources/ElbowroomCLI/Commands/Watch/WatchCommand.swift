@@ -126,7 +126,8 @@ enum WatchCommand {
             if out.readerHasGone() { return 0 }
             if watchPaused == 0 {
                 let line = refusal != nil ? setup.adapter.streamError(RenderCommand.cacheRefused)
-                    : setup.adapter.streamFrame(setup.frame(cache: cache, now: now, template: cycle[cycleIndex], history: history))
+                    : setup.adapter.streamFrame(setup.frame(cache: cache, now: now, template: cycle[cycleIndex], history: history,
+                                                                          agent: context.paths.agent))
                 if line != lastLine {
                     switch out.write(line, stop: { watchStopRequested != 0 }) {
                     case .written: lastLine = line
