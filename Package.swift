@@ -25,12 +25,27 @@ let rendererSwiftSettings: [SwiftSetting] = [
 let staticOnLinuxRelease: [SwiftSetting] = rendererSwiftSettings + [
     .unsafeFlags(["-static-executable"], linuxRelease)
 ]
+// Both programs, for size (BENCHMARKS.md, "Download and installed size"): lld folds functions
+// whose code is identical (--icf=all: 0.3 MB of each; nothing here compares function addresses,
+// and Swift objects carry no address-significance table for --icf=safe to go by), and the unwind
+// tables nothing reads are left out (Sources/elbowroom/no-unwind-tables.ld says why: 1.5-1.75 MB
+// of each). .ci/release-check fails when the install grows back past 28 MB.
+let smallLinkFlags = ["-Xlinker", "--icf=all",
+                      "-Xlinker", "--no-eh-frame-hdr", "-Xlinker", Context.packageDirectory + "/Sources/elbowroom/no-unwind-tables.ld"]
 let staticLinkOnLinuxRelease: [LinkerSetting] = [
     .unsafeFlags(["-static-executable"], linuxRelease)
 ] + (haveLLD ? [
     .unsafeFlags(["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(renderPathOrder)",
-                  "-Xlinker", "--no-warn-symbol-ordering"], linuxRelease)
+                  "-Xlinker", "--no-warn-symbol-ordering"] + smallLinkFlags, linuxRelease)
 ] : [])
+// The fetcher, as scripts/release builds it (--static-swift-stdlib): also not position-independent,
+// like the renderer (a PIE carries 0.9 MB of relocations, applied at every start), and nothing
+// exported for dlopen'd code to find (the toolchain's static-stdlib-args.lnk asks for
+// -export-dynamic: 0.26 MB of dynamic symbol table).
+let fetcherLinkOnLinuxRelease: [LinkerSetting] = haveLLD ? [
+    .unsafeFlags(["-use-ld=lld", "-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"] + smallLinkFlags,
+                 linuxRelease)
+] : []
 
 let package = Package(
     name: "elbowroom",
@@ -46,7 +61,7 @@ let package = Package(
         .target(name: "ElbowroomAdapters", dependencies: ["ElbowroomCore", "ElbowroomTemplate"], swiftSettings: rendererSwiftSettings),
         .target(name: "ElbowroomCLI", dependencies: ["ElbowroomCore", "ElbowroomTemplate", "ElbowroomAdapters"], swiftSettings: rendererSwiftSettings),
         .executableTarget(
-            name: "elbowroom", dependencies: ["ElbowroomCLI"], exclude: ["render-path.order", "render-path.files"],
+            name: "elbowroom", dependencies: ["ElbowroomCLI"], exclude: ["render-path.order", "render-path.files", "no-unwind-tables.ld"],
             swiftSettings: staticOnLinuxRelease, linkerSettings: staticLinkOnLinuxRelease),
 
         // Network side, started detached by the renderer. On Linux its transport is the system
@@ -56,7 +71,7 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         .target(name: "ElbowroomFetch",
                 dependencies: ["ElbowroomCore", .target(name: "CCurl", condition: .when(platforms: [.linux]))]),
-        .executableTarget(name: "elbowroom-fetch", dependencies: ["ElbowroomFetch"]),
+        .executableTarget(name: "elbowroom-fetch", dependencies: ["ElbowroomFetch"], linkerSettings: fetcherLinkOnLinuxRelease),
 
         // Development only, never installed: writes (or with --check, checks) every derived file
         // from its one source. Run it as scripts/generate.
