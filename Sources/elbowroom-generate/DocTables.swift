@@ -80,6 +80,8 @@ enum DocTables {
                     + IntegrationSnippets.names.map { n in
                         "| \(n) | `elbowroom init \(n)` | \(IntegrationSnippets.summary(of: n).replacing("|", with: "\\|")) |"
                     }).map { Substring($0) }
+            } else if name == "contrast-table" {
+                out += ContrastTable.markdown().map { Substring($0) }
             } else if let list = lists.first(where: { $0.name == name }) {
                 out += (man
                     ? list.items.enumerated().map { i, item in
@@ -90,7 +92,7 @@ enum DocTables {
                 let table = try self.table(root: root, file: source.file, header: source.header)
                 out += (man ? roff(table) : table).map { Substring($0) }
             } else {
-                throw Problem(description: "\(path): no region named \(name) (scripts/generate knows \((lists.map(\.name) + tables.map(\.name) + ["init-snippet NAME", "init-table"]).joined(separator: ", ")))")
+                throw Problem(description: "\(path): no region named \(name) (scripts/generate knows \((lists.map(\.name) + tables.map(\.name) + ["init-snippet NAME", "init-table", "contrast-table"]).joined(separator: ", ")))")
             }
             lines = lines[end...]
         }

@@ -65,7 +65,7 @@ import ElbowroomTestSupport
         #expect(Shell.stripEscapes(expanded) == Self.visible(golden.frame))
         switch golden {
         case .freshOK: #expect(expanded.contains("\u{1B}[32m63%\u{1B}[39m"))
-        case .critical: #expect(expanded.contains("\u{1B}[1m\u{1B}[31m5%\u{1B}[39m"))
+        case .critical: #expect(expanded.contains("\u{1B}[1m\u{1B}[97m\u{1B}[41m5%\u{1B}[49m\u{1B}[39m"))
         case .hostile:
             #expect(expanded.contains("d%e#f|g%{h"))
             #expect(expanded.contains("%F{red}"))

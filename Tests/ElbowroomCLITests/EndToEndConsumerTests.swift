@@ -1,4 +1,5 @@
 import Foundation
+import ElbowroomCore
 import ElbowroomTestSupport
 import Testing
 
@@ -26,10 +27,14 @@ import Testing
     }
 
     /// The default line on tmux's default theme (`-f /dev/null`: status black on green), one
-    /// window of each level: every character of it is drawn in a colour other than the bar's.
-    @Test func tmuxDefaultThemeDrawsNoSegmentInTheBackgroundsColour() throws {
+    /// window of each level, fresh and then stale: every character of it reads, its colours as
+    /// tmux draws them (`capture-pane -e` of a client) in xterm's default palette at least
+    /// `Contrast.minimum` apart — none in the bar's own green, nor yellow, red or grey on it.
+    @Test(arguments: [false, true]) func tmuxDefaultThemeDrawsEverySegmentReadably(stale: Bool) throws {
         let e = try EndToEnd()
-        try e.seedCache(windows: [("five_hour", 37), ("seven_day", 80), ("seven_day_opus", 95)], age: 5)
+        // Stale: older than stale_after, but not due for a refresh that would replace it.
+        try e.sandbox.writeConfig("timeout = 3\nmax_age = 86400\nstale_after = 60\n")
+        try e.seedCache(windows: [("five_hour", 37), ("seven_day", 80), ("seven_day_opus", 95)], age: stale ? 600 : 5)
         let inner = TmuxScreen()
         try inner.start("sleep 600")
         try inner.tmux(["set", "-g", "status-interval", "1"])
@@ -37,19 +42,29 @@ import Testing
         try inner.tmux(["set", "-g", "status-right", "#(\(e.envPrefix) \(e.elbowroom) -a tmux)"])
         let outer = TmuxScreen()
         try outer.start("env -u TMUX tmux -L \(inner.socket) attach -t t")
-        let line = "5h 63% · 7d 20% · Opus 5%"
+        let line = "5h 63% · 7d 20% · Opus 5%" + (stale ? " stale" : "")
         #expect(outer.waitFor(line), "status line: \((try? outer.screen()) ?? "")")
         let status = try #require(try outer.screen(escapes: true).split(separator: "\n").last { $0.contains("Opus") })
         let cells = SGRCells.parse(String(status))
-        let start = try #require(cells.firstIndex { $0.character == "5" && cells.count > 1 })
-        let drawn = cells[start...].prefix(line.count).filter { $0.character != " " }
-        #expect(String(drawn.map(\.character)) == line.replacingOccurrences(of: " ", with: ""))
+        let start = try #require(cells.indices.first { cells[$0].character == "5" && $0 + 1 < cells.count && cells[$0 + 1].character == "h" })
+        let drawn = cells[start...].filter { $0.character != " " }
+        #expect(String(drawn.map(\.character)).hasPrefix(line.replacingOccurrences(of: " ", with: "")))
+        // One check per segment: the characters drawn in the same colours, side by side.
+        var segments: [(text: String, fg: Int?, bg: Int?)] = []
         for cell in drawn {
-            #expect(cell.background == 2, "the default bar is green: \(cell)")
-            #expect(cell.foreground != cell.background, "'\(cell.character)' drawn in the bar's own colour")
+            if let last = segments.last, last.fg == cell.foreground, last.bg == cell.background {
+                segments[segments.count - 1].text.append(cell.character)
+            } else {
+                segments.append((String(cell.character), cell.foreground, cell.background))
+            }
         }
-        #expect(drawn.first?.foreground == 0, "ok is the status style's black")
-        #expect(drawn.contains { $0.foreground == 1 }, "critical is red")
+        for segment in segments {
+            let fg = try #require(segment.fg, "tmux draws its status line in colours of its own: '\(segment.text)'")
+            let bg = try #require(segment.bg, "'\(segment.text)'")
+            let ratio = Contrast.ratio(ConsumerTheme.tmuxDefault.rgb(.palette(UInt8(fg))), ConsumerTheme.tmuxDefault.rgb(.palette(UInt8(bg))))
+            #expect(ratio >= Contrast.minimum, "'\(segment.text)' is colour \(fg) on \(bg): \(ratio):1")
+        }
+        #expect(drawn.first?.foreground == 0 && drawn.first?.background == 2, "ok is the status style's black on green")
     }
 
     /// The built program lives in .build, on no system PATH: `init` names it by the path the
@@ -97,7 +112,8 @@ import Testing
         try e.seedCache(fiveHour: 37, age: 5)
         let term = TmuxScreen()
         try term.start("env -i \(e.envPrefix) TERM=xterm-256color zsh -f")
-        try term.keys("setopt prompt_subst; PROMPT='$(\(e.elbowroom) -a zsh -t \"[{5h.left}%](level) 100%% sure\") > '", "Enter")
+        // An explicit colour: ok by default is the terminal's own (readable on light and dark).
+        try term.keys("setopt prompt_subst; PROMPT='$(\(e.elbowroom) -a zsh -t \"[{5h.left}%](green) 100%% sure\") > '", "Enter")
         #expect(term.waitFor("63% 100%% sure >"), "screen: \((try? term.screen()) ?? "")")
         try term.keys("echo hi", "C-a")
         #expect(Eventually.within(3) { (try? term.cursorX()) == "63% 100%% sure > ".count })

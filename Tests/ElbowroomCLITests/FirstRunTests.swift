@@ -190,18 +190,19 @@ import ElbowroomTestSupport
     @Test(arguments: ["bash", "zsh", "fish", "claude"])
     func promptsHonourNoColorAndColorNever(adapter: String) {
         let escape = adapter == "zsh" ? "%F{" : "\u{1B}"
+        // Warn: coloured by default (ok is the terminal's own colour).
         let styled = CLISandbox()
-        styled.saveCache(used: ["five_hour": 37], age: 5)
+        styled.saveCache(used: ["five_hour": 80], age: 5)
         _ = styled.run("-a", adapter, "--offline")
         #expect(styled.stdout.text.contains(escape), "colour by default: \(styled.stdout.text)")
         let noColor = CLISandbox()
         noColor.extraEnvironment["NO_COLOR"] = "1"
-        noColor.saveCache(used: ["five_hour": 37], age: 5)
+        noColor.saveCache(used: ["five_hour": 80], age: 5)
         _ = noColor.run("-a", adapter, "--offline")
         #expect(!noColor.stdout.text.contains(escape), "NO_COLOR: \(noColor.stdout.text)")
-        #expect(noColor.stdout.text.contains("5h 63%"))
+        #expect(noColor.stdout.text.contains("5h 20%"))
         let never = CLISandbox()
-        never.saveCache(used: ["five_hour": 37], age: 5)
+        never.saveCache(used: ["five_hour": 80], age: 5)
         _ = never.run("-a", adapter, "--offline", "--color", "never")
         #expect(!never.stdout.text.contains(escape), "--color never: \(never.stdout.text)")
     }

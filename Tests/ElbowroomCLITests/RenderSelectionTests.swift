@@ -82,11 +82,11 @@ import Testing
         #expect(!piped.stdout.text.contains("\u{1B}["), "not a terminal: plain text")
         let forced = CLISandbox()
         forced.run("--demo", "--color", "always")
-        #expect(forced.stdout.text.contains("\u{1B}[32m"))
+        #expect(forced.stdout.text.contains("\u{1B}[97;41m"), "the demo's critical Opus window, a badge")
         let env = CLISandbox()
         env.extraEnvironment["CLICOLOR_FORCE"] = "1"
         env.run("--demo")
-        #expect(env.stdout.text.contains("\u{1B}[32m"))
+        #expect(env.stdout.text.contains("\u{1B}[97;41m"))
         env.extraEnvironment["NO_COLOR"] = "1"
         let before = env.stdout.text.count
         env.run("--demo")

@@ -72,6 +72,19 @@ import Testing
         #expect(throws: ConfigError.self) { try Config.parse("[thresholds.tmux]\nwarn = 3\n", file: "c.toml") }
     }
 
+    /// A badge by default (tmux's warn is black on yellow); the user's colour replaces it whole.
+    @Test func aUsersColourReplacesTheDefaultsBackgroundToo() throws {
+        let config = try Config.parse("[colors.tmux]\nwarn = \"blue\"\ncritical = \"black bg:#ff8800\"\nstale = \"none\"\n", file: "c.toml")
+        let tmux = Palette(config: config, adapter: "tmux", defaults: Palette.tmux)
+        #expect(tmux.resolve(Style(semantic: .warn, bold: true)) == Style(foreground: .named(.blue), bold: true))
+        #expect(tmux.resolve(Style(semantic: .critical)) == Style(foreground: .named(.black), background: .rgb(255, 136, 0)))
+        #expect(tmux.resolve(Style(semantic: .stale)) == Style())
+        let defaults = Palette(adapter: "tmux", defaults: Palette.tmux)
+        #expect(defaults.resolve(Style(semantic: .warn)) == Style(foreground: .palette(16), background: .named(.yellow)))
+        // A template's own background wins over the badge's.
+        #expect(defaults.resolve(Style(semantic: .warn, background: .named(.blue))).background == .named(.blue))
+    }
+
     @Test func displayIsLeftOrUsed() throws {
         #expect(Config().display == .left)
         #expect(try Config.parse("display = \"used\"\n", file: "c.toml").display == .used)

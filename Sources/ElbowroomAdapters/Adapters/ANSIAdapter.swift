@@ -7,6 +7,8 @@ public struct ANSIAdapter: OutputAdapter {
     public init() {}
     public let name = "ansi"
     public let summary = "terminal text with ANSI colours (--color auto|always|never)"
+    public var defaultColors: Palette.Colors { Palette.terminal }
+    public var defaultThemes: [ConsumerTheme] { [.lightTerminal, .darkTerminal] }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
         guard frame.useColor else { return PlainAdapter().render(frame) }

@@ -8,6 +8,8 @@ public struct BashAdapter: OutputAdapter {
     public init() {}
     public let name = "bash"
     public let summary = "bash PS1: ANSI colours wrapped in \\001…\\002 for readline"
+    public var defaultColors: Palette.Colors { Palette.terminal }
+    public var defaultThemes: [ConsumerTheme] { [.lightTerminal, .darkTerminal] }
 
     static func wrap(_ escape: String) -> String { "\u{01}" + escape + "\u{02}" }
 

@@ -8,6 +8,8 @@ public struct ClaudeAdapter: OutputAdapter {
     public init() {}
     public let name = "claude"
     public let summary = "Claude Code statusLine: ANSI colours, several lines allowed"
+    public var defaultColors: Palette.Colors { Palette.terminal }
+    public var defaultThemes: [ConsumerTheme] { [.lightTerminal, .darkTerminal] }
     public var defaultTemplate: String { "claude" }
     public var readsClaudeStatusLine: Bool { true }
 

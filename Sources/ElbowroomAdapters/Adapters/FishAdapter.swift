@@ -8,6 +8,8 @@ public struct FishAdapter: OutputAdapter {
     public init() {}
     public let name = "fish"
     public let summary = "fish prompt: ANSI colours"
+    public var defaultColors: Palette.Colors { Palette.terminal }
+    public var defaultThemes: [ConsumerTheme] { [.lightTerminal, .darkTerminal] }
 
     public var colorsReachATerminal: Bool { true }
 

@@ -15,6 +15,7 @@ public struct I3barAdapter: OutputAdapter {
     public init() {}
     public let name = "i3bar"
     public let summary = "i3bar/swaybar protocol (use with watch): JSON blocks, click events"
+    public var defaultThemes: [ConsumerTheme] { [.i3barDefault] }
 
     /// SIGUSR2 and SIGCONT by this platform's numbers (12 and 18 on Linux; not on the BSDs).
     public static let header = #"{"version":1,"click_events":true,"stop_signal":\#(SIGUSR2),"cont_signal":\#(SIGCONT)}"#

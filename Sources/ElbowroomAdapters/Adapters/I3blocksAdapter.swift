@@ -9,6 +9,7 @@ public struct I3blocksAdapter: OutputAdapter {
     public init() {}
     public let name = "i3blocks"
     public let summary = "i3blocks raw lines (full_text, short_text, color); exit 33 when critical"
+    public var defaultThemes: [ConsumerTheme] { [.i3barDefault] }
 
     func fullText(_ frame: RenderedFrame) -> String {
         SafeText.clean(frame.spans.plainText, lines: .join)

@@ -9,6 +9,7 @@ public struct I3blocksJSONAdapter: OutputAdapter {
     public init() {}
     public let name = "i3blocks-json"
     public let summary = "i3blocks format=json: one block object per line (persist-friendly)"
+    public var defaultThemes: [ConsumerTheme] { [.i3barDefault] }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
         AdapterOutput(I3barAdapter.block(frame, includeName: false).encoded + "\n")

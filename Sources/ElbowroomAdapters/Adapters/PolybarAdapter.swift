@@ -15,6 +15,7 @@ public struct PolybarAdapter: OutputAdapter {
     public init() {}
     public let name = "polybar"
     public let summary = "polybar custom/script: %{F#…} colours, one line"
+    public var defaultThemes: [ConsumerTheme] { [.polybarDefault] }
 
     public static func encode(_ runs: [StyledRun]) -> String {
         var out = ""
@@ -34,6 +35,7 @@ public struct PolybarAdapter: OutputAdapter {
     }
 
     public func renderError(_ message: String) -> AdapterOutput {
-        AdapterOutput("%{F\(Color.named(.red).hex)}⚠ elbowroom%{F-}\n", exitCode: 0)
+        // A badge, like critical: red text is 2.8:1 on polybar's default background.
+        AdapterOutput("%{F\(Color.named(.brightWhite).hex)}%{B\(Color.named(.red).hex)}⚠ elbowroom%{B-}%{F-}\n", exitCode: 0)
     }
 }

@@ -10,6 +10,8 @@ public struct SwiftBarAdapter: OutputAdapter {
     public init() {}
     public let name = "swiftbar"
     public let summary = "SwiftBar/xbar plugin: title, ---, dropdown; ~~~ frames in watch"
+    public var defaultColors: Palette.Colors { Palette.menuBar }
+    public var defaultThemes: [ConsumerTheme] { [.lightMenuBar, .darkMenuBar] }
     public var defaultTooltipTemplate: String? { "tooltip" }
 
     /// The runs cut into lines at every line break (CRLF, U+2028 … included: `SafeText`), each

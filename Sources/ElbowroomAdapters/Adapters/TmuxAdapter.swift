@@ -10,19 +10,17 @@ import ElbowroomCore
 /// | bold / italic / underline | `bold` / `italics` / `underscore` |
 /// | end of a styled run | `#[default]` |
 ///
-/// `ok` has no colour of its own here: tmux's default status bar is black on green, where green
-/// text is invisible, so ok text keeps the status style's colour (`[colors.tmux] ok = "green"`
-/// brings it back on a dark theme).
+/// Colours (`Palette.tmux`): tmux's default status bar is black on green, where green text is
+/// invisible and yellow, red and grey are faint (1.3-2.7:1), so ok, stale and dim keep the
+/// status style's colour and warn and critical are badges, black on yellow and white on red,
+/// which read on any status style (`[colors.tmux] ok = "green"` brings green back on a dark one).
 public struct TmuxAdapter: OutputAdapter {
     public init() {}
     public let name = "tmux"
     public let summary = "tmux status line: #[fg=…] styles, # doubled"
 
-    public var defaultColors: Palette.Colors {
-        var colors = Palette.defaults
-        colors.ok = nil
-        return colors
-    }
+    public var defaultColors: Palette.Colors { Palette.tmux }
+    public var defaultThemes: [ConsumerTheme] { [.tmuxDefault] }
 
     static func color(_ color: Color) -> String {
         switch color {
@@ -52,6 +50,6 @@ public struct TmuxAdapter: OutputAdapter {
     }
 
     public func renderError(_ message: String) -> AdapterOutput {
-        AdapterOutput("#[fg=red]⚠ elbowroom#[default]\n", exitCode: 0)
+        AdapterOutput("#[fg=brightwhite,bg=red]⚠ elbowroom#[default]\n", exitCode: 0)
     }
 }

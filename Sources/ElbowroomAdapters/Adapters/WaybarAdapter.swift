@@ -17,6 +17,7 @@ public struct WaybarAdapter: OutputAdapter {
     public init() {}
     public let name = "waybar"
     public let summary = "waybar custom module (return-type json): Pango text, tooltip, class"
+    public var defaultThemes: [ConsumerTheme] { [.waybarDefault] }
     public var defaultTooltipTemplate: String? { "tooltip" }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {

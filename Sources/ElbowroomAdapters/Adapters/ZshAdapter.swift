@@ -14,6 +14,8 @@ public struct ZshAdapter: OutputAdapter {
     public init() {}
     public let name = "zsh"
     public let summary = "zsh prompt (prompt_subst): %F{…} colours, % doubled"
+    public var defaultColors: Palette.Colors { Palette.terminal }
+    public var defaultThemes: [ConsumerTheme] { [.lightTerminal, .darkTerminal] }
 
     static func color(_ color: Color) -> String {
         switch color {

@@ -19,9 +19,14 @@ public protocol OutputAdapter: Sendable {
     /// reading on stdin: a render then reads it (`claude.*` variables; its rate limits go into
     /// the cache, see `StatusLineIngest`).
     var readsClaudeStatusLine: Bool { get }
-    /// The colours of the semantic styles before `[colors]`: readable on the consumer's default
-    /// theme (tmux's status bar is green, so its `ok` is the status style's own colour).
+    /// The colours of the semantic styles before `[colors]`: one of `Palette`'s default sets,
+    /// readable on the consumer's default themes (tmux's status bar is green, so its `ok` is the
+    /// status style's own colour).
     var defaultColors: Palette.Colors { get }
+    /// The consumer's default looks, which `defaultColors` must read on (a test holds every
+    /// level to `Contrast.minimum`; docs/adapters.md's contrast table is generated from them).
+    /// Empty for an adapter that shows no colours.
+    var defaultThemes: [ConsumerTheme] { get }
     /// Whether its ANSI colours go to a terminal although its stdout never is one (a prompt,
     /// Claude Code's status line): then `NO_COLOR` and `--color never` turn them off
     /// (`frame.useColor`), where a bar's colours are its consumer's markup and stay.
@@ -52,6 +57,7 @@ extension OutputAdapter {
     public var printsView: Bool { false }
     public var readsClaudeStatusLine: Bool { false }
     public var defaultColors: Palette.Colors { Palette.defaults }
+    public var defaultThemes: [ConsumerTheme] { [] }
     public var colorsReachATerminal: Bool { false }
     public func streamHeader() -> String? { nil }
     public func streamFrame(_ frame: RenderedFrame) -> String {

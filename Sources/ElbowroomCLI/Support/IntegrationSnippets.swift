@@ -73,13 +73,14 @@ function fish_right_prompt
 end
 """#),
         ("starship", "starship.toml", #"""
-# ~/.config/starship.toml: elbowroom as a custom module (starship styles it; plain text in)
+# ~/.config/starship.toml: elbowroom as a custom module (starship styles it; plain text in;
+# bold in the terminal's own colour reads on light and dark themes, where yellow does not)
 [custom.elbowroom]
 command = "elbowroom -a plain -t minimal"
 when = true
 shell = ["sh"]
 format = "[$output]($style) "
-style = "yellow"
+style = "bold"
 """#),
         ("claude", "claude.json", #"""
 {

@@ -63,7 +63,7 @@ public enum Display: String, Sendable, CaseIterable {
 /// | `[thresholds] warn` | `25` | headroom left (%) at or below which a window is `warn` |
 /// | `[thresholds] critical` | `10` | headroom left (%) at or below which a window is `critical` |
 /// | `[templates] <adapter>` | — | a template name or inline text for that adapter; `default` for all, `tooltip` for tooltips ([templates](templates.md)) |
-/// | `[colors] ok`, `warn`, `critical`, `stale`, `dim` | green, yellow, red, grey, grey (tmux: `ok` none) | colour of each style: a name, `#rrggbb`, 0-255, or `default` (also `none`) for the consumer's own text colour |
+/// | `[colors] ok`, `warn`, `critical`, `stale`, `dim` | chosen per consumer's default theme ([table](adapters.md#colours)) | colour of each style: a name, `#rrggbb`, 0-255, optionally a background (`black bg:yellow`), or `default` (also `none`) for the consumer's own; replaces the default's colour and background |
 /// | `[colors.ADAPTER] ok`, … | — | the same for one adapter only (`[colors.tmux]`, `[colors.waybar]`), over `[colors]` |
 /// | `[accounts.NAME] provider` | `"claude"` | `claude`, `codex` or `plugin:NAME`: where this account's usage comes from ([several accounts and agents](accounts-and-agents.md)) |
 /// | `[accounts.NAME] label` | the name | what the line shows before the account's part: `W` |
@@ -250,7 +250,7 @@ public struct Config: Sendable, Equatable {
                     throw fail("colors.\(name): \(error.message)")
                 }
                 guard parsed.style.foreground != nil else {
-                    throw fail("colors.\(name) must be a colour (a name, #rrggbb or 0-255), or \"default\" for the consumer's own, not \"\(spec)\"")
+                    throw fail("colors.\(name) must be a colour (a name, #rrggbb or 0-255; bg:COLOUR after it for a background), or \"default\" for the consumer's own, not \"\(spec)\"")
                 }
             }
             colors[name] = spec
