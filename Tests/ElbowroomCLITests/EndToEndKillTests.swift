@@ -43,7 +43,10 @@ import Testing
         var killedRunning = 0
         let started = Date()
 
-        for round in 0..<120 {
+        // 120 rounds, and more (up to 360) until 30 kills have landed while the fetcher ran: how
+        // many do depends on how fast this machine runs a fetch against the delays below.
+        for round in 0..<360 {
+            if round >= 120 && killedRunning >= 30 { break }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: e.fetcher)
             process.arguments = ["--urgency", "force"]
@@ -69,7 +72,7 @@ import Testing
                 #expect(CacheFile.decode(cache) != nil, "\(context): cache does not parse: \(String(decoding: cache, as: UTF8.self))")
             }
         }
-        // On a loaded machine more kills land before the process got going; a quarter is plenty.
+        // (Kills before the process got going count too: they test the detached start.)
         #expect(killedRunning >= 30, "kills should land while the fetcher runs (\(killedRunning))")
         #expect(e.server.requests(path: FakeAnthropic.tokenPath).count > 0, "no kill came mid-refresh")
 

@@ -169,7 +169,9 @@ import ElbowroomTestSupport
         var context = s.context
         context.stdoutIsTTY = true
         _ = ElbowroomMain.run(["doctor"], context: context)
-        #expect(s.stdout.text.contains("\u{1B}[32mok  \u{1B}[0m "))
+        // Badges: black on green, white on red (readable on a light terminal and a dark one).
+        #expect(s.stdout.text.contains("\u{1B}[38;5;16;42mok  \u{1B}[0m "), "\(s.stdout.text)")
+        #expect(s.stdout.text.contains("\u{1B}[1;97;41mFAIL\u{1B}[0m "), "\(s.stdout.text)")
         let plain = CLISandbox()
         plain.extraEnvironment["NO_COLOR"] = "1"
         var quiet = plain.context
