@@ -298,15 +298,20 @@ import Testing
         #expect(passes("ELBOWROOM_ENV_TOKEN_PRESENT=0") && !passes("ELBOWROOM_ENV_TOKEN_PRESENT=0", token: true))
     }
 
-    /// What a forked child gets from the live environment is `childEntries`, entry for entry.
-    @Test func theLiveEnvironmentHandedOnIsChildEntries() {
-        let env = ElbowroomEnvironment.current
-        let handed: [String] = env.withChildEnvironment { envp in
+    /// The entries `withChildEnvironment` hands a child, as strings.
+    static func handedOn(_ env: ElbowroomEnvironment) -> [String] {
+        env.withChildEnvironment { envp in
             var out: [String] = []
             var i = 0
             while let entry = envp[i] { out.append(String(cString: entry)); i += 1 }
             return out
         }
+    }
+
+    /// What a forked child gets from the live environment is `childEntries`, entry for entry.
+    @Test func theLiveEnvironmentHandedOnIsChildEntries() {
+        let env = ElbowroomEnvironment.current
+        let handed = Self.handedOn(env)
         #expect(handed.sorted() == env.childEntries.sorted())
         #expect(!handed.isEmpty)
         // An account's overlay on the live environment: its names replace environ's, the last
@@ -314,22 +319,12 @@ import Testing
         let overlaid = env.overlaid(names: ["HOME", "ELBOWROOM_PROVIDER", "X_NEW", "X_NEW", "ANTHROPIC_API_KEY"],
                                     values: ["/elsewhere", "", "1", "2", "secret"])
             .overlaid(["PATH=/only"])
-        let overlaidHanded: [String] = overlaid.withChildEnvironment { envp in
-            var out: [String] = []
-            var i = 0
-            while let entry = envp[i] { out.append(String(cString: entry)); i += 1 }
-            return out
-        }
+        let overlaidHanded = Self.handedOn(overlaid)
         #expect(overlaidHanded.sorted() == overlaid.childEntries.sorted())
         #expect(overlaidHanded.contains("X_NEW=2") && !overlaidHanded.contains("X_NEW=1") && overlaidHanded.contains("ELBOWROOM_PROVIDER="))
         #expect(overlaidHanded.contains("PATH=/only") && !overlaidHanded.contains { $0.contains("secret") })
         let fixed = ElbowroomEnvironment(["HOME": "/h", "ANTHROPIC_API_KEY": "y", "A": "b"])
-        let fixedHanded: [String] = fixed.withChildEnvironment { envp in
-            var out: [String] = []
-            var i = 0
-            while let entry = envp[i] { out.append(String(cString: entry)); i += 1 }
-            return out
-        }
+        let fixedHanded = Self.handedOn(fixed)
         #expect(fixedHanded.sorted() == ["A=b", "HOME=/h"])
     }
 }
