@@ -119,9 +119,10 @@ public enum FuzzChecks {
                 return "config error line \(error.line) of \(lines.count): \(error.message)"
             }
             if error.message.hasPrefix("config file too large") { return nil }
-            let length = lines[error.line - 1].count
+            // Columns count Unicode scalars (a combining mark is a column of its own).
+            let length = lines[error.line - 1].unicodeScalars.count
             guard error.column >= 1, error.column <= length + 1 else {
-                return "config error column \(error.column) on a line of \(length) characters: \(error.message)"
+                return "config error column \(error.column) on a line of \(length) scalars: \(error.message)"
             }
             return plainMessage(error.message)
         }

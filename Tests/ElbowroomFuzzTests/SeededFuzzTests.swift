@@ -62,7 +62,10 @@ import ElbowroomTestSupport
         inputs += ["a = \"é\\q\"", "a = \"é\\é\"", "é = 1", "a = \"\\u00e9\\U0001F600x\"", "a = \"\\uD800\"",
                    "a = \"x\\", "a = 'li\"t' # c", "a = 'unterminated", "[colors.tmux]\nok = \"red\"\r\n",
                    "a = 1\rb", "a = 1_000\u{2003}", "a = 0x10", "a = +3", "a = ٣", "a = \"\"\"x\"\"\"", "  [ colors . x ] # t",
-                   "a = \"tab\\tnl\\n\\\"q\\\\\"\u{85}", "a = tru", "a = true\u{A0}", "\u{FEFF}a = 1", "[accounts.é]"]
+                   "a = \"tab\\tnl\\n\\\"q\\\\\"\u{85}", "a = tru", "a = true\u{A0}", "\u{FEFF}a = 1", "[accounts.é]",
+                   // libFuzzer's find: an invalid escape right after multi-byte text, then more.
+                   String(decoding: Data(base64Encoded: "W3RlbXBsYXRlc10KYSA9ICJxzc3Nzc3Nzc3Nzc3Nzc3Nzc3NMWUxOc3Nzc3NzY3Nzc3Nzc3Nzc3NzYvNzc3NMWUxOc3Nzc3Nzc3NXCJyZWZyZXNBaMqBzc3Nzc3Nzc2Lzc3Nzc3Nzc0xZTE5zc3Nzc3Nzc1cInJlZnJgc0FoyoGjis/PGs8iPwpiID0gJ0M6XHJhdycK")!, as: UTF8.self),
+                   "a = \"é\\ü\"", "a = \"\\é\"", "a = \"x\\\u{1F600}\""]
         for text in inputs {
             #expect(outcome { () throws(TOMLSubset.ParseError) in try TOMLSubset.parse(text) }
                     == outcome { () throws(TOMLSubset.ParseError) in try ReferenceTOMLSubset.parse(text) }, "\(text.debugDescription)")
