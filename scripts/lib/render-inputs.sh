@@ -24,3 +24,33 @@ c["fetch"] = {"consecutiveFailures": 0, "lastAttempt": at, "lastSuccess": at, "l
 json.dump(c, open(sys.argv[2], "w"), sort_keys=True, separators=(",", ":"))
 PY
 }
+
+# three_accounts BINARY CONFIG FROM: writes CONFIG with three [accounts.NAME] side by side — two
+# Claude config dirs (work: $HOME/claude-work; home: $CLAUDE_CONFIG_DIR, whose cache is FROM) and a
+# Codex account — and gives work and codex each a copy of the cache FROM naming its own login, and
+# of the history digest beside it when there is one (issue 21's renders).
+three_accounts() {
+    local bin=$1 config=$2 from=$3 account to
+    mkdir -p "$HOME/claude-work" "$HOME/.codex" "$(dirname "$config")"
+    cat >"$config" <<TOML
+[accounts.work]
+claude_config_dir = "$HOME/claude-work"
+label = "W"
+[accounts.home]
+claude_config_dir = "$CLAUDE_CONFIG_DIR"
+label = "H"
+[accounts.codex]
+provider = "codex"
+label = "X"
+TOML
+    for account in work codex; do
+        to=$(ELBOWROOM_CONFIG=$config "$bin" cache path --account $account)
+        python3 - "$from" "$to" "$account" "$HOME" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["account"] = sys.argv[4] + ("/claude-work/.credentials.json" if sys.argv[3] == "work" else "/.codex/auth.json")
+json.dump(c, open(sys.argv[2], "w"), sort_keys=True, separators=(",", ":"))
+PY
+        if [[ -f ${from%.json}.digest ]]; then cp "${from%.json}.digest" "${to%.json}.digest"; fi
+    done
+}
