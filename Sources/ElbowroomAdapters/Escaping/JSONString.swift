@@ -13,9 +13,8 @@ import ElbowroomCore
 /// `quoteByScalars` (Tests/ElbowroomAdaptersTests/Support/ReferenceEscaping.swift).
 public enum JSONString {
     public static func quote(_ text: String) -> String {
-        var text = text
-        text.makeContiguousUTF8()  // (native strings already are: no copy)
-        return text.utf8.withContiguousStorageIfAvailable { quote(bytes: $0) ?? "\"" + text + "\"" } ?? "\"" + text + "\""
+        var text = text  // (`withUTF8` copies only a string that is not contiguous UTF-8 already)
+        return text.withUTF8 { quote(bytes: $0) } ?? "\"" + text + "\""
     }
 
     /// The quoted bytes, or `nil` when the text needs no escape (then it is quoted as it is).

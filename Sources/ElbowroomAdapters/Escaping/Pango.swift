@@ -11,9 +11,8 @@ import ElbowroomCore
 /// (Tests/ElbowroomAdaptersTests/Support/ReferenceEscaping.swift).
 public enum Pango {
     public static func escape(_ text: String) -> String {
-        var text = text
-        text.makeContiguousUTF8()  // (native strings already are: no copy)
-        return text.utf8.withContiguousStorageIfAvailable { escape(bytes: $0) ?? text } ?? text
+        var text = text  // (`withUTF8` copies only a string that is not contiguous UTF-8 already)
+        return text.withUTF8 { escape(bytes: $0) } ?? text
     }
 
     /// The escaped bytes, or `nil` when there is nothing to change (most text: one pass over

@@ -68,11 +68,12 @@ public enum SafeText {
     /// `map` changes.
     @inlinable
     public static func mayNeedCleaning(_ text: String) -> Bool {
-        text.utf8.withContiguousStorageIfAvailable(mayNeedCleaning(bytes:)) ?? mayNeedCleaning(bytes: text.utf8)
+        var text = text  // (`withUTF8` copies only a string that is not contiguous UTF-8 already)
+        return text.withUTF8(mayNeedCleaning(bytes:))
     }
 
     @inlinable
-    static func mayNeedCleaning<Bytes: Sequence<UInt8>>(bytes: Bytes) -> Bool {
+    static func mayNeedCleaning(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var previous: UInt8 = 0
         for byte in bytes {
             if byte < 0x20 || byte == 0x7F { return true }
