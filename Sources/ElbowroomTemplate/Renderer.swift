@@ -92,13 +92,15 @@ enum Renderer {
     /// group (`stopAtMissing`) it stops at the first placeholder without a value: the group is
     /// dropped anyway, and a tooltip's groups for windows the account does not have are most of
     /// its nodes. `eachFree`: no placeholder below mentions `each` (found out once per group,
-    /// not again for every group nested in it).
+    /// not again for every group nested in it); `repeatsWindows`, at the top level only: which of
+    /// `nodes` do (`Template.repeatsWindows`), so none is walked to find out.
     private static func render(_ nodes: [Node], style: Style, context: RenderContext, into spans: inout [Span],
                                stopAtMissing: Bool, eachFree: Bool, repeatsWindows: [Bool]? = nil) -> Bool {
         var complete = true
         for i in nodes.indices {
             let node = nodes[i]
-            let eachFree = eachFree || repeatsWindows?[i] == false
+            let mentionsEach = repeatsWindows?[i]
+            let eachFree = eachFree || mentionsEach == false
             switch node {
             case .text(let text):
                 append(text, style: style, to: &spans)
@@ -140,12 +142,13 @@ enum Renderer {
             case .conditional(let inner) where context.namesAccounts && context.eachAccountIndex == nil
                 && node.mentions(account: "each"):
                 // Once per account, in config order.
-                for i in context.accounts.indices {
+                for account in context.accounts.indices {
                     var each = context
-                    each.eachAccountIndex = i
+                    each.eachAccountIndex = account
                     renderConditional(inner, style: style, context: each, into: &spans)
                 }
-            case .conditional(let inner) where context.each == nil && !eachFree && node.mentions(window: "each"):
+            case .conditional(let inner) where context.each == nil && !eachFree
+                && mentionsEach ?? node.mentions(window: "each"):
                 // Once per window the template does not name.
                 for window in context.unnamedWindows {
                     var each = context
