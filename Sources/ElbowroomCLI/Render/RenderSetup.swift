@@ -71,9 +71,10 @@ struct RenderSetup {
                                                    isTTY: context.stdoutIsTTY || adapter.colorsReachATerminal))
     }
 
-    /// One frame from whatever the cache holds now.
+    /// One frame from whatever the cache holds now; `agent` is whose usage it is (`Paths.agent`: every
+    /// caller says, so a Codex account never reads as Claude's).
     func frame(cache: CacheFile?, now: Date, statusLine: StatusLineInput? = nil,
-               template override: Template? = nil, history: UsageHistory? = nil, agent: String = Provider.claude.agent) -> RenderedFrame {
+               template override: Template? = nil, history: UsageHistory? = nil, agent: String) -> RenderedFrame {
         var view = UsageView(cache: cache, now: now, config: config, history: history)
         view.agent = agent
         return RenderedFrame(
