@@ -163,13 +163,9 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
     ]
 
     /// The value of a path variable with a leading `~` or `~/` expanded, when that is an absolute
-    /// path; `nil` when unset, empty or relative.
-    public func absolutePath(_ name: String) -> String? {
-        absolutePath(name, home: name == "HOME" ? "/" : nil)
-    }
-
-    /// `absolutePath(name)` with `home` (`self.home`) already read, or `nil` to read it if needed.
-    public func absolutePath(_ name: String, home: String?) -> String? {
+    /// path; `nil` when unset, empty or relative. `home`: `self.home` when the caller has read it
+    /// already (`Paths` reads it once for all its paths); read here when needed otherwise.
+    public func absolutePath(_ name: String, home: String? = nil) -> String? {
         guard let value = self[name] else { return nil }
         let expanded: String
         if name == "HOME" {
