@@ -19,11 +19,12 @@ enum DoctorCommand {
     /// The width a line is folded to, mark included: a terminal's default.
     static let width = 80
 
-    /// The marks' colours: badges, which read on a light terminal and a dark one alike (green
-    /// text is 2.2:1 on white): `ok` black on green, `FAIL` the terminals' critical badge.
-    static let okMark = SGR.escape + SGR.parameters(Style(foreground: .palette(16), background: .named(.green))).joined(separator: ";") + "m"
-    static let failMark = SGR.escape + SGR.parameters(Style(foreground: Palette.terminal.critical, background: Palette.terminal.criticalBackground,
-                                                            bold: true)).joined(separator: ";") + "m"
+    /// The marks' styles: badges, which read on a light terminal and a dark one alike (green
+    /// text is 2.2:1 on white): `ok` black on green, `FAIL` the terminals' critical badge, `--`
+    /// the terminals' dim grey.
+    static let okStyle = Style(foreground: .palette(16), background: .named(.green))
+    static let failStyle = Style(foreground: Palette.terminal.critical, background: Palette.terminal.criticalBackground, bold: true)
+    static let skippedStyle = Style(foreground: Palette.terminal.dim)
 
     /// Prints each line with its mark (`ok`, `FAIL`, `--` for what follows from a failure above). On a terminal the
     /// lines are folded at spaces to 80 columns, the rest indented under the text, and the marks
@@ -34,8 +35,8 @@ enum DoctorCommand {
         let colored = color.allowsColor(environment: context.environment, isTTY: context.stdoutIsTTY)
         for line in lines {
             let mark = line.skipped ? "--  " : line.ok ? "ok  " : "FAIL"
-            let sgr = !colored ? "" : line.skipped ? "\u{1B}[2m" : line.ok ? Self.okMark : Self.failMark
-            let shown = colored ? sgr + mark + "\u{1B}[0m" : mark
+            let style = line.skipped ? Self.skippedStyle : line.ok ? Self.okStyle : Self.failStyle
+            let shown = colored ? SGR.encode([Span(mark, style: style)]) : mark
             let text = SafeText.clean(line.text, lines: .join)
             let folded = context.stdoutIsTTY ? fold(text, width: width - 5) : [text]
             context.stdout.write(shown + " " + folded.joined(separator: "\n     ") + "\n")
