@@ -207,6 +207,19 @@ import ElbowroomTemplate
         #expect(usage.body.contains("\"accounts\""))
     }
 
+    /// A config of one `[accounts.NAME]` serves that account, as a render shows it (it served
+    /// the environment's Claude login instead).
+    @Test func theOnlyAccountIsServedAsARenderShowsIt() {
+        let s = CLISandbox()
+        s.writeConfig("[accounts.codex]\nprovider = \"codex\"\nlabel = \"X\"\n")
+        SeveralAccountsTests.save(s, account: "codex", used: ["five_hour": 46])
+        let content = ServeContent(context: s.context, offline: true)
+        let usage = content.respond(HTTPRequestHead(method: "GET", path: "/v1/usage", keepAlive: false))
+        #expect(s.run("-a", "json") == 0)
+        #expect(usage.body == s.stdout.text)
+        #expect(usage.body.contains("\"used\":46"), "\(usage.body)")
+    }
+
     @Test func aDueAccountIsFetchedOnceWhateverTheScrapes() {
         let s = CLISandbox()
         s.writeConfig(SeveralAccountsTests.config)

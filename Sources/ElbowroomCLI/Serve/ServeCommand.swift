@@ -142,7 +142,9 @@ final class ServeContent {
             let frame = setup.frame(accounts: data, now: context.now())
             return HTTPResponse(status: 200, contentType: contentType, body: setup.adapter.render(frame).text)
         }
-        let store = CacheStore(paths: context.paths)
+        // One `[accounts.NAME]` is that account, as a render without --account shows it.
+        let served = setup.config.accounts.first.map { context.selecting($0) } ?? context
+        let store = CacheStore(paths: served.paths)
         var cache: CacheFile?
         switch store.read() {
         case .loaded(let found): cache = found
@@ -151,12 +153,12 @@ final class ServeContent {
             return HTTPResponse(status: 500, contentType: contentType,
                                 body: setup.adapter.renderError(RenderCommand.cacheRefused).text)
         }
-        if !offline, lastSpawn.map({ context.now().timeIntervalSince($0) >= Self.respawnGuard }) ?? true {
-            let trigger = FetchTrigger(context: context, store: store, config: setup.config)
-            if trigger.startIfDue(cache: cache) { lastSpawn = context.now() }
+        if !offline, lastSpawn.map({ served.now().timeIntervalSince($0) >= Self.respawnGuard }) ?? true {
+            let trigger = FetchTrigger(context: served, store: store, config: setup.config)
+            if trigger.startIfDue(cache: cache) { lastSpawn = served.now() }
         }
-        let history = setup.readsHistory ? RenderCommand.loadHistory(context: context, verbose: false) : nil
-        let frame = setup.frame(cache: cache, now: context.now(), history: history, agent: context.paths.agent)
+        let history = setup.readsHistory ? RenderCommand.loadHistory(context: served, verbose: false) : nil
+        let frame = setup.frame(cache: cache, now: served.now(), history: history, agent: served.paths.agent)
         return HTTPResponse(status: 200, contentType: contentType, body: setup.adapter.render(frame).text)
     }
 }
