@@ -156,9 +156,20 @@ final class UncheckedSendable<T>: @unchecked Sendable {
 @Suite struct ProgramSnippetTests {
     @Test func initServeRunsServeOnLoopbackOnTheDocumentedPort() throws {
         let text = try #require(IntegrationSnippets.snippet(named: "serve"))
-        #expect(text.contains("ExecStart=%h/.local/bin/elbowroom serve --listen 127.0.0.1:\(ListenAddress.defaultPort)\n"))
+        #expect(text.contains("ExecStart=elbowroom serve --listen 127.0.0.1:\(ListenAddress.defaultPort)\n"))
         #expect(text.contains("[Install]\nWantedBy=default.target"))
         #expect(text.contains("targets: [\"127.0.0.1:\(ListenAddress.defaultPort)\"]"))
+    }
+
+    /// `init serve` names the elbowroom that ran it: in full outside the system PATH (it named
+    /// `%h/.local/bin/elbowroom` wherever elbowroom was), bare on it (systemd finds it there).
+    @Test func initServeNamesThisElbowroom() {
+        let s = CLISandbox()
+        #expect(FirstRunTests.run(s, own: "/opt/tools/bin/elbowroom", "init", "serve") == 0)
+        #expect(s.stdout.text.contains("ExecStart=/opt/tools/bin/elbowroom serve --listen"), "\(s.stdout.text)")
+        let t = CLISandbox()
+        #expect(FirstRunTests.run(t, own: "/usr/local/bin/elbowroom", "init", "serve") == 0)
+        #expect(t.stdout.text.contains("ExecStart=elbowroom serve --listen"), "\(t.stdout.text)")
     }
 
     /// The service's command, run by sh as systemd would: the .prom file appears whole, with the

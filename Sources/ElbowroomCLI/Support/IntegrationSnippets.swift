@@ -174,7 +174,6 @@ ExecStart=elbowroom notify
 # ~/.config/systemd/user/elbowroom-serve.service: Claude usage over HTTP on loopback, for
 # Prometheus (GET /metrics) and programs (GET /v1/usage, /healthz). Any number of scrapers cause
 # no extra requests to Anthropic: serve reads the cache and fetches as a render would.
-# Set ExecStart to where elbowroom is (`command -v elbowroom`).
 # Enable with: systemctl --user enable --now elbowroom-serve.service
 # Prometheus (prometheus.yml):
 #   scrape_configs:
@@ -184,7 +183,7 @@ ExecStart=elbowroom notify
 Description=elbowroom: Claude usage for Prometheus and programs (GET /metrics, /v1/usage)
 
 [Service]
-ExecStart=%h/.local/bin/elbowroom serve --listen 127.0.0.1:9478
+ExecStart=elbowroom serve --listen 127.0.0.1:9478
 Restart=on-failure
 NoNewPrivileges=yes
 PrivateTmp=yes
