@@ -161,6 +161,15 @@ final class UncheckedSendable<T>: @unchecked Sendable {
         #expect(text.contains("targets: [\"127.0.0.1:\(ListenAddress.defaultPort)\"]"))
     }
 
+    /// Every snippet says what it sets up in a line of its own (the README's init table showed
+    /// `{` for claude-hook, the first line of its JSON).
+    @Test func everySnippetHasASummary() {
+        for name in IntegrationSnippets.names {
+            let summary = IntegrationSnippets.summary(of: name)
+            #expect(!summary.isEmpty && !summary.hasPrefix("{") && !summary.hasPrefix("~"), "\(name): \(summary)")
+        }
+    }
+
     /// `init serve` names the elbowroom that ran it: in full outside the system PATH (it named
     /// `%h/.local/bin/elbowroom` wherever elbowroom was), bare on it (systemd finds it there).
     @Test func initServeNamesThisElbowroom() {

@@ -243,18 +243,19 @@ ExecStart=/bin/sh -c 'mkdir -p "$DIR" && t=$(mktemp "$DIR/.elbowroom.XXXXXX") &&
         ("swiftbar", "a SwiftBar / xbar menu bar item (macOS)"),
         ("prometheus", "a systemd timer writing gauges for Prometheus's textfile collector"),
         ("systemd-notify", "a systemd timer sending desktop notifications on warn, critical, used up"),
+        ("claude-hook", "a Claude Code hook: one line of context when a window is low"),
+        ("serve", "a systemd service answering GET /metrics and /v1/usage on loopback"),
+        ("node-exporter", "a systemd timer writing gauges for node_exporter's textfile collector"),
     ]
 
-    /// The snippet's line from `summaries`, else its first comment line.
+    /// The snippet's line from `summaries` (every snippet has one; a test holds them so).
     public static func summary(of name: String) -> String {
-        if let line = summaries.first(where: { $0.name == name }) { return line.summary }
-        let first = all.first { $0.name == name }?.text.split(separator: "\n").first ?? ""
-        return first.drop { "#/;! ".contains($0) }.description
+        summaries.first { $0.name == name }?.summary ?? ""
     }
 
     /// Whether the snippet shows the numbers (not Prometheus gauges or notifications): `init`
     /// then says what they mean.
-    static func showsNumbers(_ name: String) -> Bool { !["prometheus", "systemd-notify"].contains(name) }
+    static func showsNumbers(_ name: String) -> Bool { !["prometheus", "systemd-notify", "serve", "node-exporter"].contains(name) }
 
     /// `name`, or the snippet an alias of it means.
     public static func canonicalName(_ name: String) -> String {
