@@ -83,6 +83,16 @@ import ElbowroomTestSupport
         #expect(s.stderr.text.contains("not fetching: source = \"statusline\" in the config: elbowroom never reads the Claude login or touches the network"))
     }
 
+    /// `statusline` is about Claude's login: a Codex account still fetches, with `--account`
+    /// as over several accounts (one refused it, the other did not).
+    @Test func anotherProvidersAccountStillFetches() {
+        let s = CLISandbox()
+        s.writeConfig("source = \"statusline\"\n[accounts.codex]\nprovider = \"codex\"\n")
+        #expect(s.run("fetch", "--account", "codex") == 1)  // the stand-in fetcher cannot be run
+        #expect(!s.stderr.text.contains("not fetching"), "\(s.stderr.text)")
+        #expect(s.stderr.text.contains("cannot run /opt/fake/elbowroom-fetch"), "\(s.stderr.text)")
+    }
+
     @Test func withoutDataItSaysItWaitsForClaudeCode() {
         let s = Self.sandbox()
         #expect(s.run() == 0)

@@ -13,7 +13,7 @@ enum FetchCommand {
     }
 
     static func run(force: Bool, json: Bool, verbose: Bool, context: CLIContext) -> Int32 {
-        if (try? Config.load(paths: context.paths))?.usageSource.mayFetch == false {
+        if (try? Config.load(paths: context.paths))?.usageSource.mayFetch(context.paths) == false {
             context.stderr.write("elbowroom: not fetching: \(UsageSource.statusLineRefusal); Claude Code's status line brings the data\n")
             return 1
         }
@@ -41,7 +41,7 @@ enum FetchCommand {
         var status: Int32 = 0
         for part in selection.parts {
             let name = part.account.map { SafeText.clean($0.name, lines: .join) } ?? "default"
-            if (try? Config.load(paths: part.context.paths))?.usageSource.mayFetch == false, part.account?.provider == .claude {
+            if (try? Config.load(paths: part.context.paths))?.usageSource.mayFetch(part.context.paths) == false {
                 context.stderr.write("elbowroom: \(name): not fetching: \(UsageSource.statusLineRefusal)\n")
                 continue
             }

@@ -14,10 +14,10 @@ struct FetchTrigger {
     /// Starts a fetch when due. Returns whether one was started (or is already running).
     @discardableResult
     func startIfDue(cache: CacheFile?, urgency: FetchUrgency = .whenDue) -> Bool {
-        // `source = "statusline"`: never start the fetcher (nor look at the credentials file).
-        // (It is about Claude's login: another provider's account still fetches.)
-        guard config.usageSource.mayFetch || context.environment["ELBOWROOM_PROVIDER"] != nil else { return false }
+        // `source = "statusline"`: never start the fetcher for Claude's login (nor look at the
+        // credentials file).
         let paths = context.paths
+        guard config.usageSource.mayFetch(paths) else { return false }
         let decision = RefreshPolicy.decide(
             cache: cache, now: context.now(), config: config, urgency: urgency,
             credentialsChanged: FileSystem.modificationDate(of: paths.credentialsFile))

@@ -10,6 +10,10 @@ public enum UsageSource: String, Sendable, CaseIterable {
 
     /// Whether elbowroom may read credentials, start `elbowroom-fetch` or use the network.
     public var mayFetch: Bool { self == .api }
+
+    /// Whether the account `paths` names may be fetched: `statusline` is about Claude's login
+    /// (Claude Code's status line brings its data); another provider's account still fetches.
+    public func mayFetch(_ paths: Paths) -> Bool { mayFetch || paths.provider != .claude }
 }
 
 extension UsageSource {

@@ -39,9 +39,11 @@ public struct Paths: Sendable, Equatable {
     public let cacheFile: String
     /// A Codex account's `CODEX_HOME` (default `~/.codex`); `nil` for any other provider.
     public let codexHome: String?
-    /// Whose usage this account's cache holds (`Provider.agent`): `Claude` unless
-    /// `ELBOWROOM_PROVIDER` names another.
-    public let agent: String
+    /// Where this account's usage comes from: `.claude` unless `ELBOWROOM_PROVIDER` names
+    /// another (`[accounts.NAME] provider`).
+    public let provider: Provider
+    /// Whose usage this account's cache holds, as `{agent}` shows it.
+    public var agent: String { provider.agent }
     /// Short lock for read-modify-write of the cache file.
     public var cacheLockFile: String { Self.join(cacheDir, "usage-\(accountKey).lock") }
     /// The usage history kept with the cache, written under the cache's lock.
@@ -80,7 +82,7 @@ public struct Paths: Sendable, Equatable {
         claudeConfigDir = claude
         isDefaultClaudeConfigDir = claude == defaultClaude
         if let provider = env["ELBOWROOM_PROVIDER"] {
-            agent = Provider(provider)?.agent ?? Provider.claude.agent
+            self.provider = Provider(provider) ?? .claude
             // Another agent's account (`[accounts.NAME] provider`): keyed by where its login
             // lives (Codex: `CODEX_HOME`), or by the plugin's name.
             let codex = Self.trimmed(env.absolutePath("CODEX_HOME", home: home) ?? Self.join(home, ".codex"))
@@ -90,7 +92,7 @@ public struct Paths: Sendable, Equatable {
             accountSource = provider == "codex" ? credentialsFile : provider
             accountKey = SHA256.hexPrefix(account)
         } else {
-            agent = Provider.claude.agent
+            self.provider = .claude
             codexHome = nil
             let storage = ClaudeCodeStorage(environment: env, home: home)
             credentialsFile = storage.credentialsFile
