@@ -142,6 +142,30 @@ import ElbowroomCore
         #expect(Paths(environment: plugin.environment(over: ElbowroomEnvironment(s.environment))).agent == "gemini")
     }
 
+    /// `--wait` over several accounts whose fetches never land waits once, not once per
+    /// account: all three within one fetch's wait (it took three).
+    @Test func waitingForSeveralFetchesTakesOneDeadline() throws {
+        let s = CLISandbox()
+        s.writeConfig("timeout = 1\n" + Self.config)
+        // Each fetcher is running (holds its account's lock) but never finishes.
+        var locks: [FileLock] = []
+        for account in try Config.parse(Self.config, file: "c.toml").accounts {
+            Self.save(s, account: account.name, used: ["five_hour": 10], age: 10_000)
+            let paths = Paths(environment: account.environment(over: ElbowroomEnvironment(s.environment)))
+            locks.append(try FileLock(path: paths.fetchLockFile))
+        }
+        let held = locks
+        s.spawner.onSpawn = { for lock in held { _ = lock.tryLock() } }
+        let start = s.clock.now
+        #expect(s.run("-a", "plain", "--wait") == 0)
+        #expect(!s.spawner.spawns.isEmpty)
+        let waited = s.clock.now.timeIntervalSince(start)
+        var config = Config()
+        config.timeout = 1
+        let once = FetchTrigger.waitTimeout(config)  // 4 s
+        #expect(waited >= once - 0.1 && waited < once + 0.5, "waited \(waited)s")
+    }
+
     @Test func aDueAccountStartsItsFetcherWithItsOwnEnvironment() {
         let s = CLISandbox()
         s.writeConfig(Self.config)

@@ -23,7 +23,7 @@ enum NotifyCommand {
             let trigger = FetchTrigger(context: context, store: store, config: config)
             let cache = store.load()
             if trigger.startIfDue(cache: cache) {
-                _ = trigger.waitForAttempt(after: cache, timeout: 2 * config.timeout + 2)
+                _ = trigger.waitForAttempt(after: cache, timeout: FetchTrigger.waitTimeout(config))
             }
         }
         let notifier = Notifier(context: context, config: config, store: store)

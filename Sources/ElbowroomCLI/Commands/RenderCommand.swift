@@ -65,7 +65,7 @@ enum RenderCommand {
                 if invocation.wait || FetchTrigger.isFirstRun(cache) {
                     // These show the fetch's result: start it now and wait for it.
                     if trigger.startIfDue(cache: cache) {
-                        let timeout = invocation.wait ? 2 * setup.config.timeout + 2 : FetchTrigger.firstRunWait
+                        let timeout = invocation.wait ? FetchTrigger.waitTimeout(setup.config) : FetchTrigger.firstRunWait
                         cache = trigger.waitForAttempt(after: cache, timeout: timeout)
                     }
                 } else {
@@ -137,11 +137,14 @@ enum RenderCommand {
             }
             data.append(part)
         }
-        // The fetches that show their result were started together; wait for each in turn.
+        // The fetches that show their result were started together: wait for them within one
+        // deadline, not one each.
         if waits {
+            let deadline = context.now().addingTimeInterval(
+                invocation.wait ? FetchTrigger.waitTimeout(setup.config) : FetchTrigger.firstRunWait)
             for i in data.indices where data[i].waits {
-                let timeout = invocation.wait ? 2 * setup.config.timeout + 2 : FetchTrigger.firstRunWait
-                data[i].cache = data[i].trigger?.waitForAttempt(after: data[i].cache, timeout: timeout) ?? data[i].cache
+                let left = max(0, deadline.timeIntervalSince(context.now()))
+                data[i].cache = data[i].trigger?.waitForAttempt(after: data[i].cache, timeout: left) ?? data[i].cache
             }
         }
         return data

@@ -11,6 +11,10 @@ struct FetchTrigger {
     /// The first render ever waits this long for data rather than printing "loading".
     static let firstRunWait: TimeInterval = 2
 
+    /// How long `--wait` (and guard, notify) waits for a fetch it started: a fetch's request
+    /// and a token refresh, each within `timeout`, and a little for the process.
+    static func waitTimeout(_ config: Config) -> TimeInterval { 2 * config.timeout + 2 }
+
     /// Starts a fetch when due. Returns whether one was started (or is already running).
     @discardableResult
     func startIfDue(cache: CacheFile?, urgency: FetchUrgency = .whenDue) -> Bool {

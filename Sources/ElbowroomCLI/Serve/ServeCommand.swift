@@ -78,7 +78,7 @@ final class ServeContent {
     let context: CLIContext
     let offline: Bool
     /// Not within this many seconds of the last fetch started (or found running): as `watch`.
-    static let respawnGuard: TimeInterval = 15
+    static let respawnGuard = WatchCommand.respawnGuard
     static let reuseFor: Double = 1
     private var lastSpawn: Date?
     private var made: [(adapter: String, at: Double, response: HTTPResponse)] = []

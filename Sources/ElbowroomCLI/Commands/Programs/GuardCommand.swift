@@ -68,7 +68,7 @@ enum GuardCommand {
         var trigger: FetchTrigger? = invocation.offline ? nil : FetchTrigger(context: context, store: store, config: config)
         if invocation.wait, let waiting = trigger {
             if waiting.startIfDue(cache: cache) {
-                cache = waiting.waitForAttempt(after: cache, timeout: 2 * config.timeout + 2)
+                cache = waiting.waitForAttempt(after: cache, timeout: FetchTrigger.waitTimeout(config))
             }
             trigger = nil
         }
