@@ -166,6 +166,21 @@ import ElbowroomCore
         #expect(waited >= once - 0.1 && waited < once + 0.5, "waited \(waited)s")
     }
 
+    /// Another user's cache directory holds every account's cache: several accounts say why,
+    /// as one account does, instead of showing each "loading" and starting fetchers into it.
+    @Test(.enabled(if: geteuid() == 0)) func aCacheDirectoryOfAnotherUserIsRefusedForEveryAccount() {
+        let s = Self.sandbox()
+        for account in ["work", "home", "codex"] { Self.save(s, account: account, used: ["five_hour": 10], age: 10_000) }
+        #expect(chown(s.paths.cacheDir, 65534, 65534) == 0)
+        defer { _ = chown(s.paths.cacheDir, 0, 0) }
+        #expect(s.run("-a", "waybar") == 0)
+        #expect(s.stdout.text == #"{"text":"⚠ elbowroom","tooltip":"cannot use the cache directory (see elbowroom doctor)","class":"error"}"# + "\n")
+        #expect(s.stderr.text.contains("is owned by uid 65534"), "\(s.stderr.text)")
+        #expect(s.spawner.spawns.isEmpty, "no fetch into a directory that cannot take its result")
+        let content = ServeContent(context: s.context, offline: false)
+        #expect(content.respond(HTTPRequestHead(method: "GET", path: "/metrics", keepAlive: false)).status == 500)
+    }
+
     @Test func aDueAccountStartsItsFetcherWithItsOwnEnvironment() {
         let s = CLISandbox()
         s.writeConfig(Self.config)

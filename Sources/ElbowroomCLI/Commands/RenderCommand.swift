@@ -89,6 +89,10 @@ enum RenderCommand {
     /// `CLAUDE_CONFIG_DIR` names), each account's fetch started when due, after the output.
     static func runSeveral(_ invocation: Invocation, setup: RenderSetup, accounts: [Account],
                            context: CLIContext) -> Int32 {
+        // Another user's cache directory: why, instead of every account "loading" (as one account shows it).
+        if !invocation.demo, let why = CacheStore(paths: context.paths).refusal {
+            return RenderSetup.report(.init(message: why, adapter: setup.adapter, short: cacheRefused), context: context)
+        }
         let data = gather(invocation, setup: setup, accounts: accounts, context: context)
         let frame = setup.frame(accounts: data, now: context.now())
         let output = setup.adapter.render(frame)

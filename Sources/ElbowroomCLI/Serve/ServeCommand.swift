@@ -127,6 +127,10 @@ final class ServeContent {
         // Several `[accounts.NAME]`: every account, as a render without --account shows them
         // (the `account` label on every metric, the accounts array in the JSON).
         if setup.config.accounts.count > 1 {
+            if CacheStore(paths: context.paths).refusal != nil {
+                return HTTPResponse(status: 500, contentType: contentType,
+                                    body: setup.adapter.renderError(RenderCommand.cacheRefused).text)
+            }
             var quiet = invocation
             quiet.offline = true  // serve starts the fetches itself, under its respawn guard
             let data = RenderCommand.gather(quiet, setup: setup, accounts: setup.config.accounts, context: context)

@@ -53,9 +53,7 @@ public struct CacheStore: Sendable {
 
     /// Reads the cache; read-only (a render never repairs or replaces anything).
     public func read() -> Contents {
-        if let problem = FileSystem.privateDirectoryProblem(directory) {
-            return .refused("cannot use the cache directory: " + problem)
-        }
+        if let refusal { return .refused(refusal) }
         do {
             guard let data = try FileSystem.readPrivate(file, limit: Self.sizeLimit) else { return .missing }
             guard let cache = CacheFile.decode(data) else {
@@ -65,6 +63,12 @@ public struct CacheStore: Sendable {
         } catch {
             return .unusable(error.description)
         }
+    }
+
+    /// Why the cache directory cannot be used (another user's, or not a directory), whole; `nil`
+    /// when it can. Every account's cache is in it: a render of several asks once.
+    public var refusal: String? {
+        FileSystem.privateDirectoryProblem(directory).map { "cannot use the cache directory: " + $0 }
     }
 
     public func load() -> CacheFile? {

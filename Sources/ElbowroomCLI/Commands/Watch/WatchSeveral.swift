@@ -44,6 +44,7 @@ extension WatchCommand {
         if let header = setup.adapter.streamHeader(),
            out.write(header, waiting: true, stop: { watchStopRequested != 0 }) != .written { return 0 }
         var first = true
+        var refusal: String?  // the cache directory is every account's: one refusal for all
         while watchStopRequested == 0 {
             if !parts.contains(where: { $0.notifier?.isSending == true }) { PosixSpawner.reapFinishedChildren() }
             let now = context.now()
@@ -67,12 +68,15 @@ extension WatchCommand {
                 }
                 let stamp = FileSystem.modificationDate(of: parts[i].store.file)
                 if first || stamp != parts[i].stamp {
-                    (parts[i].cache, _) = readCache(parts[i].store)
+                    let why: String?
+                    (parts[i].cache, why) = readCache(parts[i].store)
+                    if let why, why != refusal { context.stderr.write("elbowroom: \(why)\n") }
+                    refusal = why
                     if needsHistory { parts[i].history = HistoryStore(paths: parts[i].context.paths).loadForRender() }
                     parts[i].stamp = stamp
                 }
                 parts[i].notifier?.tick(cache: parts[i].cache, history: parts[i].history, now: now)
-                guard !invocation.offline else { continue }
+                guard !invocation.offline, refusal == nil else { continue }
                 if forceNow {
                     if parts[i].trigger.startIfDue(cache: parts[i].cache, urgency: .now) { parts[i].lastSpawn = now }
                 } else if parts[i].lastSpawn.map({ now.timeIntervalSince($0) >= respawnGuard }) ?? true {
@@ -89,7 +93,8 @@ extension WatchCommand {
                 let data = parts.map {
                     RenderSetup.AccountData(account: $0.account, cache: $0.cache, statusLine: nil, history: $0.history)
                 }
-                let line = setup.adapter.streamFrame(setup.frame(accounts: data, now: now, template: cycle[cycleIndex]))
+                let line = refusal != nil ? setup.adapter.streamError(RenderCommand.cacheRefused)
+                    : setup.adapter.streamFrame(setup.frame(accounts: data, now: now, template: cycle[cycleIndex]))
                 if line != lastLine {
                     switch out.write(line, stop: { watchStopRequested != 0 }) {
                     case .written: lastLine = line
