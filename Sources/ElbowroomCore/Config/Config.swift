@@ -148,10 +148,11 @@ public struct Config: Sendable, Equatable {
             try config.apply(entry, file: file)
         }
         for account in config.accounts {
-            let entry = entries.first { $0.table == "accounts." + account.name }
             func mismatch(_ key: String, _ provider: String) -> ConfigError {
-                ConfigError(file: file, line: entry?.line ?? 1, column: 1,
-                            message: "accounts.\(account.name): \(key) goes with provider = \"\(provider)\"")
+                // (Looked for only on the error: every render with accounts parses the config.)
+                let entry = entries.first { $0.table == "accounts." + account.name }
+                return ConfigError(file: file, line: entry?.line ?? 1, column: 1,
+                                   message: "accounts.\(account.name): \(key) goes with provider = \"\(provider)\"")
             }
             if account.claudeConfigDir != nil && account.provider != .claude { throw mismatch("claude_config_dir", "claude") }
             if (account.codexHome != nil || account.codexSource != "api") && account.provider != .codex {
