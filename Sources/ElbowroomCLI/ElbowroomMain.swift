@@ -51,10 +51,6 @@ public enum ElbowroomMain {
                 if selection.isSeveral, let account = part.account, case .doctor = invocation.command {
                     context.stdout.write("account \(SafeText.clean(account.name, lines: .join)) (\(account.provider.word)):\n")
                 }
-                if case .doctor = invocation.command, let account = part.account, account.provider != .claude {
-                    status = max(status, AccountDoctor.run(account, context: part.context))
-                    continue
-                }
                 status = max(status, run(invocation, context: part.context))
             }
             return status

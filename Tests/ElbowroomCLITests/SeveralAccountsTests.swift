@@ -203,6 +203,11 @@ import ElbowroomCore
         #expect(out.contains("account work (claude):"))
         #expect(out.contains("account codex (codex):"))
         #expect(out.contains("codex login: " + s.sandbox.home + "/.codex/auth.json not found"), "\(out)")
+        // One account alone is checked as what it is (Claude's checks ran for `--account codex`).
+        let one = Self.sandbox()
+        _ = one.run("doctor", "--account", "codex")
+        #expect(one.stdout.text.contains("codex login: " + one.sandbox.home + "/.codex/auth.json not found"), "\(one.stdout.text)")
+        #expect(!one.stdout.text.contains("credentials"), "\(one.stdout.text)")
     }
 
     @Test func historyAndCacheTakeAccount() {

@@ -1,19 +1,17 @@
 import ElbowroomCore
 
-/// `doctor` for an account of another provider (`[accounts.NAME] provider`): where its usage
-/// comes from and its cache, in `doctor`'s line format (Claude's credential and api lines do not
-/// apply to it).
+/// `doctor`'s lines for the account the context names (`Paths.provider`): Claude's checks
+/// (`DoctorCommand.check`), or for another provider's account (`[accounts.NAME] provider`) where
+/// its usage comes from and its cache (Claude's credential and api lines do not apply to it).
+/// `DoctorCommand.run` prints them.
 enum AccountDoctor {
-    static func run(_ account: Account, context: CLIContext) -> Int32 {
+    static func lines(context: CLIContext) -> [DoctorCommand.Line] {
         let paths = context.paths
-        var lines: [DoctorCommand.Line] = []
-        lines.append(DoctorCommand.Line(
-            ok: context.fetcherPath != nil,
-            text: "programs: elbowroom \(Version.current), elbowroom-fetch \(context.fetcherPath ?? "not found (install it beside elbowroom)")"))
-        switch account.provider {
+        var lines = [DoctorCommand.programs(context: context)]
+        switch paths.provider {
         case .claude:
-            return DoctorCommand.run(context: context)
-        case .codex where account.codexSource == "logs":
+            return DoctorCommand.check(context: context)
+        case .codex where context.environment["ELBOWROOM_CODEX_SOURCE"] == "logs":
             let sessions = (paths.codexHome ?? "") + "/sessions"
             lines.append(DoctorCommand.Line(ok: FileSystem.exists(sessions),
                                             text: "source: codex's session logs in \(sessions) (no login read, nothing sent)"
@@ -33,9 +31,6 @@ enum AccountDoctor {
         }
         let config = (try? Config.load(paths: paths)) ?? Config()
         lines.append(DoctorCommand.cache(paths: paths, now: context.now(), config: config))
-        for line in lines {
-            context.stdout.write("\(line.ok ? "ok  " : "FAIL") \(SafeText.clean(line.text, lines: .join))\n")
-        }
-        return lines.allSatisfy(\.ok) ? 0 : 1
+        return lines
     }
 }

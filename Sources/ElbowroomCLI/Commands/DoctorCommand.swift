@@ -30,8 +30,10 @@ enum DoctorCommand {
     /// lines are folded at spaces to 80 columns, the rest indented under the text, and the marks
     /// coloured (`--color`, `NO_COLOR`, `CLICOLOR_FORCE` as for a render); into a pipe each part
     /// stays one line, for grep.
+    /// The lines are the context's account's (`AccountDoctor.lines`: Claude's checks, or another
+    /// provider's).
     static func run(context: CLIContext, color: ColorMode = .auto) -> Int32 {
-        let lines = check(context: context)
+        let lines = AccountDoctor.lines(context: context)
         let colored = color.allowsColor(environment: context.environment, isTTY: context.stdoutIsTTY)
         for line in lines {
             let mark = line.skipped ? "--  " : line.ok ? "ok  " : "FAIL"
@@ -70,12 +72,16 @@ enum DoctorCommand {
         return lines
     }
 
+    /// Both programs, and where the fetcher is.
+    static func programs(context: CLIContext) -> Line {
+        Line(ok: context.fetcherPath != nil,
+             text: "programs: elbowroom \(Version.current), elbowroom-fetch \(context.fetcherPath ?? "not found (install it beside elbowroom)")")
+    }
+
     static func check(context: CLIContext) -> [Line] {
         let paths = context.paths
         let now = context.now()
-        var lines: [Line] = []
-        lines.append(Line(ok: context.fetcherPath != nil,
-                          text: "programs: elbowroom \(Version.current), elbowroom-fetch \(context.fetcherPath ?? "not found (install it beside elbowroom)")"))
+        var lines = [programs(context: context)]
         var config = Config()
         if !FileSystem.exists(paths.configFile) {
             lines.append(Line(ok: true, text: "config: \(paths.configFile) not found, using defaults"))
