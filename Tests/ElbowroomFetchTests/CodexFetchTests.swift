@@ -95,6 +95,33 @@ final class CodexHarness: @unchecked Sendable {
         #expect(h.cache?.reading?.plan == "plus")
     }
 
+    /// A fetch that had to wait for another process's fetch of the same account takes that
+    /// fetch's result instead of asking again (the Claude fetch always did; a Codex or plugin
+    /// account's asked a second time).
+    @Test func aFetchThatWaitedForAnotherTakesItsResultInsteadOfAskingAgain() throws {
+        let h = try CodexHarness()
+        try h.writeLogin()
+        let store = CacheStore(paths: h.sandbox.paths)
+        try FileSystem.makeDirectory(h.sandbox.paths.cacheDir, mode: 0o700)
+        let other = try FileLock(path: h.sandbox.paths.fetchLockFile)
+        #expect(other.tryLock())
+        let now = h.clock.now
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            usleep(300_000)
+            var cache = CacheFile(account: store.account, reading: Reading(
+                windows: [UsageWindow(key: "five_hour", used: 12, resetsAt: nil, observedAt: now)], fetchedAt: now, source: .api))
+            cache.fetch.recordSuccess(at: now)
+            try? store.save(cache)
+            other.unlock()
+            done.signal()
+        }
+        let report = h.run(.now)
+        done.wait()
+        #expect(h.requests.isEmpty, "asked again after the other process had just fetched")
+        #expect(report.result == .skipped(reason: "fetched by another process"), "\(report.result)")
+    }
+
     @Test func theAccountIdComesFromTheTokenWhenTheLoginHasNone() throws {
         let h = try CodexHarness()
         try h.writeLogin(withAccountID: false)

@@ -65,52 +65,15 @@ public struct FetchCoordinator: Sendable {
         }
 
         let source = context.credentialSource(paths: paths)
-        let first = RefreshPolicy.decide(cache: store.load(), now: context.clock(), config: config,
-                                         urgency: urgency, credentialsChanged: source.changedAt())
-        log("decision: \(first.shouldFetch ? "fetch" : "skip") (\(first.reason))")
-        if !first.shouldFetch {
-            return FetchReport(result: .skipped(reason: first.reason), cache: store.load())
-        }
-
-        // One fetch per account at a time, across processes.
         let lock: FileLock
-        do {
-            try FileSystem.makeDirectory(paths.cacheDir, mode: 0o700)
-            lock = try FileLock(path: paths.fetchLockFile)
-        } catch {
-            return FetchReport(result: .failed(.config("cannot use the cache directory: \(error)")), cache: nil)
-        }
-        let started = context.clock()
-        var waited = false
-        if urgency == .whenDue {
-            guard lock.tryLock() else {
-                log("another fetch holds the lock; leaving it to that one")
-                return FetchReport(result: .skipped(reason: "another fetch is running"), cache: store.load())
-            }
-        } else if !lock.tryLock() {
-            waited = true
-            log("waiting for the fetch running in another process")
-            guard Self.wait(for: lock, seconds: timeout * 3 + 5) else {
-                return FetchReport(result: .failed(.timeout(timeout * 3 + 5)), cache: store.load())
-            }
+        let cache: CacheFile?
+        switch gate(urgency: urgency, config: config, store: store, credentialsChanged: source.changedAt) {
+        case .done(let report): return report
+        case .go(let held, let underLock):
+            lock = held
+            cache = underLock
         }
         defer { lock.unlock() }
-
-        // Re-decide under the lock: whoever held it may have just done our work.
-        let cache = store.load()
-        if waited, let attempt = cache?.fetch.lastAttempt, attempt >= started.addingTimeInterval(-1) {
-            log("the other process just fetched; using its result")
-            if let outcome = cache?.fetch.lastOutcome, outcome != .ok {
-                return FetchReport(result: .failed(.recorded(outcome, cache?.fetch.message ?? outcome.rawValue)), cache: cache)
-            }
-            return FetchReport(result: .skipped(reason: "fetched by another process"), cache: cache)
-        }
-        let second = RefreshPolicy.decide(cache: cache, now: context.clock(), config: config,
-                                          urgency: urgency, credentialsChanged: source.changedAt())
-        guard second.shouldFetch else {
-            log("decision under the lock: skip (\(second.reason))")
-            return FetchReport(result: .skipped(reason: second.reason), cache: cache)
-        }
 
         // Claude Code's own copy, when it read usage itself since our last reading: free data.
         if urgency != .force, let snapshot = claudeSnapshot(newerThan: cache, now: context.clock()) {
@@ -159,6 +122,70 @@ public struct FetchCoordinator: Sendable {
             log("kept \(reading.windows.count) of them in the cache, dropped \(dropped) (more than \(ReadingLimits.maxWindows), or keys over \(ReadingLimits.maxKeyBytes) bytes)")
         }
         return save(reading, note: notes.message.map(log.redact), store: store, verb: "fetched")
+    }
+
+    /// What a fetch may do, after the politeness every fetch shares (Claude's and another
+    /// provider's): `.go` with the account's fetch lock held (the caller unlocks it) and the cache
+    /// as it is under the lock; `.done` when the policy says not now, before or under the lock,
+    /// when another fetch runs (`whenDue`), or when the process that held the lock just fetched
+    /// (its result is ours).
+    enum Gate {
+        case go(FileLock, CacheFile?)
+        case done(FetchReport)
+    }
+
+    func gate(urgency: FetchUrgency, config: Config, store: CacheStore, credentialsChanged: () -> Date?) -> Gate {
+        let log = context.log
+        let paths = context.paths
+        let first = RefreshPolicy.decide(cache: store.load(), now: context.clock(), config: config,
+                                         urgency: urgency, credentialsChanged: credentialsChanged())
+        log("decision: \(first.shouldFetch ? "fetch" : "skip") (\(first.reason))")
+        if !first.shouldFetch {
+            return .done(FetchReport(result: .skipped(reason: first.reason), cache: store.load()))
+        }
+
+        // One fetch per account at a time, across processes.
+        let lock: FileLock
+        do {
+            try FileSystem.makeDirectory(paths.cacheDir, mode: 0o700)
+            lock = try FileLock(path: paths.fetchLockFile)
+        } catch {
+            return .done(FetchReport(result: .failed(.config("cannot use the cache directory: \(error)")), cache: nil))
+        }
+        let started = context.clock()
+        let wait = config.timeout * 3 + 5
+        var waited = false
+        if urgency == .whenDue {
+            guard lock.tryLock() else {
+                log("another fetch holds the lock; leaving it to that one")
+                return .done(FetchReport(result: .skipped(reason: "another fetch is running"), cache: store.load()))
+            }
+        } else if !lock.tryLock() {
+            waited = true
+            log("waiting for the fetch running in another process")
+            guard Self.wait(for: lock, seconds: wait) else {
+                return .done(FetchReport(result: .failed(.timeout(wait)), cache: store.load()))
+            }
+        }
+
+        // Re-decide under the lock: whoever held it may have just done our work.
+        let cache = store.load()
+        if waited, let attempt = cache?.fetch.lastAttempt, attempt >= started.addingTimeInterval(-1) {
+            log("the other process just fetched; using its result")
+            lock.unlock()
+            if let outcome = cache?.fetch.lastOutcome, outcome != .ok {
+                return .done(FetchReport(result: .failed(.recorded(outcome, cache?.fetch.message ?? outcome.rawValue)), cache: cache))
+            }
+            return .done(FetchReport(result: .skipped(reason: "fetched by another process"), cache: cache))
+        }
+        let second = RefreshPolicy.decide(cache: cache, now: context.clock(), config: config,
+                                          urgency: urgency, credentialsChanged: credentialsChanged())
+        guard second.shouldFetch else {
+            log("decision under the lock: skip (\(second.reason))")
+            lock.unlock()
+            return .done(FetchReport(result: .skipped(reason: second.reason), cache: cache))
+        }
+        return .go(lock, cache)
     }
 
     /// Records a successful attempt's reading. The attempt ended, so the in-flight marker goes

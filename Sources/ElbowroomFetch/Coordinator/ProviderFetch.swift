@@ -30,28 +30,12 @@ extension FetchCoordinator {
             return FetchReport(result: .failed(failure), cache: record(failure, store: store))
         }
 
-        let first = RefreshPolicy.decide(cache: store.load(), now: context.clock(), config: config,
-                                         urgency: urgency, credentialsChanged: credentialsChanged)
-        log("decision: \(first.shouldFetch ? "fetch" : "skip") (\(first.reason))")
-        if !first.shouldFetch { return FetchReport(result: .skipped(reason: first.reason), cache: store.load()) }
         let lock: FileLock
-        do {
-            try FileSystem.makeDirectory(paths.cacheDir, mode: 0o700)
-            lock = try FileLock(path: paths.fetchLockFile)
-        } catch {
-            return FetchReport(result: .failed(.config("cannot use the cache directory: \(error)")), cache: nil)
-        }
-        if urgency == .whenDue {
-            guard lock.tryLock() else { return FetchReport(result: .skipped(reason: "another fetch is running"), cache: store.load()) }
-        } else if !lock.tryLock() {
-            guard Self.wait(for: lock, seconds: config.timeout * 3 + 5) else {
-                return FetchReport(result: .failed(.timeout(config.timeout * 3 + 5)), cache: store.load())
-            }
+        switch gate(urgency: urgency, config: config, store: store, credentialsChanged: { credentialsChanged }) {
+        case .done(let report): return report
+        case .go(let held, _): lock = held
         }
         defer { lock.unlock() }
-        let second = RefreshPolicy.decide(cache: store.load(), now: context.clock(), config: config,
-                                          urgency: urgency, credentialsChanged: credentialsChanged)
-        guard second.shouldFetch else { return FetchReport(result: .skipped(reason: second.reason), cache: store.load()) }
 
         var inFlight = store.load()?.fetch ?? FetchState()
         inFlight.recordFailure(.interrupted, message: Messages.interrupted, at: context.clock())
