@@ -128,6 +128,10 @@ import ElbowroomTestSupport
         let request = try #require(h.usageRequests.first)
         #expect(request.header("Authorization") == nil)
         #expect(!request.allText.contains(Tokens.access))
+        // The probe goes as the fetch goes: with the configured user_agent (it sent the default).
+        try h.sandbox.writeConfig("user_agent = \"claude-cli/9.9.9 (external, cli)\"\n")
+        _ = try launch(1, ["--probe"], env: h.sandbox.environment)
+        #expect(h.usageRequests.last?.header("User-Agent") == "claude-cli/9.9.9 (external, cli)")
     }
 
     @Test func plainHTTPToAStrangerIsRefused() throws {

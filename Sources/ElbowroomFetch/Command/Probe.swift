@@ -18,7 +18,10 @@ public enum Probe {
         let config = try? Config.load(paths: context.paths)
         if config?.usageSource.mayFetch == false { return (false, "not checked: " + UsageSource.statusLineRefusal) }
         let timeout = config?.timeout ?? 10
-        let client = UsageClient(apiBase: api, transport: context.transport, timeout: timeout)
+        // The fetch's own agent (`user_agent`): the endpoint answers an agent it does not know
+        // with a lasting 429, and the probe must see what the fetch would.
+        let client = UsageClient(apiBase: api, transport: context.transport, timeout: timeout,
+                                 userAgent: config?.userAgent ?? UsageClient.defaultUserAgent)
         let started = Date()
         do {
             let response = try context.transport.send(client.request(accessToken: nil))
