@@ -103,7 +103,7 @@ public struct FetchCoordinator: Sendable {
             source: source,
             refresher: TokenRefresher(tokenURL: tokenURL, transport: context.transport, timeout: timeout, userAgent: userAgent),
             mode: config.refresh, detector: context.processDetector, log: log,
-            lockDirectory: storage.directory, notes: notes, storage: storage)
+            notes: notes, storage: storage)
         // Before the first byte leaves: should this process die mid-fetch, the attempt is on
         // record all the same, with its backoff (the lock file's marker, laid over the cache).
         var inFlight = cache?.fetch ?? FetchState()

@@ -34,8 +34,6 @@ public struct TokenRenewal: Sendable {
     public let mode: RefreshMode
     public let detector: any ClaudeProcessDetector
     public let log: DebugLog
-    /// A directory to `flock` for the whole renewal (the credentials directory); `nil` for none.
-    public let lockDirectory: String?
     /// What the fetch state should keep although the fetch may succeed (tokens not saved).
     public let notes: RunNotes
     /// Where Claude Code's locks are; `nil` to take none (tests of other parts).
@@ -48,10 +46,9 @@ public struct TokenRenewal: Sendable {
     public static let busyPause: ClosedRange<TimeInterval> = 1...2
 
     public init(source: any CredentialSource, refresher: TokenRefresher, mode: RefreshMode,
-                detector: any ClaudeProcessDetector, log: DebugLog, lockDirectory: String? = nil,
+                detector: any ClaudeProcessDetector, log: DebugLog,
                 notes: RunNotes = RunNotes(), storage: ClaudeCodeStorage? = nil,
                 pause: @escaping @Sendable (TimeInterval) -> Void = { usleep(useconds_t($0 * 1_000_000)) }) {
-        self.lockDirectory = lockDirectory
         self.notes = notes
         self.source = source
         self.refresher = refresher
@@ -64,7 +61,8 @@ public struct TokenRenewal: Sendable {
 
     /// - Parameter why: what is wrong with `stale`, for the message when refreshing is not ours.
     public func renew(stale: OAuthCredentials, why: String, now: Date) throws(FetchError) -> OAuthCredentials {
-        let lock = lockDirectory.flatMap { try? FileLock(directory: $0) }
+        // The credentials directory `flock`ed for the whole renewal (no other elbowroom renews at once).
+        let lock = storage.flatMap { try? FileLock(directory: $0.directory) }
         try? lock?.lock()
         defer { lock?.unlock() }
         var (base, baseRaw) = try current()
