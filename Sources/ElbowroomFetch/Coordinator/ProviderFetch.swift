@@ -17,15 +17,16 @@ extension FetchCoordinator {
         log("provider \(provider), account \(context.accountName ?? "-")")
         let read: () throws(FetchError) -> Reading
         let credentialsChanged: Date?
-        if provider == "codex" {
+        switch Provider(provider) {
+        case .codex?:
             let codex = CodexFetch(context: context, config: config, codexHome: paths.codexHome ?? "")
             credentialsChanged = codex.usesLogin ? FileSystem.modificationDate(of: paths.credentialsFile) : nil
             read = { () throws(FetchError) -> Reading in try codex.read() }
-        } else if provider.hasPrefix("plugin:"), Provider.isPluginName(String(provider.dropFirst(7))) {
-            let plugin = SourcePlugin(name: String(provider.dropFirst(7)), context: context, config: config)
+        case .plugin(let name)?:
+            let plugin = SourcePlugin(name: name, context: context, config: config)
             credentialsChanged = nil
             read = { () throws(FetchError) -> Reading in try plugin.read() }
-        } else {
+        case .claude?, nil:
             let failure = FetchError.config("unknown provider '\(provider)'")
             return FetchReport(result: .failed(failure), cache: record(failure, store: store))
         }
@@ -109,7 +110,7 @@ struct CodexFetch {
         } catch {
             throw .config("\(error)")
         }
-        let file = codexHome.hasSuffix("/") ? codexHome + "auth.json" : codexHome + "/auth.json"
+        let file = context.paths.credentialsFile  // $CODEX_HOME/auth.json
         let login: CodexLogin
         switch CodexLogin.read(file) {
         case .login(let found): login = found
@@ -122,10 +123,7 @@ struct CodexFetch {
         }
         context.log.secret(login.accessToken)
         if login.isExpired(at: now) { throw .expired(Self.openCodex) }
-        let path = base.absoluteString.contains("/backend-api") ? "/wham/usage" : "/api/codex/usage"
-        var text = base.absoluteString
-        while text.hasSuffix("/") { text.removeLast() }
-        guard let url = URL(string: text + path) else { throw .config("ELBOWROOM_CODEX_API_URL is not a valid url") }
+        let url = UsageClient.url(base, path: base.absoluteString.contains("/backend-api") ? "/wham/usage" : "/api/codex/usage")
         var headers: [(name: String, value: String)] = [
             ("Authorization", "Bearer " + login.accessToken),
             ("User-Agent", "elbowroom"),
