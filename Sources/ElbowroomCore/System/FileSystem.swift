@@ -159,7 +159,8 @@ public enum FileSystem {
         return modificationDate(info)
     }
 
-    static func modificationDate(_ info: stat) -> Date {
+    /// The mtime `stat` or `lstat` filled in.
+    public static func modificationDate(_ info: stat) -> Date {
         #if canImport(Darwin)
         let spec = info.st_mtimespec
         #else
@@ -174,19 +175,15 @@ public enum FileSystem {
     /// with `O_CREAT | O_EXCL | O_NOFOLLOW` (a name planted in the directory is skipped, never
     /// written through), and the rename replaces whatever entry `path` is (a planted symlink is
     /// replaced, its target untouched). Temp files left by a writer that died are removed.
-    /// With `keepOwner`, the new file gets the owner and group of the file it replaces (a
-    /// refresh run by root must not hand the user's login to root); never for files whose owner
-    /// could have been planted, such as the cache. Without `durable` the data is not fsynced:
-    /// for the cache, which a status-line render may write and which is only a cache (a crash
-    /// can at worst leave it empty, which reads as a miss); credentials are always durable.
-    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t, keepOwner: Bool = false,
-                                       durable: Bool = true) throws {
-        try writeAtomically(data, to: path, mode: mode, keepOwner: keepOwner, durable: durable,
-                            nonce: { UInt32.random(in: 0...UInt32.max) })
+    /// Without `durable` the data is not fsynced: for the cache, which a status-line render may
+    /// write and which is only a cache (a crash can at worst leave it empty, which reads as a
+    /// miss). (Credentials are written by `CredentialsFileUpdate`, which keeps their owner.)
+    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t, durable: Bool = true) throws {
+        try writeAtomically(data, to: path, mode: mode, durable: durable, nonce: { UInt32.random(in: 0...UInt32.max) })
     }
 
     /// `writeAtomically` with the temp names' random part supplied (tests plant files there).
-    static func writeAtomically(_ data: Data, to path: String, mode: mode_t, keepOwner: Bool = false,
+    static func writeAtomically(_ data: Data, to path: String, mode: mode_t,
                                 durable: Bool = true, nonce: () -> UInt32) throws {
         let dir = directory(of: path)
         let name = (path.split(separator: "/").last).map(String.init) ?? "file"
@@ -212,12 +209,7 @@ public enum FileSystem {
                     offset += n
                 }
             }
-            var old = stat()
-            if keepOwner, lstat(path, &old) == 0, old.st_uid != geteuid() || old.st_gid != getegid() {
-                guard fchown(fd, old.st_uid, old.st_gid) == 0 else { throw Failure("cannot keep the owner of", path) }
-            }
-            // open() applies the umask; set the mode we promised explicitly (after fchown,
-            // which may clear set-id bits).
+            // open() applies the umask: set the mode we promised explicitly.
             guard fchmod(fd, mode) == 0 else { throw Failure("cannot chmod", temp) }
             if durable {
                 guard fsync(fd) == 0 else { throw Failure("cannot fsync", temp) }

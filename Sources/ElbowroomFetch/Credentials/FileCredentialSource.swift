@@ -53,7 +53,7 @@ public struct FileCredentialSource: CredentialSource {
     /// will be: a read-only directory or a full disk shows up here, before a refresh, and not
     /// after the old refresh token is spent.
     public func checkWritable(byteCount: Int) throws {
-        let target = Self.resolved(path)
+        let target = FileSystem.realPath(path) ?? path  // the file behind a symlink: a rename replaces it, not the link
         let dir = FileSystem.directory(of: target)
         let probe = "\(dir)/.credentials-write-check.\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -82,12 +82,5 @@ public struct FileCredentialSource: CredentialSource {
 
     public func changedAt() -> Date? {
         FileSystem.modificationDate(of: path)
-    }
-
-    /// The real file behind a symlink, so a rename replaces the file and not the link.
-    static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
     }
 }
