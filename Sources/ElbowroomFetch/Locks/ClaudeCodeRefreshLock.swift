@@ -17,7 +17,7 @@ import Darwin
 /// order. While elbowroom holds them a running Claude Code sends no token request of its own and
 /// adopts the tokens we write; while Claude Code holds them, we send none.
 public final class ClaudeCodeRefreshLock: @unchecked Sendable {
-    public static let staleAfter: TimeInterval = 60
+    public static let staleAfter = ClaudeCodeStorage.refreshLockStaleAfter
     public static let touchEvery: TimeInterval = 5
 
     public let locks: [DirectoryLock]

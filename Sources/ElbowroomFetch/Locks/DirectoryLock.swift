@@ -61,11 +61,7 @@ public struct DirectoryLock: Sendable, Equatable {
     public func lastTouched() -> Date? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
-        #if canImport(Darwin)
-        return Date(timeIntervalSince1970: Double(info.st_mtimespec.tv_sec) + Double(info.st_mtimespec.tv_nsec) / 1e9)
-        #else
-        return Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
-        #endif
+        return FileSystem.modificationDate(info)
     }
 
     func isDirectory() -> Bool {
