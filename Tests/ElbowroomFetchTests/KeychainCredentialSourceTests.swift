@@ -50,6 +50,8 @@ import ElbowroomTestSupport
         }
         #expect(sandbox.oauthObject?["accessToken"] as? String == "sk-ant-oat01-new")
         #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/stdin.log"))
+        // A sign-in written to the fallback is a change of credentials (it ends a cooldown).
+        #expect(source.changedAt() != nil && source.changedAt() == FileSystem.modificationDate(of: sandbox.credentialsFile))
     }
 
     /// A document too large for one item lives in an overflow item: detected, read where the

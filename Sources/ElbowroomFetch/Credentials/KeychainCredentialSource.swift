@@ -167,7 +167,9 @@ public struct KeychainCredentialSource: CredentialSource {
         }
     }
 
-    public func changedAt() -> Date? { nil }
+    /// The plaintext fallback's mtime (a sign-in that wrote it ends a cooldown, as with the file
+    /// source); the Keychain item itself says nothing of when it changed.
+    public func changedAt() -> Date? { fallback?.changedAt() }
 
     /// Double-quoted for `security -i`'s line parser.
     static func quoted(_ text: String) -> String {
