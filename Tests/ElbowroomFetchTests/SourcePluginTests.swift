@@ -67,6 +67,16 @@ import ElbowroomTestSupport
         #expect(Date().timeIntervalSince(started) < 5)
         #expect(h.cache?.fetch.lastOutcome == .timeout)
         #expect(h.run(.whenDue).result.failure == nil, "the backoff holds: no second run")
+        // Named as the plugin's failure, not Anthropic's usage api's.
+        #expect(h.cache?.fetch.message?.hasPrefix("source plugin ") == true && h.cache?.fetch.message?.contains("usage api") == false,
+                "\(h.cache?.fetch.message ?? "")")
+    }
+
+    @Test func aPluginThatFailsIsNamedInTheMessage() throws {
+        let h = try Harness(script: "#!/bin/sh\nexit 3\n")
+        _ = h.run()
+        let message = h.cache?.fetch.message ?? ""
+        #expect(message.hasPrefix("cannot reach source plugin ") && message.hasSuffix(": it exited with status 3"), "\(message)")
     }
 
     @Test func anOutputOverTheCapIsAFailure() throws {

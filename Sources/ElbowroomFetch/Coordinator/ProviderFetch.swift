@@ -17,15 +17,18 @@ extension FetchCoordinator {
         log("provider \(provider), account \(context.accountName ?? "-")")
         let read: () throws(FetchError) -> Reading
         let credentialsChanged: Date?
+        let source: String
         switch Provider(provider) {
         case .codex?:
             let codex = CodexFetch(context: context, config: config, codexHome: paths.codexHome ?? "")
             credentialsChanged = codex.usesLogin ? FileSystem.modificationDate(of: paths.credentialsFile) : nil
             read = { () throws(FetchError) -> Reading in try codex.read() }
+            source = CodexFetch.endpointName
         case .plugin(let name)?:
             let plugin = SourcePlugin(name: name, context: context, config: config)
             credentialsChanged = nil
             read = { () throws(FetchError) -> Reading in try plugin.read() }
+            source = "source plugin " + name
         case .claude?, nil:
             let failure = FetchError.config("unknown provider '\(provider)'")
             return FetchReport(result: .failed(failure), cache: record(failure, store: store))
@@ -46,7 +49,8 @@ extension FetchCoordinator {
             fetched = try read()
         } catch {
             log("failed: \(error.outcome.rawValue)")
-            return FetchReport(result: .failed(error), cache: record(error, store: store))
+            let failure = FetchError.at(source, error)  // named as this source's, not the usage api's
+            return FetchReport(result: .failed(failure), cache: record(failure, store: store))
         }
         let (reading, _) = fetched.limitedForCache()
         log("read \(reading.windows.count) window(s)")
@@ -63,6 +67,8 @@ struct CodexFetch {
     var codexHome: String
 
     static let defaultBase = "https://chatgpt.com/backend-api"
+    /// What its failures name as the place that failed.
+    static let endpointName = "codex's usage endpoint"
     static let openCodex = "codex's login has expired: open codex (any codex command refreshes it)"
     static let signedOut = "not signed in to codex: run `codex login`"
 
@@ -136,11 +142,7 @@ struct CodexFetch {
         do {
             response = try context.transport.send(HTTPRequest(url: url, headers: headers, timeout: config.timeout))
         } catch {
-            switch error {
-            case .timeout(let t): throw .timeout(t)
-            case .network(let why): throw .network(why)
-            case .oversized: throw .undecodable("codex's usage answer is too large")
-            }
+            throw .from(error, at: .named(CodexFetch.endpointName))
         }
         switch response.status {
         case 200..<300:

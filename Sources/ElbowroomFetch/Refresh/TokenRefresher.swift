@@ -123,11 +123,7 @@ public struct TokenRefresher: Sendable {
         do {
             response = try transport.send(request)
         } catch {
-            switch error {
-            case .timeout(let t): throw .timeout(t)
-            case .network(let why): throw .network(why)
-            case .oversized: throw .undecodable("the token endpoint answered with a body over 1 MiB")
-            }
+            throw .from(error, at: .tokenEndpoint)
         }
         let json = (try? JSONValue.parse(response.body)).flatMap { $0.isObject ? $0 : nil }
         switch response.status {

@@ -57,13 +57,13 @@ struct SourcePlugin {
         do {
             result = try spawner.run(path: path, arguments: ["read"], environment: environment,
                                      stdin: Data(request.utf8), timeout: config.timeout)
-        } catch let error as PosixSpawner.TimedOut {
-            _ = error
+        } catch is PosixSpawner.TimedOut {
             throw .timeout(config.timeout)
         } catch {
-            throw .network("source plugin \(name) could not start: \(error)")
+            // (The fetch names the plugin: "cannot reach source plugin NAME: …".)
+            throw .network("it could not start: \(error)")
         }
-        guard result.status == 0 else { throw .network("source plugin \(name) exited with status \(result.status)") }
+        guard result.status == 0 else { throw .network("it exited with status \(result.status)") }
         guard result.stdout.count <= Self.maxOutput else {
             throw .undecodable("source plugin \(name) printed more than \(Self.maxOutput / 1024) KiB")
         }

@@ -33,6 +33,9 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A failure at the token endpoint while refreshing (network, timeout, 3xx, 401, 429, 5xx, a
     /// bad answer): described as the token endpoint's, with the outcome of the inner error.
     indirect case refresh(FetchError)
+    /// A failure at another provider's source (`codex's usage endpoint`, `source plugin gem`):
+    /// described as that source's, with the outcome of the inner error.
+    indirect case at(String, FetchError)
     /// A reading arrived but neither it nor the fetch state could be written to the cache.
     case unstorable(String)
 
@@ -49,39 +52,50 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .expired: return .expired
         case .config, .unstorable: return .config
         case .recorded(let outcome, _): return outcome
-        case .refresh(let inner): return inner.outcome
+        case .refresh(let inner), .at(_, let inner): return inner.outcome
         }
     }
 
     public var retryAfter: TimeInterval? {
         switch self {
         case .rateLimited(let seconds): return seconds
-        case .refresh(let inner): return inner.retryAfter
+        case .refresh(let inner), .at(_, let inner): return inner.retryAfter
         default: return nil
         }
     }
 
-    public var description: String {
-        if case .refresh(let inner) = self { return inner.describe(at: .tokenEndpoint) }
-        return describe(at: .usageAPI)
-    }
+    public var description: String { describe(at: .usageAPI) }
 
-    enum Endpoint {
+    enum Endpoint: Equatable {
         case usageAPI, tokenEndpoint
+        /// Another provider's source, by name.
+        case named(String)
+
+        var name: String {
+            switch self {
+            case .usageAPI: "the usage api"
+            case .tokenEndpoint: "the token endpoint"
+            case .named(let name): name
+            }
+        }
     }
 
     /// The message, naming the endpoint that failed.
     func describe(at endpoint: Endpoint) -> String {
-        let name = endpoint == .usageAPI ? "the usage api" : "the token endpoint"
+        let name = endpoint.name
         switch self {
         case .network(let why): return "cannot reach \(name): \(why)"
         case .timeout(let t): return "\(name) did not answer within \(TransportError.seconds(t))"
         case .unauthorized where endpoint == .tokenEndpoint:
             return "the token endpoint rejected the refresh (401); sign in again with `claude` then /login"
-        case .unauthorized:
+        case .unauthorized where endpoint == .usageAPI:
             return "the usage api rejected the login (401); sign in again with `claude` then /login"
+        case .unauthorized:
+            return "\(name) rejected the login (401)"
         case .forbidden where endpoint == .tokenEndpoint:
             return "the token endpoint refused the refresh (403); sign in again with `claude` then /login"
+        case .forbidden where endpoint != .usageAPI:
+            return "\(name) refused the request (403)"
         case .forbidden:
             return "this login cannot read usage (403): the token lacks the user:profile scope (tokens from `claude setup-token` do); sign in with `claude` then /login"
         case .rateLimited(let seconds):
@@ -91,10 +105,11 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .redirect(let status) where endpoint == .tokenEndpoint:
             return "the token endpoint answered with a redirect (\(status)); not followed, so the refresh token stays here"
         case .redirect(let status):
-            return "the usage api answered with a redirect (\(status)); not followed, so the token stays here"
+            return "\(name) answered with a redirect (\(status)); not followed, so the token stays here"
         case .signedOut(let why), .expired(let why), .config(let why), .recorded(_, let why), .unstorable(let why):
             return why
         case .refresh(let inner): return inner.describe(at: .tokenEndpoint)
+        case .at(let source, let inner): return inner.describe(at: .named(source))
         }
     }
 
@@ -106,11 +121,12 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         return "\(s / 3600)h\(s % 3600 / 60)m"
     }
 
-    static func from(_ error: TransportError) -> FetchError {
+    /// A transport failure, as the endpoint it happened at tells it.
+    static func from(_ error: TransportError, at endpoint: Endpoint = .usageAPI) -> FetchError {
         switch error {
         case .timeout(let t): return .timeout(t)
         case .network(let why): return .network(why)
-        case .oversized: return .undecodable("the usage api answered with a body over 1 MiB; ignored")
+        case .oversized: return .undecodable("\(endpoint.name) answered with a body over 1 MiB; ignored")
         }
     }
 }
