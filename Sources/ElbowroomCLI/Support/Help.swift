@@ -34,7 +34,8 @@ enum Help {
 
     RENDER OPTIONS
     \(fill(["  -a, --adapter NAME    output format:"] + AdapterRegistry.builtIn.map(\.name) + [
-                 "or", "a", "plugin", "(elbowroom-adapter-NAME", "in", "~/.config/elbowroom/adapters", "or", "on", "PATH);"],
+                 "or", "a", "plugin", "(elbowroom-adapter-NAME", "in", "~/.config/elbowroom/adapters", "or", "on", "PATH);",
+                 "also"] + AdapterRegistry.aliasNames + ["(i3bar's", "protocol);"],
             indent: "                        ", last: "", commaBefore: "or"))
                             default ansi: colour on a terminal, plain text otherwise
       -t, --template X      a template name (elbowroom templates list) or inline text,
@@ -98,8 +99,10 @@ enum Help {
       ELBOWROOM_NOW        Unix seconds: this process's clock starts there (tests, screenshots)
 
     SEVERAL ACCOUNTS: [accounts.NAME] tables in the config (provider claude, codex or plugin:NAME;
-    label; claude_config_dir) show every account on one line, each with its own cache and fetch;
-    --account NAME picks one. See docs/accounts-and-agents.md.
+    label; claude_config_dir, or codex_home and codex_source = "api" or "logs") show every account
+    on one line, each with its own cache and fetch; --account NAME picks one. An account's fetcher
+    gets ELBOWROOM_ACCOUNT, ELBOWROOM_PROVIDER and ELBOWROOM_CODEX_SOURCE from elbowroom (set by
+    hand, they make the environment's own account that one). See docs/accounts-and-agents.md.
 
     TOKEN-FREE MODE: source = "statusline" in the config never reads the Claude login and never
     touches the network; the data comes from Claude Code's status line (elbowroom init claude).
