@@ -27,12 +27,13 @@ public enum AdapterRegistry {
         return builtIn.first { $0.name == name }
     }
 
+    /// The names `canonicalName` takes for another, for did-you-mean and `--help` (a test holds
+    /// the two equal).
+    public static let aliasNames = ["i3", "sway", "swaybar"]
+
     /// The names people type from memory for an adapter of another name: the window manager's
     /// or the bar's (`-a sway` is the i3bar protocol swaybar speaks). A switch: it runs on every
     /// render.
-    /// The names `canonicalName` takes for another, for did-you-mean.
-    public static let aliasNames = ["i3", "sway", "swaybar"]
-
     public static func canonicalName(_ name: String) -> String {
         switch name {
         case "i3", "sway", "swaybar": "i3bar"

@@ -16,7 +16,7 @@ public struct BashAdapter: OutputAdapter {
     public var colorsReachATerminal: Bool { true }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        AdapterOutput(SGR.encode(frame.runs(frame.spans, expressible: frame.useColor ? { $0 } : { _ in .plain }), wrap: Self.wrap) + "\n")
+        AdapterOutput(SGR.encode(frame.terminalRuns, wrap: Self.wrap) + "\n")
     }
 
     /// A short red marker: the prompt stays usable, the detail is on stderr.

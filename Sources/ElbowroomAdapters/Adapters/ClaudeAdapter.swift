@@ -16,7 +16,7 @@ public struct ClaudeAdapter: OutputAdapter {
     public var colorsReachATerminal: Bool { true }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        AdapterOutput(SGR.encode(frame.runs(frame.spans, expressible: frame.useColor ? { $0 } : { _ in .plain })) + "\n")
+        AdapterOutput(SGR.encode(frame.terminalRuns) + "\n")
     }
 
     /// Claude Code hides stderr, so the reason goes on the status line itself (one line).

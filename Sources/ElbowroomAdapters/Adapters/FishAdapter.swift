@@ -14,7 +14,7 @@ public struct FishAdapter: OutputAdapter {
     public var colorsReachATerminal: Bool { true }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        AdapterOutput(SGR.encode(frame.runs(frame.spans, expressible: frame.useColor ? { $0 } : { _ in .plain })))
+        AdapterOutput(SGR.encode(frame.terminalRuns))
     }
 
     public func renderError(_ message: String) -> AdapterOutput {

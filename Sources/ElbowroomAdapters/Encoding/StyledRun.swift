@@ -10,6 +10,12 @@ extension RenderedFrame {
     /// `spans` with their styles resolved through the palette, reduced to what the consumer can
     /// show (`expressible`), and consecutive runs of the same style merged, so an encoder never
     /// closes a style only to reopen it. Empty spans are dropped.
+    /// The line's runs for a terminal's SGR: styled when `useColor`, plain otherwise
+    /// (`NO_COLOR`, `--color never`, or no terminal to see it).
+    public var terminalRuns: [StyledRun] {
+        runs(spans, expressible: useColor ? { $0 } : { _ in .plain })
+    }
+
     public func runs(_ spans: [Span], expressible: (Style) -> Style = { $0 }) -> [StyledRun] {
         var runs: [StyledRun] = []
         for span in spans where !span.text.isEmpty {
