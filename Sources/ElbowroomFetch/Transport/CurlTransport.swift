@@ -65,39 +65,44 @@ public struct CurlTransport: HTTPTransport {
 
         let code: CURLcode = withExtendedLifetime(exchange) {
             let context = Unmanaged.passUnretained(exchange).toOpaque()
-            elbowroom_curl_set_string(handle, CURLOPT_URL, request.url.absoluteString)
-            elbowroom_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
-            elbowroom_curl_set_long(handle, CURLOPT_TIMEOUT_MS, Int(timeout * 1000))
-            elbowroom_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(timeout * 1000))
-            elbowroom_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0)
-            elbowroom_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-            elbowroom_curl_set_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(bodyLimit))
-            elbowroom_curl_set_long(handle, CURLOPT_NETRC, 0)
+            // Every option must take: a libcurl that refuses one (too old for `PROTOCOLS_STR`,
+            // say) must not send the request without it (a proxy for a loopback token, a redirect).
+            var setup = CURLE_OK
+            func must(_ result: CURLcode) { if setup == CURLE_OK { setup = result } }
+            must(elbowroom_curl_set_string(handle, CURLOPT_URL, request.url.absoluteString))
+            must(elbowroom_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
+            must(elbowroom_curl_set_long(handle, CURLOPT_TIMEOUT_MS, Int(timeout * 1000)))
+            must(elbowroom_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(timeout * 1000)))
+            must(elbowroom_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0))
+            must(elbowroom_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
+            must(elbowroom_curl_set_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(bodyLimit)))
+            must(elbowroom_curl_set_long(handle, CURLOPT_NETRC, 0))
             if let host = request.url.host, EndpointURL.isLoopback(host) {
                 // "" switches proxies off, the environment's included.
-                elbowroom_curl_set_string(handle, CURLOPT_PROXY, "")
+                must(elbowroom_curl_set_string(handle, CURLOPT_PROXY, ""))
             }
-            elbowroom_curl_set_list(handle, CURLOPT_HTTPHEADER, headers)
+            must(elbowroom_curl_set_list(handle, CURLOPT_HTTPHEADER, headers))
             switch request.method {
             case "GET": break
-            case "POST": elbowroom_curl_set_long(handle, CURLOPT_POST, 1)
-            default: elbowroom_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method)
+            case "POST": must(elbowroom_curl_set_long(handle, CURLOPT_POST, 1))
+            default: must(elbowroom_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method))
             }
             if let body = request.body {
-                elbowroom_curl_set_offset(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+                must(elbowroom_curl_set_offset(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
                 body.withUnsafeBytes { bytes in
                     // COPY: libcurl keeps its own copy for the transfer.
-                    _ = elbowroom_curl_set_pointer(handle, CURLOPT_COPYPOSTFIELDS,
-                                                   UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+                    must(elbowroom_curl_set_pointer(handle, CURLOPT_COPYPOSTFIELDS,
+                                                   UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!)))
                 }
             }
-            elbowroom_curl_set_data_callback(handle, CURLOPT_WRITEFUNCTION, curlBodyCallback)
-            elbowroom_curl_set_pointer(handle, CURLOPT_WRITEDATA, context)
-            elbowroom_curl_set_data_callback(handle, CURLOPT_HEADERFUNCTION, curlHeaderCallback)
-            elbowroom_curl_set_pointer(handle, CURLOPT_HEADERDATA, context)
-            elbowroom_curl_set_long(handle, CURLOPT_NOPROGRESS, 0)
-            elbowroom_curl_set_progress_callback(handle, curlProgressCallback)
-            elbowroom_curl_set_pointer(handle, CURLOPT_XFERINFODATA, context)
+            must(elbowroom_curl_set_data_callback(handle, CURLOPT_WRITEFUNCTION, curlBodyCallback))
+            must(elbowroom_curl_set_pointer(handle, CURLOPT_WRITEDATA, context))
+            must(elbowroom_curl_set_data_callback(handle, CURLOPT_HEADERFUNCTION, curlHeaderCallback))
+            must(elbowroom_curl_set_pointer(handle, CURLOPT_HEADERDATA, context))
+            must(elbowroom_curl_set_long(handle, CURLOPT_NOPROGRESS, 0))
+            must(elbowroom_curl_set_progress_callback(handle, curlProgressCallback))
+            must(elbowroom_curl_set_pointer(handle, CURLOPT_XFERINFODATA, context))
+            guard setup == CURLE_OK else { return setup }
             return curl_easy_perform(handle)
         }
 
