@@ -259,6 +259,13 @@ final class CodexHarness: @unchecked Sendable {
         #expect(windows.first { $0.key == "five_hour_codex_bengalfox" }?.used == 3)
         #expect(h.cache?.reading?.plan == "pro")
         #expect(h.server.requests.isEmpty, "nothing sent")
+        // A FIFO named like a newer log is passed over, never waited on.
+        let fifo = dir + "/rollout-2026-11-24T11-00-00-fifo.jsonl"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let started = Date()
+        #expect(h.run(.force).result == .fetched)
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(h.cache?.reading?.windows.first { $0.key == "seven_day" }?.used == 46)
     }
 }
 

@@ -104,7 +104,7 @@ public struct Paths: Sendable, Equatable {
         cacheFile = Self.join(cacheDir, "usage-" + accountKey + ".json")
     }
 
-    static func join(_ a: String, _ b: String) -> String {
+    public static func join(_ a: String, _ b: String) -> String {
         a.hasSuffix("/") ? a + b : a + "/" + b
     }
 

@@ -25,7 +25,7 @@ enum CodexSessionLogs {
 
     /// The newest main limit (and the per-model ones seen after it) in the logs, or `nil`.
     static func reading(codexHome: String, now: Date) -> Reading? {
-        for file in newestFiles(in: join(codexHome, "sessions")) {
+        for file in newestFiles(in: Paths.join(codexHome, "sessions")) {
             guard let data = tail(of: file) else { continue }
             if let reading = reading(fromLog: data, now: now) { return reading }
         }
@@ -36,9 +36,9 @@ enum CodexSessionLogs {
     static func newestFiles(in sessions: String) -> [String] {
         var days: [String] = []
         for year in names(in: sessions).sorted(by: >) {
-            for month in names(in: join(sessions, year)).sorted(by: >) {
-                for day in names(in: join(join(sessions, year), month)).sorted(by: >) {
-                    days.append(join(join(join(sessions, year), month), day))
+            for month in names(in: Paths.join(sessions, year)).sorted(by: >) {
+                for day in names(in: Paths.join(Paths.join(sessions, year), month)).sorted(by: >) {
+                    days.append(Paths.join(Paths.join(Paths.join(sessions, year), month), day))
                     if days.count >= maxDays { break }
                 }
                 if days.count >= maxDays { break }
@@ -48,7 +48,7 @@ enum CodexSessionLogs {
         var files: [(path: String, modified: Date)] = []
         for dir in days {
             for name in names(in: dir) where name.hasPrefix("rollout-") && name.hasSuffix(".jsonl") {
-                let path = join(dir, name)
+                let path = Paths.join(dir, name)
                 if let modified = FileSystem.modificationDate(of: path) { files.append((path, modified)) }
             }
         }
@@ -57,13 +57,15 @@ enum CodexSessionLogs {
 
     static func names(in dir: String) -> [String] { FileSystem.entries(of: dir) }
 
-    static func join(_ a: String, _ b: String) -> String { a.hasSuffix("/") ? a + b : a + "/" + b }
 
     /// The last `tailBytes` of a file (a session log can be many megabytes).
+    /// Regular files only: a FIFO or device named like a log is never waited on.
     static func tail(of file: String) -> Data? {
-        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         let size = lseek(fd, 0, SEEK_END)
         guard size >= 0 else { return nil }
         let start = max(0, size - off_t(tailBytes))
@@ -74,6 +76,7 @@ enum CodexSessionLogs {
         data.withUnsafeMutableBytes { buffer in
             while got < total {
                 let n = read(fd, buffer.baseAddress! + got, total - got)
+                if n < 0 && errno == EINTR { continue }
                 if n <= 0 { break }
                 got += n
             }

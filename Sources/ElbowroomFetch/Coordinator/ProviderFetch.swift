@@ -78,7 +78,7 @@ struct CodexFetch {
     /// reads it: trailing slashes dropped, `/backend-api` added to a bare `https://chatgpt.com` or
     /// `https://chat.openai.com`. Read by a line scan (the file is Codex's TOML, not ours).
     static func configuredBase(codexHome: String) -> String? {
-        let file = codexHome.hasSuffix("/") ? codexHome + "config.toml" : codexHome + "/config.toml"
+        let file = Paths.join(codexHome, "config.toml")
         guard let data = FileSystem.read(file, limit: 1 << 20) else { return nil }
         for raw in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             let line = raw.drop { $0 == " " || $0 == "\t" }

@@ -29,11 +29,10 @@ struct SourcePlugin {
     /// Where the plugin is, or `nil`.
     func find() -> String? {
         let env = context.environment
-        let sources = Self.join(context.paths.configHome, "sources")
+        let sources = Paths.join(context.paths.configHome, "sources")
         return env.findExecutable(Self.prefix + name, in: [sources] + env.executableSearchPath)
     }
 
-    static func join(_ a: String, _ b: String) -> String { a.hasSuffix("/") ? a + b : a + "/" + b }
 
     /// The plugin's environment: `passed` from ours, and `ELBOWROOM_ACCOUNT`.
     var environment: [String: String] {
@@ -45,7 +44,7 @@ struct SourcePlugin {
 
     func read() throws(FetchError) -> Reading {
         guard let path = find() else {
-            throw .config("source plugin \(Self.prefix + name) not found in \(Self.join(context.paths.configHome, "sources")) or on PATH")
+            throw .config("source plugin \(Self.prefix + name) not found in \(Paths.join(context.paths.configHome, "sources")) or on PATH")
         }
         let now = context.clock()
         let request = JSONValue.object([
