@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// Where usage numbers come from (`source` in the config).
 public enum UsageSource: String, Sendable, CaseIterable {
     /// Claude Code's login and Anthropic's usage endpoint, through `elbowroom-fetch` (the default):
