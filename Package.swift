@@ -38,21 +38,24 @@ let staticLinkOnLinuxRelease: [LinkerSetting] = [
     .unsafeFlags(["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(renderPathOrder)",
                   "-Xlinker", "--no-warn-symbol-ordering"] + smallLinkFlags, linuxRelease)
 ] : [])
-// The fetcher, as scripts/release builds it (--static-swift-stdlib): also not position-independent,
-// like the renderer (a PIE carries 0.9 MB of relocations, applied at every start), and nothing
-// exported for dlopen'd code to find (the toolchain's static-stdlib-args.lnk asks for
-// -export-dynamic: 0.26 MB of dynamic symbol table).
-let fetcherLinkOnLinuxRelease: [LinkerSetting] = haveLLD ? [
-    .unsafeFlags(["-use-ld=lld", "-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"] + smallLinkFlags,
-                 linuxRelease)
-] : []
+// The HTTP helper (a small C program over the system libcurl). swiftc links every executable,
+// and would make this one need the Swift runtime (libswiftCore.so, a toolchain library at run
+// time) for nothing: without the Swift start-up object (-nostartfiles) nothing refers to the
+// runtime, and from the static archives (-static-stdlib) nothing of it is then taken. Release
+// builds: the same small link as the other program, and not position-independent.
+let helperLinkOnLinuxRelease: [LinkerSetting] = [
+    .linkedLibrary("curl"),
+    .unsafeFlags(["-nostartfiles", "-static-stdlib", "-no-stdlib-rpath"], .when(platforms: [.linux])),
+] + (haveLLD ? [
+    .unsafeFlags(["-use-ld=lld", "-Xclang-linker", "-no-pie", "-Xlinker", "--icf=all"], linuxRelease)
+] : [])
 
 let package = Package(
     name: "elbowroom",
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "elbowroom", targets: ["elbowroom"]),
-        .executable(name: "elbowroom-fetch", targets: ["elbowroom-fetch"]),
+        .executable(name: "elbowroom-http", targets: ["elbowroom-http"]),
     ],
     targets: [
         // Renderer side: FoundationEssentials only.
@@ -60,18 +63,22 @@ let package = Package(
         .target(name: "ElbowroomTemplate", dependencies: ["ElbowroomCore"], swiftSettings: rendererSwiftSettings),
         .target(name: "ElbowroomAdapters", dependencies: ["ElbowroomCore", "ElbowroomTemplate"], swiftSettings: rendererSwiftSettings),
         .target(name: "ElbowroomCLI", dependencies: ["ElbowroomCore", "ElbowroomTemplate", "ElbowroomAdapters"], swiftSettings: rendererSwiftSettings),
+        // One program, renderer and fetcher: `elbowroom`, and `elbowroom-fetch` when started by that
+        // name (a link beside it; main.swift picks by the name it was started as).
         .executableTarget(
-            name: "elbowroom", dependencies: ["ElbowroomCLI"], exclude: ["render-path.order", "render-path.files", "no-unwind-tables.ld"],
+            name: "elbowroom", dependencies: ["ElbowroomCLI", "ElbowroomFetch"],
+            exclude: ["render-path.order", "render-path.files", "no-unwind-tables.ld"],
             swiftSettings: staticOnLinuxRelease, linkerSettings: staticLinkOnLinuxRelease),
 
-        // Network side, started detached by the renderer. On Linux its transport is the system
-        // libcurl (the library the toolchain's own URLSession wraps), called directly: no
-        // FoundationNetworking, whose fatal errors on a cut-off answer we could not catch.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
-        .target(name: "ElbowroomFetch",
-                dependencies: ["ElbowroomCore", .target(name: "CCurl", condition: .when(platforms: [.linux]))]),
-        .executableTarget(name: "elbowroom-fetch", dependencies: ["ElbowroomFetch"], linkerSettings: fetcherLinkOnLinuxRelease),
+        // Network side, started detached by the renderer as `elbowroom-fetch`. Reads credentials,
+        // fetches, refreshes tokens; never on the render path.
+        .target(name: "CSystem"),
+        .target(name: "ElbowroomFetch", dependencies: ["ElbowroomCore", "CSystem"], swiftSettings: rendererSwiftSettings),
+        // Its HTTP on Linux: the system libcurl (the library the toolchain's own URLSession
+        // wraps), in a small C program of its own, because a static program cannot load a shared
+        // library (main.c says why and how; HelperTransport is the Swift side). Debian: libcurl4
+        // to run it, libcurl4-openssl-dev to build it.
+        .executableTarget(name: "elbowroom-http", linkerSettings: helperLinkOnLinuxRelease),
 
         // Development only, never installed: writes (or with --check, checks) every derived file
         // from its one source. Run it as scripts/generate.
@@ -84,11 +91,11 @@ let package = Package(
         .testTarget(name: "ElbowroomCoreTests", dependencies: ["ElbowroomCore", "ElbowroomTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ElbowroomTemplateTests", dependencies: ["ElbowroomTemplate", "ElbowroomTestSupport"]),
         .testTarget(name: "ElbowroomAdaptersTests", dependencies: ["ElbowroomAdapters", "ElbowroomTestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "ElbowroomFetchTests", dependencies: ["ElbowroomFetch", "ElbowroomTestSupport"]),
+        .testTarget(name: "ElbowroomFetchTests", dependencies: ["ElbowroomFetch", "CSystem", "ElbowroomTestSupport", "elbowroom-http"]),
         // Seeded fuzzing of every parser (scripts/fuzz runs the same checks under libFuzzer).
         .testTarget(name: "ElbowroomFuzzTests", dependencies: ["ElbowroomAdapters", "ElbowroomTestSupport"]),
         .testTarget(
             name: "ElbowroomCLITests",
-            dependencies: ["ElbowroomCLI", "ElbowroomTestSupport", "elbowroom", "elbowroom-fetch", "elbowroom-generate"]),
+            dependencies: ["ElbowroomCLI", "ElbowroomFetch", "ElbowroomTestSupport", "elbowroom", "elbowroom-http", "elbowroom-generate"]),
     ]
 )

@@ -1,5 +1,15 @@
 // Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCLI
 import ElbowroomCore
+import ElbowroomFetch
 
+// One program, two names. Started as `elbowroom-fetch` (the link installed beside it, which the
+// renderer starts detached, and `elbowroom fetch` replaces itself with), or as `elbowroom
+// elbowroom-fetch ...` where there is no link, it is the network side; otherwise the renderer.
+let argv = CommandLine.unsafeArgv
+if FetcherName.matches(argv[0]) || (CommandLine.argc > 1 && FetcherName.isName(argv[1])) {
+    // No core file, not dumpable, working from `/`: before any token is read.
+    ProcessHardening.apply()
+    exit(FetcherCommand.main(arguments: Array(CommandLine.arguments.dropFirst(FetcherName.matches(argv[0]) ? 1 : 2))))
+}
 exit(ElbowroomMain.run(Array(CommandLine.arguments.dropFirst()), context: .live()))

@@ -15,7 +15,7 @@ import ElbowroomCore
 
     func run(_ s: CLISandbox, _ arguments: [String], lookups: Counter) -> Int32 {
         var context = s.context
-        context.locateFetcher = { lookups.increment(); return "/opt/fake/elbowroom-fetch" }
+        context.locateFetcher = { lookups.increment(); return FetcherProgram(path: "/opt/fake/elbowroom-fetch") }
         return ElbowroomMain.run(arguments, context: context)
     }
 

@@ -60,7 +60,7 @@ final class CLISandbox: @unchecked Sendable {
         let input = stdin
         return CLIContext(
             environment: ElbowroomEnvironment(environment), now: { clock.now }, stdout: stdout, stderr: stderr,
-            readStdin: { input }, stdoutIsTTY: false, spawner: spawner, fetcherPath: "/opt/fake/elbowroom-fetch",
+            readStdin: { input }, stdoutIsTTY: false, spawner: spawner, fetcher: FetcherProgram(path: "/opt/fake/elbowroom-fetch"),
             sleep: { clock.advance(by: $0) })
     }
 

@@ -3,7 +3,7 @@ import Testing
 import ElbowroomCore
 @testable import ElbowroomFetch
 import ElbowroomTestSupport
-import CCurl
+import CSystem
 #if canImport(Glibc)
 import Glibc
 #endif

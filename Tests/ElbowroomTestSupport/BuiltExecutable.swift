@@ -1,9 +1,30 @@
 import Foundation
 
-/// Finds the package's built executables (`.build/debug/elbowroom-fetch`, …) from inside a test:
+/// Finds the package's built executables (`.build/debug/elbowroom`, …) from inside a test:
 /// they sit next to the test bundle.
 public enum BuiltExecutable {
+    /// `elbowroom-fetch` is the built `elbowroom` started by that name (`fetcherLink`), as
+    /// installed; any other name is a product of the build.
     public static func path(_ name: String) -> String? {
+        name == "elbowroom-fetch" ? fetcherLink : product(name)
+    }
+
+    /// A link named `elbowroom-fetch` to the built `elbowroom`, as install.sh lays one beside it:
+    /// made once per test process in `<build>/test-links/`. Not the build directory itself, where
+    /// an `elbowroom-fetch` left by an older build (a program of its own then) would be found.
+    public static let fetcherLink: String? = {
+        guard let program = product("elbowroom") else { return nil }
+        let directory = URL(fileURLWithPath: program).deletingLastPathComponent().appendingPathComponent("test-links")
+        let link = directory.appendingPathComponent("elbowroom-fetch").path
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Made under a name of its own and renamed over: test processes may run side by side.
+        let temporary = link + ".\(getpid())"
+        unlink(temporary)
+        guard symlink("../elbowroom", temporary) == 0, rename(temporary, link) == 0 else { return nil }
+        return link
+    }()
+
+    static func product(_ name: String) -> String? {
         var candidates: [String] = []
         // Linux: the test runner is `.build/<triple>/debug/<pkg>PackageTests.xctest` itself.
         let argv0 = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()

@@ -72,10 +72,41 @@ enum DoctorCommand {
         return lines
     }
 
-    /// Both programs, and where the fetcher is.
+    /// The program, how the fetcher is started, and (Linux) whether `elbowroom-http`, which makes
+    /// the fetcher's HTTP calls through the system libcurl, is there and starts.
     static func programs(context: CLIContext) -> Line {
-        Line(ok: context.fetcherPath != nil,
-             text: "programs: elbowroom \(Version.current), elbowroom-fetch \(context.fetcherPath ?? "not found (install it beside elbowroom)")")
+        var ok = true
+        var parts = ["elbowroom \(Version.current)"]
+        switch context.fetcher {
+        case .some(let fetcher) where fetcher.leadingArguments.isEmpty: parts.append("elbowroom-fetch \(fetcher.path)")
+        case .some: parts.append("elbowroom-fetch is elbowroom itself (no link beside it)")
+        case .none:
+            ok = false
+            parts.append(FetcherProgram.notFound)
+        }
+        if let locate = context.locateHTTPHelper {
+            let helper = httpHelper(locate(), context: context)
+            ok = ok && helper.ok
+            parts.append(helper.text)
+        }
+        return Line(ok: ok, text: "programs: " + parts.joined(separator: ", "))
+    }
+
+    /// `elbowroom-http --version`: its path and libcurl's version, or why fetches cannot reach
+    /// the network (it is missing, or the loader cannot find libcurl).
+    static func httpHelper(_ path: String?, context: CLIContext) -> (ok: Bool, text: String) {
+        guard let path else {
+            return (false, "\(HTTPHelper.name) not found in PREFIX/libexec/elbowroom/ or beside elbowroom: no fetch can reach the network; reinstall elbowroom")
+        }
+        let run = try? context.spawner.run(path: path, arguments: ["--version"], environment: context.environment.forChild,
+                                           stdin: Data(), timeout: 10)
+        let said = run.map { String(decoding: $0.stdout.prefix(300), as: UTF8.self).trimmed } ?? ""
+        if let run, run.status == 0, said.hasPrefix(HTTPHelper.name + " ") {
+            let curl = said.split(separator: " ").first { $0.hasPrefix("libcurl/") }.map { " (\($0))" } ?? ""
+            return (true, "\(HTTPHelper.name) \(path)\(curl)")
+        }
+        let reason = loaderMessage(path, asking: "--version", context: context) ?? run.map { "exit \($0.status)" } ?? "it does not start"
+        return (false, "\(HTTPHelper.name) \(path) cannot start (\(reason)): no fetch can reach the network; install libcurl (Debian: libcurl4) or reinstall elbowroom")
     }
 
     static func check(context: CLIContext) -> [Line] {
@@ -254,21 +285,21 @@ enum DoctorCommand {
     }
 
     static func api(context: CLIContext) -> Line {
-        guard let fetcher = context.fetcherPath else {
+        guard let fetcher = context.fetcher else {
             return Line(ok: false, text: "api: not checked (elbowroom-fetch not found)")
         }
         do {
             let result = try context.spawner.run(
-                path: fetcher, arguments: ["--probe"], environment: context.environment.forChild,
+                path: fetcher.path, arguments: fetcher.arguments(["--probe"]), environment: context.environment.forChild,
                 stdin: Data(), timeout: 20)
             let text = String(decoding: result.stdout, as: UTF8.self).trimmed
             // 126/127 with nothing said: the program was never run (the loader gave up on it).
             if text.isEmpty && (result.status == 126 || result.status == 127) {
-                return cannotStart(loaderMessage(fetcher, context: context) ?? "exit \(result.status)")
+                return cannotStart(loaderMessage(fetcher.path, context: context) ?? "exit \(result.status)")
             }
             return Line(ok: result.status == 0, text: "api: " + (text.isEmpty ? "probe exited \(result.status)" : text))
         } catch let error as PosixSpawner.Failure {
-            return cannotStart(dropping("cannot start \(fetcher): ", from: error.description))
+            return cannotStart(dropping("cannot start \(fetcher.path): ", from: error.description))
         } catch {
             return Line(ok: false, text: "api: \(error)")
         }
@@ -280,12 +311,13 @@ enum DoctorCommand {
         Line(ok: false, text: "api: not checked: the fetcher cannot start (\(reason)); reinstall elbowroom")
     }
 
-    /// What the loader said on stderr when `fetcher` would not start.
-    static func loaderMessage(_ fetcher: String, context: CLIContext) -> String? {
+    /// What the loader said on stderr when `program` would not start, asked for `question` (which
+    /// it answers on stdout without doing anything: the fetcher's `--help`, the helper's `--version`).
+    static func loaderMessage(_ program: String, asking question: String = "--help", context: CLIContext) -> String? {
         guard let run = try? context.spawner.run(
-            path: "/bin/sh", arguments: ["-c", #"exec "$0" --help 2>&1 >/dev/null"#, fetcher],
+            path: "/bin/sh", arguments: ["-c", #"exec "$0" "$1" 2>&1 >/dev/null"#, program, question],
             environment: context.environment.forChild, stdin: Data(), timeout: 10) else { return nil }
-        let said = dropping(fetcher + ": ", from: String(decoding: run.stdout.prefix(300), as: UTF8.self).trimmed)
+        let said = dropping(program + ": ", from: String(decoding: run.stdout.prefix(300), as: UTF8.self).trimmed)
         return said.isEmpty ? nil : said
     }
 

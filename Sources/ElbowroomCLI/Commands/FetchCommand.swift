@@ -1,8 +1,9 @@
 import ElbowroomCore
 
-/// `elbowroom fetch [--force] [--json]`: a foreground fetch. The network lives in `elbowroom-fetch`
-/// (the renderer never links it), so this replaces itself with that program: its output, errors
-/// and exit status are the command's own.
+/// `elbowroom fetch [--force] [--json]`: a foreground fetch. This replaces itself with the fetcher
+/// (`elbowroom-fetch`, this program by that name), so its output, errors and exit status are the
+/// command's own, and the fetcher starts as it always does: hardened, from `/`, with the
+/// environment a detached fetch gets.
 ///
 /// Without `--force` a fetch obeys every cooldown (429 `Retry-After`, failure backoff) but not
 /// `max_age`; `--force` ignores all of them.
@@ -17,25 +18,25 @@ enum FetchCommand {
             context.stderr.write("elbowroom: not fetching: \(UsageSource.statusLineRefusal); Claude Code's status line brings the data\n")
             return 1
         }
-        guard let fetcher = context.fetcherPath else {
-            context.stderr.write("elbowroom: elbowroom-fetch not found beside elbowroom or on PATH; install both\n")
+        guard let fetcher = context.fetcher else {
+            context.stderr.write("elbowroom: \(FetcherProgram.notFound)\n")
             return 1
         }
         // What a detached fetch gets too: the environment without its secrets.
         context.environment.withChildEnvironment { envp in
-            CStringArray.with([fetcher] + arguments(force: force, json: json, verbose: verbose)) { argv in
-                _ = execve(fetcher, argv, envp)
+            CStringArray.with([fetcher.path] + fetcher.arguments(arguments(force: force, json: json, verbose: verbose))) { argv in
+                _ = execve(fetcher.path, argv, envp)
             }
         }
-        context.stderr.write("elbowroom: cannot run \(fetcher): \(String(cString: strerror(errno)))\n")
+        context.stderr.write("elbowroom: cannot run \(fetcher.path): \(String(cString: strerror(errno)))\n")
         return 1
     }
 
     /// Several accounts: one fetch after the other, each with its account's environment; a
     /// `--json` line each. Exit 1 when any failed.
     static func runEach(_ selection: AccountSelection, force: Bool, json: Bool, verbose: Bool, context: CLIContext) -> Int32 {
-        guard let fetcher = context.fetcherPath else {
-            context.stderr.write("elbowroom: elbowroom-fetch not found beside elbowroom or on PATH; install both\n")
+        guard let fetcher = context.fetcher else {
+            context.stderr.write("elbowroom: \(FetcherProgram.notFound)\n")
             return 1
         }
         var status: Int32 = 0
@@ -47,7 +48,7 @@ enum FetchCommand {
             }
             do {
                 let result = try context.spawner.run(
-                    path: fetcher, arguments: arguments(force: force, json: json, verbose: verbose),
+                    path: fetcher.path, arguments: fetcher.arguments(arguments(force: force, json: json, verbose: verbose)),
                     environment: part.context.environment.forChild, stdin: Data(), timeout: 120)
                 context.stdout.write(String(decoding: result.stdout, as: UTF8.self))
                 if result.status != 0 {
@@ -55,7 +56,7 @@ enum FetchCommand {
                     status = 1
                 }
             } catch {
-                context.stderr.write("elbowroom: \(name): cannot run \(fetcher): \(error)\n")
+                context.stderr.write("elbowroom: \(name): cannot run \(fetcher.path): \(error)\n")
                 status = 1
             }
         }

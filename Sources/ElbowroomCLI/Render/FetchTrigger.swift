@@ -28,13 +28,14 @@ struct FetchTrigger {
         guard decision.shouldFetch else { return false }
         // Someone is fetching already: their result will land in the cache.
         if FileLock.isHeld(paths.fetchLockFile) { return true }
-        guard let fetcher = context.fetcherPath else {
-            context.stderr.write("elbowroom: elbowroom-fetch not found beside elbowroom or on PATH; install both\n")
+        guard let fetcher = context.fetcher else {
+            context.stderr.write("elbowroom: \(FetcherProgram.notFound)\n")
             return false
         }
         do {
             try context.spawner.spawnDetached(
-                path: fetcher, arguments: ["--urgency", urgency.rawValue, "--max-age", "\(Int(config.maxAge.rounded(.up)))"],
+                path: fetcher.path,
+                arguments: fetcher.arguments(["--urgency", urgency.rawValue, "--max-age", "\(Int(config.maxAge.rounded(.up)))"]),
                 childOf: context.environment)
             return true
         } catch {

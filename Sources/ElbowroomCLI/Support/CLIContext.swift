@@ -26,14 +26,17 @@ public struct CLIContext: Sendable {
     public var stdinFD: Int32 = 0
     public var stdoutIsTTY: Bool
     public var spawner: any ProcessSpawner
-    /// Where `elbowroom-fetch` is; `nil` when it cannot be found. Looked up when asked: a render
+    /// How to start the fetcher; `nil` when it cannot be found. Looked up when asked: a render
     /// that starts no fetch (`--offline`, or nothing due) never searches for it.
-    public var fetcherPath: String? {
+    public var fetcher: FetcherProgram? {
         get { locateFetcher() }
         set { locateFetcher = { newValue } }
     }
     /// (Internal, so tests can count look-ups.)
-    var locateFetcher: @Sendable () -> String?
+    var locateFetcher: @Sendable () -> FetcherProgram?
+    /// Finds `elbowroom-http` (`HTTPHelper.locate`) for `doctor` to check; `nil` where the
+    /// fetcher needs no helper (Apple platforms) and in tests that do not ask.
+    public var locateHTTPHelper: (@Sendable () -> String?)? = nil
     /// This program's own path (`/proc/self/exe`), for `init` and `doctor`; `nil` when unknown.
     public var ownExecutable: @Sendable () -> String? = { nil }
     /// Sleeps (for the bounded first-run wait); tests pass one that only advances their clock.
@@ -46,7 +49,7 @@ public struct CLIContext: Sendable {
     public init(environment: ElbowroomEnvironment, now: @escaping @Sendable () -> Date,
                 stdout: any OutputSink, stderr: any OutputSink,
                 readStdin: @escaping @Sendable () -> Data? = { nil }, stdoutIsTTY: Bool = false,
-                spawner: any ProcessSpawner = PosixSpawner(), fetcherPath: String? = nil,
+                spawner: any ProcessSpawner = PosixSpawner(), fetcher: FetcherProgram? = nil,
                 sleep: @escaping @Sendable (TimeInterval) -> Void = { usleep(UInt32($0 * 1_000_000)) }) {
         self.storedEnvironment = environment
         self.paths = Paths(environment: environment)
@@ -56,7 +59,7 @@ public struct CLIContext: Sendable {
         self.readStdin = readStdin
         self.stdoutIsTTY = stdoutIsTTY
         self.spawner = spawner
-        self.locateFetcher = { fetcherPath }
+        self.locateFetcher = { fetcher }
         self.sleep = sleep
     }
 
@@ -80,41 +83,11 @@ public struct CLIContext: Sendable {
             readStdin: { isatty(0) == 1 ? nil : FileDescriptorSink.readAll(fd: 0, limit: 1 << 20) },
             stdoutIsTTY: isatty(1) == 1, spawner: PosixSpawner())
         context.locateFetcher = { FetcherLocator.locate(environment: environment) }
-        context.ownExecutable = { FetcherLocator.ownExecutablePath() }
+        context.ownExecutable = { FileSystem.ownExecutablePath() }
+        #if os(Linux)
+        context.locateHTTPHelper = { HTTPHelper.locate() }
+        #endif
         context.endProcess = { exit($0) }
         return context
-    }
-}
-
-/// Finds `elbowroom-fetch`: `ELBOWROOM_FETCH` if set to an absolute path, else beside this
-/// executable, else on PATH.
-public enum FetcherLocator {
-    public static let executableName = "elbowroom-fetch"
-
-    public static func locate(environment: ElbowroomEnvironment) -> String? {
-        if let explicit = environment.absolutePath("ELBOWROOM_FETCH") {  // a relative one is ignored
-            return FileSystem.isExecutable(explicit) ? explicit : nil
-        }
-        if let own = ownExecutablePath() {
-            let sibling = FileSystem.directory(of: own) + "/" + executableName
-            if FileSystem.isExecutable(sibling) { return sibling }
-        }
-        return environment.findExecutable(executableName)
-    }
-
-    static func ownExecutablePath() -> String? {
-        #if os(Linux)
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        #else
-        var size: UInt32 = 4096
-        var buffer = [CChar](repeating: 0, count: Int(size))
-        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
-        guard let resolved = realpath(buffer, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-        #endif
     }
 }

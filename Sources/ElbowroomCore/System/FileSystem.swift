@@ -330,6 +330,31 @@ public enum FileSystem {
         return names
     }
 
+    /// This program's file, symlinks resolved (`/proc/self/exe`; `_NSGetExecutablePath` on Apple
+    /// platforms).
+    public static func ownExecutablePath() -> String? {
+        #if os(Linux)
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #else
+        var size: UInt32 = 4096
+        var buffer = [CChar](repeating: 0, count: Int(size))
+        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
+        guard let resolved = realpath(buffer, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+        #endif
+    }
+
+    /// Whether both paths lead (through symlinks) to one file: the same device and inode.
+    public static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat(), second = stat()
+        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+
     public static func isExecutable(_ path: String) -> Bool {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }

@@ -3,9 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(CCurl)
-import CCurl
-#endif
+import CSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -27,9 +25,7 @@ public enum ProcessHardening {
         #else
         _ = setrlimit(RLIMIT_CORE, &none)
         #endif
-        #if canImport(CCurl)
         _ = elbowroom_set_not_dumpable()
-        #endif
         _ = chdir("/")
     }
 }

@@ -4,9 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import ElbowroomCore
-#if canImport(CCurl)
-import CCurl
-#endif
+import CSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -125,7 +123,7 @@ struct CredentialsFileUpdate {
     /// Runs `body` with `owner`'s file-system identity when this process is root and the file is
     /// someone else's (Linux); as itself otherwise.
     static func asUser<T>(_ owner: (uid_t, gid_t), _ body: () throws -> T) throws -> T {
-        #if canImport(CCurl) && os(Linux)
+        #if os(Linux)
         if geteuid() == 0, owner.0 != 0 {
             let previousGroup = elbowroom_setfsgid(owner.1)
             let previousUser = elbowroom_setfsuid(owner.0)

@@ -1,5 +1,5 @@
-// Apple platforms only: on Linux the fetcher talks to libcurl directly (CurlTransport).
-#if !canImport(CCurl)
+// Apple platforms only: on Linux the fetcher reaches libcurl through elbowroom-http (HelperTransport).
+#if !os(Linux)
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -80,12 +80,12 @@ public enum HTTPLimits {
     public static let bodyLimit = 1 << 20
 }
 
-/// The transport the fetcher uses on this platform: libcurl on Linux (`CurlTransport`),
-/// URLSession on Apple platforms (`URLSessionTransport`).
+/// The transport the fetcher uses on this platform: the system libcurl through `elbowroom-http`
+/// on Linux (`HelperTransport`), URLSession on Apple platforms (`URLSessionTransport`).
 public enum PlatformTransport {
     public static func make(bodyLimit: Int = HTTPLimits.bodyLimit) -> any HTTPTransport {
-        #if canImport(CCurl)
-        return CurlTransport(bodyLimit: bodyLimit)
+        #if os(Linux)
+        return HelperTransport(bodyLimit: bodyLimit)
         #else
         return URLSessionTransport(bodyLimit: bodyLimit)
         #endif

@@ -1,0 +1,31 @@
+#include "csystem.h"
+#ifdef __linux__
+#include <sys/prctl.h>
+#include <sys/fsuid.h>
+#endif
+
+int elbowroom_set_not_dumpable(void) {
+#ifdef __linux__
+    return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+#else
+    return -1;
+#endif
+}
+
+int elbowroom_setfsuid(unsigned int uid) {
+#ifdef __linux__
+    return setfsuid(uid);
+#else
+    (void)uid;
+    return -1;
+#endif
+}
+
+int elbowroom_setfsgid(unsigned int gid) {
+#ifdef __linux__
+    return setfsgid(gid);
+#else
+    (void)gid;
+    return -1;
+#endif
+}

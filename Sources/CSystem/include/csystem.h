@@ -1,0 +1,17 @@
+// The few process calls Swift cannot make itself: prctl is variadic, which Swift does not
+// import, and glibc's module does not carry setfsuid(2). Part of the one static elbowroom program.
+#ifndef ELBOWROOM_CSYSTEM_H
+#define ELBOWROOM_CSYSTEM_H
+
+/// Makes this process non-dumpable: no core file (which would hold both tokens) and no ptrace or
+/// /proc/PID/mem reads by other processes of the same user. 0 on success; -1 where there is no
+/// such call.
+int elbowroom_set_not_dumpable(void);
+
+/// Linux: the file-system user and group this thread acts as (`setfsuid(2)`), so that root
+/// writing a user's credentials has exactly that user's rights. Returns the previous id; -1 where
+/// there is no such call.
+int elbowroom_setfsuid(unsigned int uid);
+int elbowroom_setfsgid(unsigned int gid);
+
+#endif

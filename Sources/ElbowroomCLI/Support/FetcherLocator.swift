@@ -1,0 +1,50 @@
+import ElbowroomCore
+
+/// How to start the fetcher: a program, and what goes before the fetcher's own arguments.
+public struct FetcherProgram: Sendable, Equatable {
+    public var path: String
+    /// `["elbowroom-fetch"]` when `path` is elbowroom itself, started with the fetcher's name as
+    /// its first argument (as `busybox ls` is `ls`); empty for the `elbowroom-fetch` link or
+    /// `ELBOWROOM_FETCH`.
+    public var leadingArguments: [String]
+
+    public init(path: String, leadingArguments: [String] = []) {
+        self.path = path
+        self.leadingArguments = leadingArguments
+    }
+
+    /// The argument list for a start of the fetcher with `arguments`.
+    public func arguments(_ arguments: [String]) -> [String] {
+        leadingArguments.isEmpty ? arguments : leadingArguments + arguments
+    }
+
+    /// What a render or `fetch` says when `FetcherLocator` finds nothing (only where
+    /// `/proc/self/exe` cannot be read and PATH has no `elbowroom-fetch`).
+    public static let notFound = "elbowroom-fetch not found: it is a link to elbowroom beside it (ln -s elbowroom DIR/elbowroom-fetch), or set ELBOWROOM_FETCH"
+
+    /// `path`, and the leading name when there is one: how `doctor` and errors name it.
+    public var description: String {
+        leadingArguments.isEmpty ? path : ([path] + leadingArguments).joined(separator: " ")
+    }
+}
+
+/// Finds the fetcher: `ELBOWROOM_FETCH` if set to an absolute path; else the `elbowroom-fetch`
+/// link installed beside this program, when it is this program (an `elbowroom-fetch` of an older
+/// install, a program of its own then, is passed over); else this program itself, by name (a
+/// build directory, or a copy of `elbowroom` alone); else `elbowroom-fetch` on PATH, where there
+/// is no `/proc/self/exe` to say what this program is.
+public enum FetcherLocator {
+    public static let executableName = FetcherName.name
+
+    public static func locate(environment: ElbowroomEnvironment) -> FetcherProgram? {
+        if let explicit = environment.absolutePath("ELBOWROOM_FETCH") {  // a relative one is ignored
+            return FileSystem.isExecutable(explicit) ? FetcherProgram(path: explicit) : nil
+        }
+        if let own = FileSystem.ownExecutablePath() {
+            let sibling = FileSystem.directory(of: own) + "/" + executableName
+            if FileSystem.isExecutable(sibling), FileSystem.isSameFile(sibling, own) { return FetcherProgram(path: sibling) }
+            return FetcherProgram(path: own, leadingArguments: [executableName])
+        }
+        return environment.findExecutable(executableName).map { FetcherProgram(path: $0) }
+    }
+}
