@@ -93,6 +93,17 @@ import ElbowroomTestSupport
         #expect(s.stderr.text.contains("cannot run /opt/fake/elbowroom-fetch"), "\(s.stderr.text)")
     }
 
+    /// A Codex account has nothing to wait for from Claude Code: before its first fetch it is
+    /// loading, as anywhere else (it said "waiting for Claude Code's status line", and started
+    /// its fetch all the same).
+    @Test func anotherProvidersAccountDoesNotWaitForClaudeCode() {
+        let s = CLISandbox()
+        s.writeConfig("source = \"statusline\"\n[accounts.codex]\nprovider = \"codex\"\n")
+        #expect(s.run("--account", "codex", "-a", "plain") == 0)
+        #expect(!s.stdout.text.contains("waiting for Claude Code"), "\(s.stdout.text)")
+        #expect(s.spawner.spawns.count == 1)
+    }
+
     @Test func withoutDataItSaysItWaitsForClaudeCode() {
         let s = Self.sandbox()
         #expect(s.run() == 0)

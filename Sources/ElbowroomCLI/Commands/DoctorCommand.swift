@@ -249,7 +249,7 @@ enum DoctorCommand {
         case .loaded(let found):
             cache = found
         }
-        let view = UsageView(cache: cache, now: now, config: config)
+        let view = UsageView(cache: cache, now: now, config: config, provider: paths.provider)
         var text = "cache: \(store.file), status \(view.status.rawValue)"
         if let age = view.age { text += ", data \(DurationText.short(age)) old" }
         if let type = view.accountType {

@@ -76,7 +76,7 @@ enum RenderCommand {
         let history = !setup.readsHistory ? nil
             : invocation.demo ? DemoReading.history(now: now) : loadHistory(context: context, verbose: invocation.verbose)
         let frame = setup.frame(cache: cache, now: context.now(), statusLine: statusLine, history: history,
-                                agent: context.paths.agent)
+                                provider: context.paths.provider)
         let output = setup.adapter.render(frame)
         context.stdout.write(output.text)
         _ = fetchAfterOutput?.startIfDue(cache: cache)

@@ -32,7 +32,7 @@ struct Notifier {
 
     /// The plan for `cache`, or `nil` when it would change nothing in its ledger.
     private func plan(_ cache: CacheFile, history: UsageHistory?, now: Date) -> (events: [NotifyEvent], ledger: NotifyLedger)? {
-        let view = UsageView(cache: cache, now: now, config: config, history: history)
+        let view = UsageView(cache: cache, now: now, config: config, history: history, provider: context.paths.provider)
         let plan = NotifyPlanner.plan(reading: cache.reading, view: view, ledger: NotifyLedger(lines: cache.notified),
                                       settings: config.notify)
         return plan.ledger.lines == (cache.notified ?? []) ? nil : plan

@@ -71,12 +71,11 @@ struct RenderSetup {
                                                    isTTY: context.stdoutIsTTY || adapter.colorsReachATerminal))
     }
 
-    /// One frame from whatever the cache holds now; `agent` is whose usage it is (`Paths.agent`: every
-    /// caller says, so a Codex account never reads as Claude's).
+    /// One frame from whatever the cache holds now; `provider` is whose usage it is
+    /// (`Paths.provider`: every caller says, so a Codex account never reads as Claude's).
     func frame(cache: CacheFile?, now: Date, statusLine: StatusLineInput? = nil,
-               template override: Template? = nil, history: UsageHistory? = nil, agent: String) -> RenderedFrame {
-        var view = UsageView(cache: cache, now: now, config: config, history: history)
-        view.agent = agent
+               template override: Template? = nil, history: UsageHistory? = nil, provider: Provider) -> RenderedFrame {
+        let view = UsageView(cache: cache, now: now, config: config, history: history, provider: provider)
         return RenderedFrame(
             spans: (override ?? template).render(view, statusLine: statusLine),
             tooltip: tooltip?.render(view, statusLine: statusLine) ?? [],
@@ -102,8 +101,8 @@ struct RenderSetup {
         let template = override ?? self.template
         var accounts: [AccountView] = []
         for part in data {
-            var view = UsageView(cache: part.cache, now: now, config: config, history: part.history)
-            view.agent = part.account.provider.agent
+            let view = UsageView(cache: part.cache, now: now, config: config, history: part.history,
+                                 provider: part.account.provider)
             accounts.append(AccountView(
                 name: part.account.name, label: part.account.label, provider: part.account.provider.word,
                 view: view, statusLine: part.statusLine))

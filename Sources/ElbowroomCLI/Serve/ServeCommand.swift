@@ -162,7 +162,7 @@ final class ServeContent {
             if trigger.startIfDue(cache: cache) { lastSpawn = served.now() }
         }
         let history = setup.readsHistory ? RenderCommand.loadHistory(context: served, verbose: false) : nil
-        let frame = setup.frame(cache: cache, now: served.now(), history: history, agent: served.paths.agent)
+        let frame = setup.frame(cache: cache, now: served.now(), history: history, provider: served.paths.provider)
         return HTTPResponse(status: 200, contentType: contentType, body: setup.adapter.render(frame).text)
     }
 }

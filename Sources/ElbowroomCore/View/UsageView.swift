@@ -170,8 +170,11 @@ public struct UsageView: Sendable, Equatable {
 
     /// - Parameter history: the usage history, for `rate`, `spark`, and `pace`/`eta` at the
     ///   current rate; without it those use the window's average rate.
-    public init(cache: CacheFile?, now: Date, config: Config, history: UsageHistory? = nil) {
+    /// - Parameter provider: whose account this is (`agent`; and `source = "statusline"` leaves
+    ///   only Claude's account waiting for Claude Code's status line: another still fetches).
+    public init(cache: CacheFile?, now: Date, config: Config, history: UsageHistory? = nil, provider: Provider = .claude) {
         self.now = now
+        agent = provider.agent
         display = config.display
         let reading = cache?.reading
         status = DisplayStatus.of(cache: cache, now: now, staleAfter: config.staleAfter)
@@ -180,7 +183,7 @@ public struct UsageView: Sendable, Equatable {
         isOffline = status == .offline || status == .rateLimited
         error = status == .ok || status == .stale || status == .loading
             ? nil : (cache?.fetch.message ?? Self.defaultMessage(status))
-        if status == .loading && !config.usageSource.mayFetch {
+        if status == .loading && !config.usageSource.mayFetch && provider == .claude {
             // Nothing will ever fetch: say where the data will come from.
             error = "waiting for Claude Code's status line"
             waitsForStatusLine = true

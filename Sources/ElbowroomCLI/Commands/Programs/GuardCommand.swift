@@ -72,7 +72,7 @@ enum GuardCommand {
             }
             trigger = nil
         }
-        let view = UsageView(cache: cache, now: context.now(), config: config)
+        let view = UsageView(cache: cache, now: context.now(), config: config, provider: context.paths.provider)
         let verdict = decide(view, options: options, minLeft: options.minLeft ?? config.thresholds.warn)
         _ = trigger?.startIfDue(cache: cache)
         return verdict

@@ -17,7 +17,7 @@ enum HookCommand {
         guard let config = try? Config.load(paths: context.paths) else { return 0 }
         let store = CacheStore(paths: context.paths)
         guard case .loaded(let cache) = store.read() else { return 0 }
-        let view = UsageView(cache: cache, now: context.now(), config: config)
+        let view = UsageView(cache: cache, now: context.now(), config: config, provider: context.paths.provider)
         if let line = attentionLine(view) {
             context.stdout.write(output(line, event: event))
         }

@@ -127,7 +127,7 @@ enum WatchCommand {
             if watchPaused == 0 {
                 let line = refusal != nil ? setup.adapter.streamError(RenderCommand.cacheRefused)
                     : setup.adapter.streamFrame(setup.frame(cache: cache, now: now, template: cycle[cycleIndex], history: history,
-                                                                          agent: context.paths.agent))
+                                                                          provider: context.paths.provider))
                 if line != lastLine {
                     switch out.write(line, stop: { watchStopRequested != 0 }) {
                     case .written: lastLine = line
