@@ -24,7 +24,10 @@
           installPhase = ''
             runHook preInstall
             bin="$(swiftpmBinPath)"
-            install -Dm755 "$bin/elbowroom" "$bin/elbowroom-fetch" -t "$out/bin"
+            install -Dm755 "$bin/elbowroom" -t "$out/bin"
+            ln -s elbowroom "$out/bin/elbowroom-fetch"
+            # Linux: the fetcher's HTTP helper (C, over the system libcurl).
+            if [ -e "$bin/elbowroom-http" ]; then install -Dm755 "$bin/elbowroom-http" -t "$out/libexec/elbowroom"; fi
             installManPage man/elbowroom.1 man/elbowroom-fetch.1 man/elbowroom.5
             installShellCompletion --cmd elbowroom \
               --bash completions/elbowroom.bash \

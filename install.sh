@@ -1,8 +1,9 @@
 #!/bin/sh
-# Installs elbowroom into PREFIX (default ~/.local): both programs, man pages, shell completions,
-# the integration snippets, templates and the tmux plugin. Works from the release tarball (the
-# programs are in bin/) and from a clone (builds them first, as scripts/release does: nothing
-# installed needs the Swift toolchain at run time).
+# Installs elbowroom into PREFIX (default ~/.local): the program (bin/elbowroom, and
+# bin/elbowroom-fetch, a link to it), on Linux its HTTP helper (libexec/elbowroom/elbowroom-http,
+# over the system libcurl), man pages, shell completions, the integration snippets, templates and
+# the tmux plugin. Works from the release tarball (laid out as a prefix) and from a clone (builds
+# first, as scripts/release does: nothing installed needs the Swift toolchain at run time).
 #
 #   ./install.sh                   # into ~/.local
 #   ./install.sh --prefix /usr/local    (or PREFIX=/usr/local ./install.sh)
@@ -80,10 +81,10 @@ fi
 
 # Where the files come from.
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -x "$here/bin/elbowroom" ] && [ -x "$here/bin/elbowroom-fetch" ]; then
+if [ -x "$here/bin/elbowroom" ]; then
     # The release tarball: laid out as a prefix already; binaries are stripped.
     bindir=$here/bin
-    fetcher=$bindir/elbowroom-fetch
+    helper=$here/libexec/elbowroom/elbowroom-http
     share=$here/share
     completions_bash=$share/bash-completion/completions/elbowroom
     completions_zsh=$share/zsh/site-functions/_elbowroom
@@ -97,23 +98,20 @@ elif [ -f "$here/Package.swift" ]; then
         exit 1
     }
     # What scripts/release builds, so the install needs no Swift at run time and survives a
-    # toolchain upgrade: on Linux the static renderer, and the fetcher with the Swift runtime
-    # linked in (built apart in .build/static-fetcher; it needs libcurl4-openssl-dev).
+    # toolchain upgrade: on Linux one static program, and its HTTP helper (a C program over the
+    # system libcurl; building it needs libcurl4-openssl-dev).
     echo "building: swift build -c release (in $here)"
     (cd "$here" && swift build -c release --product elbowroom)
     bindir=$(cd "$here" && swift build -c release --show-bin-path)
-    fetcher=$bindir/elbowroom-fetch
+    helper=
     if [ "$(uname -s)" = Linux ]; then
-        echo "building: the fetcher with the Swift runtime linked in (--static-swift-stdlib)"
-        (cd "$here" && swift build -c release --product elbowroom-fetch --static-swift-stdlib --scratch-path .build/static-fetcher)
-        fetcher=$(cd "$here" && swift build -c release --static-swift-stdlib --scratch-path .build/static-fetcher --show-bin-path)/elbowroom-fetch
-        if command -v ldd >/dev/null 2>&1 && ldd "$fetcher" | grep -Eq 'libswift|libFoundation|libdispatch|not found'; then
-            echo "install.sh: $fetcher still needs the Swift toolchain at run time:" >&2
-            ldd "$fetcher" >&2
+        (cd "$here" && swift build -c release --product elbowroom-http)
+        helper=$bindir/elbowroom-http
+        if command -v ldd >/dev/null 2>&1 && ldd "$bindir/elbowroom" "$helper" | grep -Eq 'libswift|libFoundation|libdispatch|not found'; then
+            echo "install.sh: what was built still needs the Swift toolchain at run time:" >&2
+            ldd "$bindir/elbowroom" "$helper" >&2
             exit 1
         fi
-    else
-        (cd "$here" && swift build -c release --product elbowroom-fetch)
     fi
     share=
     completions_bash=$here/completions/elbowroom.bash
@@ -139,8 +137,21 @@ put() {
     echo "installed $2"
 }
 
+# link TARGET DEST: a symlink (replacing whatever DEST was: an older install's elbowroom-fetch
+# was a program of its own).
+link() {
+    mkdir -p "$(dirname "$2")"
+    rm -f "$2"
+    ln -s "$1" "$2"
+    echo "$2" >> "$list"
+    echo "linked    $2 -> $1"
+}
+
 put "$bindir/elbowroom" "$prefix/bin/elbowroom" 755 "$strip"
-put "$fetcher" "$prefix/bin/elbowroom-fetch" 755 "$strip"
+link elbowroom "$prefix/bin/elbowroom-fetch"
+if [ -n "$helper" ] && [ -f "$helper" ]; then
+    put "$helper" "$prefix/libexec/elbowroom/elbowroom-http" 755 "$strip"
+fi
 put "$man1/elbowroom.1" "$prefix/share/man/man1/elbowroom.1" 644
 put "$man1/elbowroom-fetch.1" "$prefix/share/man/man1/elbowroom-fetch.1" 644
 put "$man5/elbowroom.5" "$prefix/share/man/man5/elbowroom.5" 644

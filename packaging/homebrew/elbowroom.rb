@@ -17,7 +17,9 @@ class Elbowroom < Formula
 
   def install
     system "swift", "build", "--disable-sandbox", "-c", "release"
-    bin.install ".build/release/elbowroom", ".build/release/elbowroom-fetch"
+    # One program; started as elbowroom-fetch it is the fetcher (URLSession here: no helper).
+    bin.install ".build/release/elbowroom"
+    bin.install_symlink "elbowroom" => "elbowroom-fetch"
     man1.install "man/elbowroom.1", "man/elbowroom-fetch.1"
     man5.install "man/elbowroom.5"
     bash_completion.install "completions/elbowroom.bash" => "elbowroom"

@@ -76,7 +76,8 @@ enum Help {
     /healthz; elbowroom hook (elbowroom init claude-hook) tells Claude Code when a window is low.
 
     RENDERING NEVER WAITS ON THE NETWORK. When the cache is older than max_age, elbowroom starts
-    elbowroom-fetch in the background and prints what it has; the next prompt shows the new data.
+    itself as elbowroom-fetch in the background and prints what it has; the next prompt shows the
+    new data.
 
     EXIT STATUS
       0 a status was printed (fresh, stale, offline or signed out: the state is in the output)
@@ -94,7 +95,8 @@ enum Help {
       ELBOWROOM_API_URL    default https://api.anthropic.com (https, or http to loopback only)
       ELBOWROOM_TOKEN_URL  default https://platform.claude.com/v1/oauth/token (same rule)
       ELBOWROOM_CODEX_API_URL  a Codex account's usage endpoint (https, or http to loopback only)
-      ELBOWROOM_FETCH      path of elbowroom-fetch when it is not beside elbowroom or on PATH
+      ELBOWROOM_FETCH      the fetcher to start (default: the elbowroom-fetch link beside
+                           elbowroom, else elbowroom itself)
       ELBOWROOM_DEBUG=1    elbowroom-fetch logs each step to stderr, tokens redacted
       ELBOWROOM_NOW        Unix seconds: this process's clock starts there (tests, screenshots)
 
