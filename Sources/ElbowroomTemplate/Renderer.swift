@@ -67,24 +67,37 @@ enum Renderer {
         var spans: [Span] = []
         _ = render(nodes, style: .plain, context: context, into: &spans, stopAtMissing: false, eachFree: false,
                    repeatsWindows: repeatsWindows)
-        trimSeparators(&spans)
+        trimSeparators(&spans, keepingStart: startsWithSeparator(nodes.first), keepingEnd: endsWithSeparator(nodes.last))
         return spans
     }
 
     /// The separator the shipped templates put between parts.
     static let separator = " · "
 
-    /// A line never starts or ends with the separator: when the part before or after it is
-    /// missing (an account without the session window, say), the separator goes too.
-    static func trimSeparators(_ spans: inout [Span]) {
-        if let first = spans.first, first.text.hasPrefix(separator) {
+    /// A line never starts or ends with the separator when the part before or after it is
+    /// missing (an account without the session window, say): the separator goes too. One the
+    /// template itself starts or ends with, as text of its own, stays (`keepingStart`/`keepingEnd`).
+    static func trimSeparators(_ spans: inout [Span], keepingStart: Bool = false, keepingEnd: Bool = false) {
+        if !keepingStart, let first = spans.first, first.text.hasPrefix(separator) {
             spans[0].text.removeFirst(separator.count)
             if spans[0].text.isEmpty { spans.removeFirst() }
         }
-        if let last = spans.last, last.text.hasSuffix(separator) {
+        if !keepingEnd, let last = spans.last, last.text.hasSuffix(separator) {
             spans[spans.count - 1].text.removeLast(separator.count)
             if spans[spans.count - 1].text.isEmpty { spans.removeLast() }
         }
+    }
+
+    /// Whether `node` is text that starts with the separator (written so by the template, not
+    /// left at the line's start by a part that dropped out).
+    private static func startsWithSeparator(_ node: Node?) -> Bool {
+        guard case .text(let text) = node else { return false }
+        return text.hasPrefix(separator)
+    }
+
+    private static func endsWithSeparator(_ node: Node?) -> Bool {
+        guard case .text(let text) = node else { return false }
+        return text.hasSuffix(separator)
     }
 
     /// Appends the rendering of `nodes`; returns whether every placeholder had a value (a

@@ -72,6 +72,15 @@ import ElbowroomCore
         #expect(try Self.render("compact", Self.view(body(95))).plainText == "5h 90% · Opus 5%")
     }
 
+    /// The separator a dropped part leaves at a line's edge goes; one a user's template starts
+    /// or ends with, as its own text, stays.
+    @Test func aSeparatorTheTemplateWritesAtItsEdgesStays() throws {
+        let view = try Self.view(Self.fableBody)
+        #expect(try Template.parse(" · {5h.left}% · ", name: "t").render(view, localTime: Fixture.localTime).plainText == " · 88% · ")
+        #expect(try Template.parse("({opus.left}%)( · {5h.left}%)( · {opus.left}%)", name: "t")
+            .render(view, localTime: Fixture.localTime).plainText == "88%")
+    }
+
     @Test func compactWithOnlyTheWeeklyWindowStillSeparatesTheExtraOne() throws {
         let body = """
         {"seven_day":{"utilization":40,"resets_at":"\(ISO8601.format(Self.now.addingTimeInterval(86400)))"},
