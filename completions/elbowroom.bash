@@ -59,6 +59,9 @@ _elbowroom() {
             history) COMPREPLY=($(compgen -W "--window --since --json --csv --account" -- "$cur")) ;;
             guard) COMPREPLY=($(compgen -W "--min-left --window --wait --account" -- "$cur")) ;;
             serve) COMPREPLY=($(compgen -W "--listen" -- "$cur")) ;;
+            doctor) COMPREPLY=($(compgen -W "--account" -- "$cur")) ;;
+            notify) COMPREPLY=($(compgen -W "--account" -- "$cur")) ;;
+            cache) COMPREPLY=($(compgen -W "--account" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac
         return

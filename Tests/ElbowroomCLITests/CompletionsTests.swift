@@ -164,6 +164,8 @@ struct CompletionsInRealShellsTests {
         #expect(shell.screen.waitFor("elbowroom --adapter=i3blocks-json templates show minimal"), "screen:\n\(shell.shown)")
         try shell.screen.keys("C-u", "elbowroom fetch --account co", "Tab")
         #expect(shell.screen.waitFor("elbowroom fetch --account codex"), "screen:\n\(shell.shown)")
+        try shell.screen.keys("C-u", "elbowroom doctor --acc", "Tab", "co", "Tab")
+        #expect(shell.screen.waitFor("elbowroom doctor --account codex"), "screen:\n\(shell.shown)")
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh")))
@@ -184,6 +186,8 @@ struct CompletionsInRealShellsTests {
         #expect(shell.screen.waitFor("elbowroom init i3blocks"), "screen:\n\(shell.shown)")
         try shell.screen.keys("C-u", "elbowroom --account co", "Tab")
         #expect(shell.screen.waitFor("elbowroom --account codex"), "screen:\n\(shell.shown)")
+        try shell.screen.keys("C-u", "elbowroom cache --account co", "Tab")
+        #expect(shell.screen.waitFor("elbowroom cache --account codex"), "screen:\n\(shell.shown)")
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fish")))
@@ -203,5 +207,7 @@ struct CompletionsInRealShellsTests {
         #expect(shell.screen.waitFor("elbowroom templates show full"), "screen:\n\(shell.shown)")
         try shell.screen.keys("C-u", "elbowroom history --account co", "Tab")
         #expect(shell.screen.waitFor("elbowroom history --account codex"), "screen:\n\(shell.shown)")
+        try shell.screen.keys("C-u", "elbowroom notify --account co", "Tab")
+        #expect(shell.screen.waitFor("elbowroom notify --account codex"), "screen:\n\(shell.shown)")
     }
 }

@@ -14,6 +14,9 @@ import Testing
         case .fetch: command = ["fetch"]
         case .guard: command = ["guard"]
         case .serve: command = ["serve"]
+        case .doctor: command = ["doctor"]
+        case .notify: command = ["notify"]
+        case .cache: command = ["cache", "show"]
         }
         let value: [String]
         switch flag.values {

@@ -106,6 +106,9 @@ enum CompletionScripts {
             case .fetch: line += " -n '__fish_seen_subcommand_from fetch'"
             case .guard: line += " -n '__fish_seen_subcommand_from guard'"
             case .serve: line += " -n '__fish_seen_subcommand_from serve'"
+            case .doctor: line += " -n '__fish_seen_subcommand_from doctor'"
+            case .notify: line += " -n '__fish_seen_subcommand_from notify'"
+            case .cache: line += " -n '__fish_seen_subcommand_from cache'"
             case .global: if flag.onlyBeforeCommand { line += " -n \"not __fish_seen_subcommand_from $commands\"" }
             }
             if let short = flag.short { line += " -s " + short.dropFirst() }
@@ -187,6 +190,9 @@ _elbowroom() {
             history) COMPREPLY=($(compgen -W "\#(bashWords(.history))" -- "$cur")) ;;
             guard) COMPREPLY=($(compgen -W "\#(bashWords(.guard))" -- "$cur")) ;;
             serve) COMPREPLY=($(compgen -W "\#(bashWords(.serve))" -- "$cur")) ;;
+            doctor) COMPREPLY=($(compgen -W "\#(bashWords(.doctor))" -- "$cur")) ;;
+            notify) COMPREPLY=($(compgen -W "\#(bashWords(.notify))" -- "$cur")) ;;
+            cache) COMPREPLY=($(compgen -W "\#(bashWords(.cache))" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac
         return
@@ -269,6 +275,10 @@ _elbowroom() {
           \#(zshArguments(.guard))
         serve)
           \#(zshArguments(.serve))
+        doctor)
+          \#(zshArguments(.doctor))
+        notify)
+          \#(zshArguments(.notify))
         init)
           _arguments '1:integration:_elbowroom_integrations' && ret=0 ;;
         templates)
@@ -281,7 +291,8 @@ _elbowroom() {
             esac
           fi ;;
         cache)
-          _arguments '1:action:((show\:"status and every cached window" path\:"where the cache file is" clear\:"remove the cache"))' && ret=0 ;;
+          _arguments -s \#(FlagCatalog.flags(.cache).map(zshSpec).joined(separator: " ")) \
+            '1:action:((show\:"status and every cached window" path\:"where the cache file is" clear\:"remove the cache"))' && ret=0 ;;
         completions)
           _arguments '1:shell:(bash zsh fish)' && ret=0 ;;
       esac ;;

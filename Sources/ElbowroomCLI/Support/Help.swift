@@ -95,8 +95,7 @@ enum Help {
       ELBOWROOM_API_URL    default https://api.anthropic.com (https, or http to loopback only)
       ELBOWROOM_TOKEN_URL  default https://platform.claude.com/v1/oauth/token (same rule)
       ELBOWROOM_CODEX_API_URL  a Codex account's usage endpoint (https, or http to loopback only)
-      ELBOWROOM_FETCH      the fetcher to start (default: the elbowroom-fetch link beside
-                           elbowroom, else elbowroom itself)
+      ELBOWROOM_FETCH      the fetcher to start (default: the elbowroom-fetch link, or itself)
       ELBOWROOM_DEBUG=1    elbowroom-fetch logs each step to stderr, tokens redacted
       ELBOWROOM_NOW        Unix seconds: this process's clock starts there (tests, screenshots)
 
