@@ -209,7 +209,7 @@ public struct TokenRenewal: Sendable {
             log("could not save the refreshed tokens to \(source.label): \(error)")
             let note = "could not save refreshed tokens to \(source.label) (\(error)); if claude code asks you to sign in again, that is why"
             notes.append(note)
-            DebugLog.writeStandardError("elbowroom-fetch: \(note)\n")
+            DebugLog.writeStandardError("elbowroom-fetch: \(log.redact(note))\n")
         }
         return result
     }
