@@ -126,8 +126,8 @@ enum CodexSessionLogs {
     }
 
     /// The last `token_count` event with rate limits in a log's text: the newest main limit
-    /// (`limit_id` `codex` or null), and per-model ones from the lines after it or before it
-    /// back to the previous main one. Unparsable lines (half written) are skipped.
+    /// (`limit_id` `codex` or null), and the per-model ones from the lines after it (the newest
+    /// of each). Unparsable lines (half written) are skipped.
     static func reading(fromLog data: Data, now: Date) -> Reading? {
         let decoder = JSONDecoder()
         var main: (limits: Limits, at: Date)?
@@ -157,7 +157,8 @@ enum CodexSessionLogs {
                                            primary: window(other.primary, at: main.at), secondary: window(other.secondary, at: main.at)))
         }
         var windows = CodexUsage.windows(limits, observedAt: main.at)
-        // A window whose reset has passed is shown as reset by the view; nothing to do here.
+        // A window whose reset has passed is shown as reset by the view; one stamped more than an
+        // hour after this clock (a log from a machine whose clock is ahead) is not believed.
         windows = windows.filter { $0.observedAt <= now.addingTimeInterval(3600) }
         return Reading(windows: windows, plan: main.limits.plan_type, fetchedAt: main.at, source: .api)
     }
