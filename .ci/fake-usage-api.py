@@ -6,7 +6,9 @@
 
 Listens on 127.0.0.1 (a free port, written to PORTFILE), answers GET /api/oauth/usage with a
 usage document when the request carries `Authorization: Bearer TOKEN`, the oauth beta header and
-Claude Code's usage-endpoint user agent (claude-cli/VERSION), 401 otherwise; logs each request line (never a header) to stderr, and
+Claude Code's usage-endpoint user agent (claude-cli/VERSION), 401 otherwise; POST
+/v1/oauth/token with a refresh grant for the checks' refresh token answers TOKEN and a rotated
+refresh token; logs each request line (never a header) to stderr, and
 exits by itself after SECONDS (default 300).
 """
 import datetime
@@ -42,6 +44,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
             "seven_day_opus": None,
             "extra_usage": None,
         })
+
+    def do_POST(self):
+        # The token endpoint: the refresh token the checks store (sk-ant-ort01-RELEASE-CHECK...)
+        # gets TOKEN back, and a rotated refresh token.
+        if self.path != "/v1/oauth/token":
+            return self.reply(404, {"error": {"type": "not_found_error", "message": "not found"}})
+        length = int(self.headers.get("Content-Length") or 0)
+        try:
+            body = json.loads(self.rfile.read(length) or b"{}")
+        except ValueError:
+            body = {}
+        if body.get("grant_type") != "refresh_token" or not str(body.get("refresh_token", "")).startswith("sk-ant-ort01-RELEASE-CHECK"):
+            return self.reply(400, {"error": "invalid_grant", "error_description": "refresh token not valid"})
+        self.reply(200, {"access_token": token, "refresh_token": "sk-ant-ort01-RELEASE-CHECK-ROTATED",
+                         "expires_in": 28800, "token_type": "Bearer"})
 
     def reply(self, status, body):
         data = json.dumps(body).encode()

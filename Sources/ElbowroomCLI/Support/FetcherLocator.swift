@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// How to start the fetcher: a program, and what goes before the fetcher's own arguments.

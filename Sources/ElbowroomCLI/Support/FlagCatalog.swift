@@ -1,4 +1,3 @@
-// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// Every flag, where it goes and what it does: the parser's list (`ArgumentParser.flags`, for
 /// did-you-mean) and the three completion scripts are written from it, and tests hold the
 /// parser, `--help` and the man page to it.
