@@ -19,7 +19,8 @@
 
           # swiftpm's setup hook builds with `swift build -c release`.
           nativeBuildInputs = [ pkgs.swift pkgs.swiftpm pkgs.installShellFiles ];
-          buildInputs = [ pkgs.swiftPackages.Foundation ];
+          # curl: elbowroom-http, the fetcher's HTTP on Linux, is linked against libcurl.
+          buildInputs = [ pkgs.swiftPackages.Foundation pkgs.curl ];
 
           installPhase = ''
             runHook preInstall

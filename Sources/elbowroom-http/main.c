@@ -163,6 +163,20 @@ static int parse_number(const char *text, long long minimum, long long maximum, 
     return 1;
 }
 
+/// http and https only, whatever a URL or a proxy says: CURLOPT_PROTOCOLS_STR from libcurl 7.85,
+/// the bit mask before it (Ubuntu 22.04 has 7.81); a library older than its headers gets the
+/// bit mask too.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static CURLcode allow_http_only(CURL *handle) {
+#if LIBCURL_VERSION_NUM >= 0x075500
+    CURLcode code = curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
+    if (code != CURLE_UNKNOWN_OPTION) return code;
+#endif
+    return curl_easy_setopt(handle, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+}
+#pragma GCC diagnostic pop
+
 static const char *outcome(CURLcode code, const struct exchange *exchange) {
     if (exchange->out_of_memory) return "memory";
     if (exchange->oversized) return "oversized";
@@ -218,9 +232,9 @@ int main(int argc, char **argv) {
 #ifdef __linux__
     // No core file and no ptrace: this process holds a token. It ends with the fetcher that
     // started it (killed mid-fetch, say) instead of running to its timeout on its own.
+    // (A parent gone before this line closed the request's pipe: the read below ends at once.)
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-    if (getppid() == 1) return refuse("started without a parent");
 #endif
     signal(SIGPIPE, SIG_IGN);
     if (argc == 2 && strcmp(argv[1], "--version") == 0) {
@@ -240,6 +254,7 @@ int main(int argc, char **argv) {
         if (input.length + (size_t)got > REQUEST_LIMIT) return refuse("the request is too large");
         if (!append(&input, chunk, (size_t)got)) return refuse("out of memory");
     }
+    memset(chunk, 0, sizeof chunk);
     if (!input.data) return refuse("no request");
     char *cursor = input.data, *end = input.data + input.length;
     const char *magic = next_line(&cursor, end);
@@ -285,7 +300,7 @@ int main(int argc, char **argv) {
     MUST(curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS, (long)timeout_ms));
     MUST(curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS, (long)timeout_ms));
     MUST(curl_easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 0L));
-    MUST(curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https"));
+    MUST(allow_http_only(handle));
     MUST(curl_easy_setopt(handle, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)body_limit));
     MUST(curl_easy_setopt(handle, CURLOPT_NETRC, (long)CURL_NETRC_IGNORED));
     // "" switches proxies off, the environment's included.
@@ -305,7 +320,8 @@ int main(int argc, char **argv) {
     MUST(curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, on_progress));
     MUST(curl_easy_setopt(handle, CURLOPT_XFERINFODATA, &exchange));
 #undef MUST
-    // The request (the token in it) is not needed past this point: libcurl copied what it uses.
+    // Our copy of the request (the token in it) is not needed past this point: libcurl copied
+    // what it uses. (Not a promise that no copy is left: this process is not dumpable for that.)
     memset(input.data, 0, input.length);
     if (setup != CURLE_OK) return answer("setup", setup, 0, &exchange) ? 0 : 1;
 

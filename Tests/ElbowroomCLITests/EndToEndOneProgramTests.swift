@@ -56,4 +56,45 @@ import Testing
         #expect(FetcherLocator.locate(environment: explicit) == FetcherProgram(path: fetcher))
         #expect(FetcherProgram(path: own, leadingArguments: ["elbowroom-fetch"]).arguments(["--probe"]) == ["elbowroom-fetch", "--probe"])
     }
+
+    /// An upgrade replaces the program under a running `watch` or `serve`: `/proc/self/exe`
+    /// then reads `PATH (deleted)`, and the fetch to start is the new program at `PATH`.
+    @Test func aProgramReplacedOnDiskStartsTheNewOne() throws {
+        let directory = NSTemporaryDirectory() + "elbowroom-upgrade-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let program = directory + "/elbowroom"
+        FileManager.default.createFile(atPath: program, contents: Data("#!/bin/sh\n".utf8))
+        #expect(FileSystem.installedPath(fromProcLink: program + " (deleted)") == program)
+        #expect(FileSystem.installedPath(fromProcLink: program) == program)
+        // A file really named so is that file.
+        let odd = directory + "/elbowroom (deleted)"
+        FileManager.default.createFile(atPath: odd, contents: Data())
+        #expect(FileSystem.installedPath(fromProcLink: odd) == odd)
+    }
+
+    /// `ELBOWROOM_FETCH` set to elbowroom itself, by its own name (the docs say the fetcher is
+    /// elbowroom): started as the fetcher, not as a render that rejects `--urgency`.
+    @Test func elbowroomFetchNamingElbowroomItselfStartsTheFetcher() throws {
+        let own = try #require(FileSystem.ownExecutablePath())
+        let environment = ElbowroomEnvironment(["ELBOWROOM_FETCH": own])
+        #expect(FetcherLocator.locate(environment: environment) == FetcherProgram(path: own, leadingArguments: ["elbowroom-fetch"]))
+    }
+
+    /// An older install's elbowroom-fetch beside a lone elbowroom: never started, and doctor
+    /// says to remove it (a user typing `elbowroom-fetch` would run it).
+    @Test func doctorNamesAnOlderFetcherBesideIt() throws {
+        let e = try EndToEnd()
+        let directory = e.sandbox.root + "/bin"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: e.elbowroom, toPath: directory + "/elbowroom")
+        try "#!/bin/sh\necho old\n".write(toFile: directory + "/elbowroom-fetch", atomically: true, encoding: .utf8)
+        chmod(directory + "/elbowroom-fetch", 0o755)
+        var environment = e.sandbox.environment
+        environment["ELBOWROOM_FETCH"] = nil
+        let doctor = try e.runBounded(["doctor"], environment: environment, executable: directory + "/elbowroom")
+        let line = doctor.stdout.split(separator: "\n").first { $0.contains("programs:") } ?? ""
+        #expect(line.hasPrefix("FAIL programs:") && line.contains("elbowroom-fetch is elbowroom itself: \((directory as NSString).standardizingPath)/elbowroom-fetch is another program (an older install's?), never started; remove it, or reinstall"),
+                "\(doctor.stdout)")
+    }
 }

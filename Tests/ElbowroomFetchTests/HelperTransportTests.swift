@@ -52,20 +52,24 @@ import ElbowroomTestSupport
         #expect(stdin.contains("Accept-Encoding: identity\nExpect:\n-1\n"))
     }
 
-    /// A helper that crashes, says nothing, or says something else is a network failure that
-    /// names it; never a trap, never a reading.
-    @Test(arguments: ["kill -SEGV $$", "exit 0", "echo 'elbowroom-http 2'; exit 0",
-                      "printf 'elbowroom-http 1\\nok 0 200 1 1\\n5\\nab'", "printf 'elbowroom-http 1\\nok 0 200 1 1\\n0\\n9\\n{}'"])
-    func aHelperThatFailsIsANetworkFailure(body: String) throws {
+    /// A helper that crashes, says nothing, says something else, or cannot load libcurl is a
+    /// network failure that says which; never a trap, never a reading.
+    @Test(arguments: [
+        ("kill -SEGV $$", "elbowroom-http stopped by signal 11"),
+        ("exit 0", "elbowroom-http failed (exit 0)"),
+        ("echo 'elbowroom-http 2'; exit 0", "elbowroom-http failed (exit 0)"),
+        ("printf 'elbowroom-http 1\\nok 0 200 1 1\\n5\\nab'", "elbowroom-http failed (exit 0)"),
+        ("printf 'elbowroom-http 1\\nok 0 200 1 1\\n0\\n9\\n{}'", "elbowroom-http failed (exit 0)"),
+        ("echo 'elbowroom-http: a malformed request' >&2; exit 2",
+         "elbowroom-http refused the request (exit 2): it does not belong to this elbowroom; reinstall elbowroom"),
+        ("exit 127", "elbowroom-http cannot start (exit 127); is libcurl installed? (Debian: libcurl4)"),
+        ("printf 'elbowroom-http 1\\nsetup 48 0 0 0\\n0\\n0\\n'",
+         "libcurl refused an option elbowroom needs (curl 48); a newer libcurl may help"),
+    ])
+    func aHelperThatFailsIsANetworkFailure(body: String, message: String) throws {
         let (path, directory) = try Self.script("cat >/dev/null\n" + body + "\n")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        #expect(throws: TransportError.self) { try HelperTransport(helper: path).send(Self.request()) }
-        do {
-            _ = try HelperTransport(helper: path).send(Self.request())
-        } catch {
-            guard case .network(let why) = error else { Issue.record("\(error)"); return }
-            #expect(why.hasPrefix("elbowroom-http failed (exit "), "\(why)")
-        }
+        #expect(throws: TransportError.network(message)) { try HelperTransport(helper: path).send(Self.request()) }
     }
 
     /// A helper that never answers is killed when the request's time is up (and 2 s of grace).

@@ -16,7 +16,7 @@ class Elbowroom < Formula
   depends_on macos: :ventura
 
   def install
-    system "swift", "build", "--disable-sandbox", "-c", "release"
+    system "swift", "build", "--disable-sandbox", "-c", "release", "--product", "elbowroom"
     # One program; started as elbowroom-fetch it is the fetcher (URLSession here: no helper).
     bin.install ".build/release/elbowroom"
     bin.install_symlink "elbowroom" => "elbowroom-fetch"

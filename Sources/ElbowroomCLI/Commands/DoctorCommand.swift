@@ -79,7 +79,16 @@ enum DoctorCommand {
         var parts = ["elbowroom \(Version.current)"]
         switch context.fetcher {
         case .some(let fetcher) where fetcher.leadingArguments.isEmpty: parts.append("elbowroom-fetch \(fetcher.path)")
-        case .some: parts.append("elbowroom-fetch is elbowroom itself (no link beside it)")
+        case .some(let fetcher):
+            // An older install's elbowroom-fetch (a program of its own then) is passed over, but
+            // a user who types `elbowroom-fetch` runs it.
+            let sibling = FileSystem.directory(of: fetcher.path) + "/" + FetcherLocator.executableName
+            if FileSystem.exists(sibling) {
+                ok = false
+                parts.append("elbowroom-fetch is elbowroom itself: \(sibling) is another program (an older install's?), never started; remove it, or reinstall")
+            } else {
+                parts.append("elbowroom-fetch is elbowroom itself (no link beside it)")
+            }
         case .none:
             ok = false
             parts.append(FetcherProgram.notFound)

@@ -29,7 +29,8 @@ public struct FetcherProgram: Sendable, Equatable {
     }
 }
 
-/// Finds the fetcher: `ELBOWROOM_FETCH` if set to an absolute path; else the `elbowroom-fetch`
+/// Finds the fetcher: `ELBOWROOM_FETCH` if set to an absolute path (elbowroom itself there is
+/// started by the fetcher's name); else the `elbowroom-fetch`
 /// link installed beside this program, when it is this program (an `elbowroom-fetch` of an older
 /// install, a program of its own then, is passed over); else this program itself, by name (a
 /// build directory, or a copy of `elbowroom` alone); else `elbowroom-fetch` on PATH, where there
@@ -38,10 +39,16 @@ public enum FetcherLocator {
     public static let executableName = FetcherName.name
 
     public static func locate(environment: ElbowroomEnvironment) -> FetcherProgram? {
+        let own = FileSystem.ownExecutablePath()
         if let explicit = environment.absolutePath("ELBOWROOM_FETCH") {  // a relative one is ignored
-            return FileSystem.isExecutable(explicit) ? FetcherProgram(path: explicit) : nil
+            guard FileSystem.isExecutable(explicit) else { return nil }
+            // elbowroom itself by its own name: started as the fetcher all the same.
+            if let own, FileSystem.isSameFile(explicit, own), !FetcherName.matches(explicit) {
+                return FetcherProgram(path: explicit, leadingArguments: [executableName])
+            }
+            return FetcherProgram(path: explicit)
         }
-        if let own = FileSystem.ownExecutablePath() {
+        if let own {
             let sibling = FileSystem.directory(of: own) + "/" + executableName
             if FileSystem.isExecutable(sibling), FileSystem.isSameFile(sibling, own) { return FetcherProgram(path: sibling) }
             return FetcherProgram(path: own, leadingArguments: [executableName])

@@ -337,7 +337,7 @@ public enum FileSystem {
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard n > 0 else { return nil }
-        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return installedPath(fromProcLink: String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self))
         #else
         var size: UInt32 = 4096
         var buffer = [CChar](repeating: 0, count: Int(size))
@@ -346,6 +346,15 @@ public enum FileSystem {
         defer { free(resolved) }
         return String(cString: resolved)
         #endif
+    }
+
+    /// What `/proc/self/exe` says, as a path to run again. A program replaced on disk since it
+    /// started (an upgrade: install, dpkg and pacman write a new file) reads `PATH (deleted)`;
+    /// the new program is at `PATH`, and that is the one to start (`watch` and `serve` run for days).
+    public static func installedPath(fromProcLink link: String) -> String {
+        let deleted = " (deleted)"
+        guard link.hasSuffix(deleted), !exists(link) else { return link }
+        return String(link.dropLast(deleted.count))
     }
 
     /// Whether both paths lead (through symlinks) to one file: the same device and inode.

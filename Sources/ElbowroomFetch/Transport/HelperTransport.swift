@@ -38,11 +38,12 @@ public struct HelperTransport: HTTPTransport {
     public let bodyLimit: Int
     public static let headerLimit = 64 * 1024
 
-    /// What the helper may see of the environment: the proxy variables, where the CA store is,
-    /// and how to load libraries.
+    /// What the helper may see of the environment: the proxy variables, where the CA store is
+    /// (Nix's OpenSSL reads `NIX_SSL_CERT_FILE`), OpenSSL's and libcurl's settings, and where
+    /// libraries are.
     static let passedVariables = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY",
                                   "no_proxy", "NO_PROXY", "SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_CA_BUNDLE",
-                                  "OPENSSL_CONF", "LD_LIBRARY_PATH"]
+                                  "NIX_SSL_CERT_FILE", "OPENSSL_CONF", "CURL_SSL_BACKEND", "LD_LIBRARY_PATH"]
 
     let helper: String?
     let spawner: any ProcessSpawner
@@ -75,7 +76,7 @@ public struct HelperTransport: HTTPTransport {
             throw .network("cannot start \(HTTPHelper.name): \(error)")
         }
         guard let answer = HelperAnswer(output.stdout) else {
-            throw .network("\(HTTPHelper.name) failed (exit \(output.status)); is libcurl installed? (Debian: libcurl4)")
+            throw .network(Self.failure(status: output.status))
         }
         return try answer.response(bodyLimit: bodyLimit, headerLimit: Self.headerLimit, timeout: request.timeout)
     }
@@ -97,6 +98,16 @@ public struct HelperTransport: HTTPTransport {
         var data = Data((lines.joined(separator: "\n") + "\n").utf8)
         if let body = request.body { data.append(body) }
         return data
+    }
+
+    /// Why no answer came, from how the helper ended.
+    static func failure(status: Int32) -> String {
+        switch status {
+        case 126, 127: "\(HTTPHelper.name) cannot start (exit \(status)); is libcurl installed? (Debian: libcurl4)"
+        case 2: "\(HTTPHelper.name) refused the request (exit 2): it does not belong to this elbowroom; reinstall elbowroom"
+        case 129...: "\(HTTPHelper.name) stopped by signal \(status - 128)"
+        default: "\(HTTPHelper.name) failed (exit \(status))"
+        }
     }
 
     static func environment() -> [String: String] {
@@ -157,6 +168,8 @@ struct HelperAnswer {
         case "closed": throw .network("connection closed before an answer")
         case "not-http": throw .network("the server did not answer with http")
         case "tls": throw .network("tls handshake failed")
+        case "setup" where curlCode == 2: throw .network("cannot start libcurl")
+        case "setup": throw .network("libcurl refused an option elbowroom needs (curl \(curlCode)); a newer libcurl may help")
         case "headers-too-large": throw .network("the answer's headers were larger than \(headerLimit / 1024) KiB")
         case "memory": throw .network("out of memory")
         default: throw .network("network error (curl \(curlCode))")
