@@ -14,7 +14,8 @@
 //   a monotonic clock as well), however slowly a server trickles;
 // - no redirects followed (the 3xx is the answer), http and https only, no cookies, no netrc,
 //   nothing decoded (a compressed body stays the bytes it was);
-// - it is not dumpable (it holds a token), and it dies with its parent.
+// - it is not dumpable (it holds a token), and it dies with its parent;
+// - SIGTERM, SIGINT and SIGHUP do not cut an exchange short (the fetcher decides when to go).
 //
 // The request arrives on stdin, never in argv or the environment (it carries the token):
 //
@@ -236,6 +237,16 @@ int main(int argc, char **argv) {
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 #endif
+    // SIGTERM, SIGINT and SIGHUP wait, as they do in the fetcher while it refreshes a token: a
+    // token request cut off after it reached the server spends the refresh token with no new one
+    // saved (systemd stopping `elbowroom serve` signals every process of the service). This
+    // program still ends with its parent (above), and at its deadline.
+    sigset_t termination;
+    sigemptyset(&termination);
+    sigaddset(&termination, SIGTERM);
+    sigaddset(&termination, SIGINT);
+    sigaddset(&termination, SIGHUP);
+    sigprocmask(SIG_BLOCK, &termination, NULL);
     signal(SIGPIPE, SIG_IGN);
     if (argc == 2 && strcmp(argv[1], "--version") == 0) {
         // `elbowroom doctor` runs this to see that the program and libcurl load.

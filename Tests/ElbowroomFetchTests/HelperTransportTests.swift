@@ -135,6 +135,30 @@ import ElbowroomTestSupport
         #expect(request.header("Expect") == nil)
     }
 
+    /// SIGTERM to every process (systemd stopping `serve`) while a token request is in flight
+    /// does not cut it off: the answer, and the rotated refresh token in it, still arrives.
+    @Test func aTerminationSignalWaitsForTheAnswer() throws {
+        let server = try LoopbackHTTPServer { _ in
+            usleep(600_000)
+            return .json(200, #"{"access_token":"a","refresh_token":"r"}"#)
+        }
+        defer { server.stop() }
+        let helper = try #require(Self.helper, "build elbowroom-http first")
+        let own = getpid()
+        let signaller = Thread {
+            // Once the helper is waiting on the server: SIGTERM to every elbowroom-http of ours.
+            usleep(300_000)
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = pid_t(entry), Self.command(pid) == "elbowroom-http", Self.parentOf(pid) == own else { continue }
+                kill(pid, SIGTERM)
+            }
+        }
+        signaller.start()
+        let response = try HelperTransport(helper: helper).send(
+            HTTPRequest(method: "POST", url: URL(string: server.baseURL + "/v1/oauth/token")!, body: Data("{}".utf8), timeout: 5))
+        #expect(response.status == 200 && response.body == Data(#"{"access_token":"a","refresh_token":"r"}"#.utf8))
+    }
+
     /// The helper ends with the fetcher that started it: killed mid-fetch, the fetcher leaves no
     /// helper behind waiting out its timeout.
     @Test func theHelperDiesWithItsParent() throws {

@@ -78,9 +78,7 @@ public final class ClaudeCodeRefreshLock: @unchecked Sendable {
         let locks = held
         let stop = self.stop
         toucher = TerminationSignals.held { Toucher {
-            var set = sigset_t()
-            sigemptyset(&set)
-            for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, signal) }
+            var set = TerminationSignals.signals
             pthread_sigmask(SIG_BLOCK, &set, nil)
             while stop.wait(timeout: .now() + ClaudeCodeRefreshLock.touchEvery) == .timedOut {
                 for lock in locks { lock.touch() }
