@@ -33,13 +33,7 @@ public enum ElbowroomMain {
             }
             return run(invocation, context: context)
         }
-        let selection: AccountSelection
-        switch AccountSelection.make(invocation, config: config, context: context) {
-        case .success(let found): selection = found
-        case .failure(let error):
-            context.stderr.write("elbowroom: \(error.message)\n")
-            return 2
-        }
+        guard let selection = AccountSelection.made(invocation, config: config, context: context) else { return 2 }
         switch invocation.command {
         case .history, .cache:
             return run(invocation, context: selection.parts[0].context)

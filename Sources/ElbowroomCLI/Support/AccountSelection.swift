@@ -17,6 +17,16 @@ struct AccountSelection {
     /// Whether the output shows several accounts side by side.
     var isSeveral: Bool { parts.count > 1 }
 
+    /// `make`, its error said on stderr (`elbowroom: …`; the caller exits 2): `nil` then.
+    static func made(_ invocation: Invocation, config: Config, context: CLIContext) -> AccountSelection? {
+        switch make(invocation, config: config, context: context) {
+        case .success(let selection): return selection
+        case .failure(let error):
+            context.stderr.write("elbowroom: \(error.message)\n")
+            return nil
+        }
+    }
+
     static func make(_ invocation: Invocation, config: Config, context: CLIContext) -> Result<AccountSelection, ConfigError> {
         if let name = invocation.account {
             switch config.account(named: name) {

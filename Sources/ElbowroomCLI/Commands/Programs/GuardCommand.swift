@@ -33,13 +33,7 @@ enum GuardCommand {
             context.stderr.write("elbowroom: \(error.description)\n")
             return 2
         }
-        let selection: AccountSelection
-        switch AccountSelection.make(invocation, config: config, context: context) {
-        case .success(let found): selection = found
-        case .failure(let error):
-            context.stderr.write("elbowroom: \(error.message)\n")
-            return 2
-        }
+        guard let selection = AccountSelection.made(invocation, config: config, context: context) else { return 2 }
         var worst: (rank: Int, verdict: Verdict)?
         for part in selection.parts {
             var verdict = check(options, invocation: invocation, config: config, context: part.context)
