@@ -178,6 +178,14 @@ import ElbowroomTestSupport
             pid = (try? String(contentsOfFile: directory + "/pid", encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
             return pid > 0 && Self.isRunning(pid) && Self.command(pid) == "elbowroom-http"
         })
+        // Past its first lines (where it asks to die with its parent), waiting in its read:
+        // asleep, and still asleep a moment later. (A kill between its exec and that line would
+        // leave it waiting on this FIFO; a real fetcher's pipe closes with it instead.)
+        #expect(Eventually.within(5) {
+            guard Self.state(pid) == "S" else { return false }
+            usleep(100_000)
+            return Self.state(pid) == "S"
+        })
         guard let shell = Self.parentOf(pid) else {
             if pid > 0 { kill(pid, SIGKILL) }
             Issue.record("no helper started")
@@ -189,6 +197,13 @@ import ElbowroomTestSupport
         if !died { kill(pid, SIGKILL) }
         _ = parent()
         #expect(died, "the helper outlived its parent")
+    }
+
+    /// The one-letter state in `/proc/PID/stat` (`S` asleep, `R` running, `Z` a zombie).
+    static func state(_ pid: pid_t) -> Character? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(close, offsetBy: 2)]
     }
 
     static func isRunning(_ pid: pid_t) -> Bool {
