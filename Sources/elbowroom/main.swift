@@ -7,9 +7,10 @@ import ElbowroomFetch
 // renderer starts detached, and `elbowroom fetch` replaces itself with), or as `elbowroom
 // elbowroom-fetch ...` where there is no link, it is the network side; otherwise the renderer.
 let argv = CommandLine.unsafeArgv
-if FetcherName.matches(argv[0]) || (CommandLine.argc > 1 && FetcherName.isName(argv[1])) {
+let byName = FetcherName.matches(argv[0])
+if byName || (CommandLine.argc > 1 && FetcherName.isName(argv[1])) {
     // No core file, not dumpable, working from `/`: before any token is read.
     ProcessHardening.apply()
-    exit(FetcherCommand.main(arguments: Array(CommandLine.arguments.dropFirst(FetcherName.matches(argv[0]) ? 1 : 2))))
+    exit(FetcherCommand.main(arguments: Array(CommandLine.arguments.dropFirst(byName ? 1 : 2))))
 }
 exit(ElbowroomMain.run(Array(CommandLine.arguments.dropFirst()), context: .live()))

@@ -82,7 +82,7 @@ enum DoctorCommand {
         case .some(let fetcher):
             // An older install's elbowroom-fetch (a program of its own then) is passed over, but
             // a user who types `elbowroom-fetch` runs it.
-            let sibling = FileSystem.directory(of: fetcher.path) + "/" + FetcherLocator.executableName
+            let sibling = FetcherLocator.sibling(of: fetcher.path)
             if FileSystem.exists(sibling) {
                 ok = false
                 parts.append("elbowroom-fetch is elbowroom itself: \(sibling) is another program (an older install's?), never started; remove it, or reinstall")

@@ -22,11 +22,6 @@ public struct FetcherProgram: Sendable, Equatable {
     /// What a render or `fetch` says when `FetcherLocator` finds nothing (only where
     /// `/proc/self/exe` cannot be read and PATH has no `elbowroom-fetch`).
     public static let notFound = "elbowroom-fetch not found: it is a link to elbowroom beside it (ln -s elbowroom DIR/elbowroom-fetch), or set ELBOWROOM_FETCH"
-
-    /// `path`, and the leading name when there is one: how `doctor` and errors name it.
-    public var description: String {
-        leadingArguments.isEmpty ? path : ([path] + leadingArguments).joined(separator: " ")
-    }
 }
 
 /// Finds the fetcher: `ELBOWROOM_FETCH` if set to an absolute path (elbowroom itself there is
@@ -36,7 +31,10 @@ public struct FetcherProgram: Sendable, Equatable {
 /// build directory, or a copy of `elbowroom` alone); else `elbowroom-fetch` on PATH, where there
 /// is no `/proc/self/exe` to say what this program is.
 public enum FetcherLocator {
-    public static let executableName = FetcherName.name
+    /// Where the installed `elbowroom-fetch` link is for `program`: in the same directory.
+    public static func sibling(of program: String) -> String {
+        FileSystem.directory(of: program) + "/" + FetcherName.name
+    }
 
     public static func locate(environment: ElbowroomEnvironment) -> FetcherProgram? {
         let own = FileSystem.ownExecutablePath()
@@ -44,15 +42,15 @@ public enum FetcherLocator {
             guard FileSystem.isExecutable(explicit) else { return nil }
             // elbowroom itself by its own name: started as the fetcher all the same.
             if let own, FileSystem.isSameFile(explicit, own), !FetcherName.matches(explicit) {
-                return FetcherProgram(path: explicit, leadingArguments: [executableName])
+                return FetcherProgram(path: explicit, leadingArguments: [FetcherName.name])
             }
             return FetcherProgram(path: explicit)
         }
         if let own {
-            let sibling = FileSystem.directory(of: own) + "/" + executableName
+            let sibling = sibling(of: own)
             if FileSystem.isExecutable(sibling), FileSystem.isSameFile(sibling, own) { return FetcherProgram(path: sibling) }
-            return FetcherProgram(path: own, leadingArguments: [executableName])
+            return FetcherProgram(path: own, leadingArguments: [FetcherName.name])
         }
-        return environment.findExecutable(executableName).map { FetcherProgram(path: $0) }
+        return environment.findExecutable(FetcherName.name).map { FetcherProgram(path: $0) }
     }
 }

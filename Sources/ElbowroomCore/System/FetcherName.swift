@@ -24,6 +24,6 @@ public enum FetcherName {
     /// elbowroom-fetch ...`, as `busybox ls` is `ls`).
     public static func isName(_ text: UnsafePointer<CChar>?) -> Bool {
         guard let text else { return false }
-        return strcmp(text, "elbowroom-fetch") == 0
+        return strcmp(text, name) == 0
     }
 }

@@ -11,13 +11,8 @@ public enum HTTPHelper {
     public static func locate(besides program: String? = FileSystem.ownExecutablePath()) -> String? {
         guard let program else { return nil }
         let directory = FileSystem.directory(of: program)
-        return candidates(programDirectory: directory).first(where: FileSystem.isExecutable)
-    }
-
-    /// Where `locate` looks, in order.
-    public static func candidates(programDirectory directory: String) -> [String] {
         let prefix = FileSystem.directory(of: directory)
         return [Paths.join(prefix, "libexec/elbowroom/" + name), Paths.join(prefix, "lib/elbowroom/" + name),
-                Paths.join(directory, name)]
+                Paths.join(directory, name)].first(where: FileSystem.isExecutable)
     }
 }
