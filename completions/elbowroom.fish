@@ -44,6 +44,7 @@ complete -c elbowroom -n '__fish_seen_subcommand_from guard' -l window -x -a '5h
 complete -c elbowroom -n '__fish_seen_subcommand_from guard' -l wait -d 'wait for a due fetch first'
 complete -c elbowroom -n '__fish_seen_subcommand_from guard' -l account -x -a '(elbowroom completions --list accounts 2>/dev/null)' -d 'one account alone (default: every account)'
 complete -c elbowroom -n '__fish_seen_subcommand_from serve' -l listen -x -d 'ADDR:PORT to listen on'
+complete -c elbowroom -n '__fish_seen_subcommand_from serve' -l allow-host -x -d 'another Host name to answer (repeatable)'
 complete -c elbowroom -n '__fish_seen_subcommand_from doctor' -l account -x -a '(elbowroom completions --list accounts 2>/dev/null)' -d 'one account of the config alone'
 complete -c elbowroom -n '__fish_seen_subcommand_from notify' -l account -x -a '(elbowroom completions --list accounts 2>/dev/null)' -d 'one account of the config alone'
 complete -c elbowroom -n '__fish_seen_subcommand_from cache' -l account -x -a '(elbowroom completions --list accounts 2>/dev/null)' -d 'one account of the config alone'

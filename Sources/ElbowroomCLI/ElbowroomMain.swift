@@ -66,7 +66,8 @@ public enum ElbowroomMain {
         case .notify: return NotifyCommand.run(invocation, context: context)
         case .completions(let action): return CompletionsCommand.run(action, context: context)
         case .guardCheck(let options): return GuardCommand.run(options, invocation: invocation, context: context)
-        case .serve(let listen): return ServeCommand.run(listen: listen, invocation: invocation, context: context)
+        case .serve(let listen, let allowHosts):
+            return ServeCommand.run(listen: listen, allowHosts: allowHosts, invocation: invocation, context: context)
         case .hook: return HookCommand.run(offline: invocation.offline, context: context)
         case .version:
             context.stdout.write("elbowroom \(Version.current)\n")

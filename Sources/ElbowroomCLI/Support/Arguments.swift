@@ -17,7 +17,7 @@ public struct Invocation: Equatable, Sendable {
         case notify
         case completions(CompletionsAction)
         case guardCheck(GuardOptions)
-        case serve(listen: String?)
+        case serve(listen: String?, allowHosts: [String] = [])
         case hook
         case version
         case help
@@ -94,6 +94,7 @@ public enum ArgumentParser {
         case "--window": (["history", "guard"], "'elbowroom history' or 'elbowroom guard'")
         case "--min-left": (["guard"], "'elbowroom guard'")
         case "--listen": (["serve"], "'elbowroom serve'")
+        case "--allow-host": (["serve"], "'elbowroom serve'")
         case "--since": (["history"], "'elbowroom history'")
         case "--notify": (["watch"], "'elbowroom watch' (or run 'elbowroom notify')")
         case "--list": (["completions"], "'elbowroom completions'")
@@ -114,6 +115,7 @@ public enum ArgumentParser {
         var completionList: String?
         var guardOptions = Invocation.GuardOptions()
         var listen: String?
+        var allowHosts: [String] = []
         var given: [String] = []
 
         func value(for flag: String) throws(UsageError) -> String {
@@ -163,6 +165,7 @@ public enum ArgumentParser {
                 }
                 guardOptions.minLeft = n
             case "--listen": listen = try take()
+            case "--allow-host": allowHosts.append(try take())
             case "--since":
                 let text = try take()
                 guard let seconds = DurationArgument.parse(text), seconds <= Config.maxSeconds else {
@@ -230,7 +233,7 @@ public enum ArgumentParser {
             invocation.command = .guardCheck(guardOptions)
         case "serve":
             try noPositional()
-            invocation.command = .serve(listen: listen)
+            invocation.command = .serve(listen: listen, allowHosts: allowHosts)
         case "hook":
             try noPositional()
             invocation.command = .hook

@@ -63,6 +63,7 @@ enum FlagCatalog {
         Flag(long: "--wait", scope: .guard, summary: "wait for a due fetch first"),
         Flag(long: "--account", scope: .guard, values: .accounts, summary: "one account alone (default: every account)"),
         Flag(long: "--listen", scope: .serve, values: .free(label: "address"), summary: "ADDR:PORT to listen on"),
+        Flag(long: "--allow-host", scope: .serve, values: .free(label: "host"), summary: "another Host name to answer (repeatable)"),
         Flag(long: "--account", scope: .doctor, values: .accounts, summary: "one account of the config alone"),
         Flag(long: "--account", scope: .notify, values: .accounts, summary: "one account of the config alone"),
         Flag(long: "--account", scope: .cache, values: .accounts, summary: "one account of the config alone"),

@@ -28,7 +28,7 @@ enum Help {
       elbowroom notify
       elbowroom completions bash|zsh|fish
       elbowroom guard    [--min-left PCT] [--window NAME]... [--account NAME] [--wait]
-      elbowroom serve    [--listen ADDR:PORT]
+      elbowroom serve    [--listen ADDR:PORT] [--allow-host NAME]...
       elbowroom hook
       elbowroom --version | --help
 
@@ -61,6 +61,9 @@ enum Help {
                             in every window (each --window NAME, repeatable; default all)
       --listen ADDR:PORT    serve: where to listen (default 127.0.0.1:9478; 0.0.0.0:PORT
                             or [::]:PORT to be reachable from other machines)
+      --allow-host NAME     serve: answer requests naming this host too (repeatable; NAME or
+                            NAME:PORT); others than localhost, 127.0.0.1, [::1] and the address
+                            bound get 421
       -v, --verbose         fetch: log each step to stderr (tokens redacted); claude: say which
                             status-line values were not data
 
