@@ -30,11 +30,11 @@ public enum NotifyPlanner {
                             settings: NotifySettings) -> (events: [NotifyEvent], ledger: NotifyLedger) {
         var events: [NotifyEvent] = []
         var entries: [NotifyLedger.Entry] = []
-        let now = Int64(view.now.timeIntervalSince1970.rounded(.down))
+        let now = EpochTime.seconds(view.now)
         for stored in reading?.windows ?? [] {
             guard HistoryFile.isStorableKey(stored.key),
                   let window = view.windows.first(where: { $0.key == stored.key }) else { continue }
-            let reset = stored.resetsAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+            let reset = stored.resetsAt.map { EpochTime.seconds($0) }
             func notify(_ kind: NotifyKind) {
                 if settings.isEnabled(kind) { events.append(NotifyEvent(kind: kind, window: window)) }
             }
