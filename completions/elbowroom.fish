@@ -42,6 +42,8 @@ complete -c elbowroom -n '__fish_seen_subcommand_from fetch' -l account -x -a '(
 complete -c elbowroom -n '__fish_seen_subcommand_from guard' -l min-left -x -d 'the least percent left that passes'
 complete -c elbowroom -n '__fish_seen_subcommand_from guard' -l window -x -a '5h 7d sonnet opus' -d 'a window to check (repeatable)'
 complete -c elbowroom -n '__fish_seen_subcommand_from guard' -l wait -d 'wait for a due fetch first'
+complete -c elbowroom -n '__fish_seen_subcommand_from guard' -l until -d 'wait until enough is left (a reset or fresher data)'
+complete -c elbowroom -n '__fish_seen_subcommand_from guard' -l timeout -x -d 'wait (--until) at most this long, then exit 1'
 complete -c elbowroom -n '__fish_seen_subcommand_from guard' -l account -x -a '(elbowroom completions --list accounts 2>/dev/null)' -d 'one account alone (default: every account)'
 complete -c elbowroom -n '__fish_seen_subcommand_from serve' -l listen -x -d 'ADDR:PORT to listen on'
 complete -c elbowroom -n '__fish_seen_subcommand_from doctor' -l account -x -a '(elbowroom completions --list accounts 2>/dev/null)' -d 'one account of the config alone'

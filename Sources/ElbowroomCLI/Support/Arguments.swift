@@ -41,11 +41,13 @@ public struct Invocation: Equatable, Sendable {
         public var format: Format = .text
     }
 
-    /// `elbowroom guard [--min-left PCT] [--window NAME]…`: `minLeft` `nil` is the warn threshold,
-    /// no windows is every window.
+    /// `elbowroom guard [--min-left PCT] [--window NAME]… [--until [--timeout DURATION]]`: `minLeft`
+    /// `nil` is the warn threshold, no windows is every window; `until` waits for headroom.
     public struct GuardOptions: Equatable, Sendable {
         public var minLeft: Double?
         public var windows: [String] = []
+        public var until = false
+        public var timeout: TimeInterval?
     }
 
     public enum CompletionsAction: Equatable, Sendable {
@@ -92,7 +94,7 @@ public enum ArgumentParser {
         case "--json": (["fetch", "history"], "'elbowroom fetch' or 'elbowroom history'")
         case "--csv": (["history"], "'elbowroom history'")
         case "--window": (["history", "guard"], "'elbowroom history' or 'elbowroom guard'")
-        case "--min-left": (["guard"], "'elbowroom guard'")
+        case "--min-left", "--until", "--timeout": (["guard"], "'elbowroom guard'")
         case "--listen": (["serve"], "'elbowroom serve'")
         case "--since": (["history"], "'elbowroom history'")
         case "--notify": (["watch"], "'elbowroom watch' (or run 'elbowroom notify')")
@@ -162,6 +164,13 @@ public enum ArgumentParser {
                     throw UsageError("--min-left takes a percentage from 0 to 100, not '\(text)'")
                 }
                 guardOptions.minLeft = n
+            case "--until": guardOptions.until = true
+            case "--timeout":
+                let text = try take()
+                guard let seconds = DurationArgument.parse(text), seconds <= Config.maxSeconds else {
+                    throw UsageError("--timeout takes a duration such as 6h, 90m or 1h30m, not '\(text)'")
+                }
+                guardOptions.timeout = seconds
             case "--listen": listen = try take()
             case "--since":
                 let text = try take()
@@ -227,6 +236,7 @@ public enum ArgumentParser {
             invocation.command = .notify
         case "guard":
             try noPositional()
+            if guardOptions.timeout != nil { guardOptions.until = true }
             invocation.command = .guardCheck(guardOptions)
         case "serve":
             try noPositional()

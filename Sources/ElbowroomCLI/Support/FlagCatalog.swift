@@ -61,6 +61,8 @@ enum FlagCatalog {
         Flag(long: "--min-left", scope: .guard, values: .free(label: "percent"), summary: "the least percent left that passes"),
         Flag(long: "--window", scope: .guard, values: .windows, summary: "a window to check (repeatable)"),
         Flag(long: "--wait", scope: .guard, summary: "wait for a due fetch first"),
+        Flag(long: "--until", scope: .guard, summary: "wait until enough is left (a reset or fresher data)"),
+        Flag(long: "--timeout", scope: .guard, values: .free(label: "duration"), summary: "wait (--until) at most this long, then exit 1"),
         Flag(long: "--account", scope: .guard, values: .accounts, summary: "one account alone (default: every account)"),
         Flag(long: "--listen", scope: .serve, values: .free(label: "address"), summary: "ADDR:PORT to listen on"),
         Flag(long: "--account", scope: .doctor, values: .accounts, summary: "one account of the config alone"),
