@@ -56,7 +56,7 @@ _elbowroom() {
             ''|render) COMPREPLY=($(compgen -W "$render --help --version" -- "$cur")) ;;
             watch) COMPREPLY=($(compgen -W "$render --interval --notify" -- "$cur")) ;;
             fetch) COMPREPLY=($(compgen -W "--force --json -v --verbose --account" -- "$cur")) ;;
-            history) COMPREPLY=($(compgen -W "--window --since --json --csv --account" -- "$cur")) ;;
+            history) COMPREPLY=($(compgen -W "--window --since --json --csv --chart --account" -- "$cur")) ;;
             guard) COMPREPLY=($(compgen -W "--min-left --window --wait --until --timeout --account" -- "$cur")) ;;
             serve) COMPREPLY=($(compgen -W "--listen" -- "$cur")) ;;
             doctor) COMPREPLY=($(compgen -W "--account" -- "$cur")) ;;

@@ -33,9 +33,9 @@ public struct Invocation: Equatable, Sendable {
         case show, path, clear
     }
 
-    /// `elbowroom history [--window NAME] [--since DURATION] [--json|--csv]`.
+    /// `elbowroom history [--window NAME] [--since DURATION] [--json|--csv|--chart]`.
     public struct HistoryOptions: Equatable, Sendable {
-        public enum Format: Equatable, Sendable { case text, json, csv }
+        public enum Format: Equatable, Sendable { case text, json, csv, chart }
         public var window: String?
         public var since: TimeInterval = 86400
         public var format: Format = .text
@@ -92,7 +92,7 @@ public enum ArgumentParser {
         switch flag {
         case "--force": (["fetch"], "'elbowroom fetch'")
         case "--json": (["fetch", "history"], "'elbowroom fetch' or 'elbowroom history'")
-        case "--csv": (["history"], "'elbowroom history'")
+        case "--csv", "--chart": (["history"], "'elbowroom history'")
         case "--window": (["history", "guard"], "'elbowroom history' or 'elbowroom guard'")
         case "--min-left", "--until", "--timeout": (["guard"], "'elbowroom guard'")
         case "--listen": (["serve"], "'elbowroom serve'")
@@ -116,6 +116,7 @@ public enum ArgumentParser {
         var completionList: String?
         var guardOptions = Invocation.GuardOptions()
         var listen: String?
+        var chart = false
         var given: [String] = []
 
         func value(for flag: String) throws(UsageError) -> String {
@@ -154,6 +155,7 @@ public enum ArgumentParser {
             case "--list": completionList = try take()
             case "--json": json = true
             case "--csv": history.format = .csv
+            case "--chart": chart = true
             case "--window":
                 let name = try take()
                 history.window = name
@@ -230,6 +232,10 @@ public enum ArgumentParser {
             try noPositional()
             if json && history.format == .csv { throw UsageError("--json and --csv do not go together") }
             if json { history.format = .json }
+            if chart {
+                if history.format != .text { throw UsageError("--chart and --\(json ? "json" : "csv") do not go together") }
+                history.format = .chart
+            }
             invocation.command = .history(history)
         case "notify":
             try noPositional()

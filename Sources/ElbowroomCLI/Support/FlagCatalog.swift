@@ -53,6 +53,7 @@ enum FlagCatalog {
         Flag(long: "--since", scope: .history, values: .free(label: "duration"), summary: "how far back, such as 24h or 90m"),
         Flag(long: "--json", scope: .history, summary: "the samples as JSON", zshExcludes: "(--csv)"),
         Flag(long: "--csv", scope: .history, summary: "the samples as CSV", zshExcludes: "(--json)", zshSameLine: true),
+        Flag(long: "--chart", scope: .history, summary: "a chart of used % over time, as wide as the terminal"),
         Flag(long: "--account", scope: .history, values: .accounts, summary: "one account of the config alone"),
         Flag(long: "--force", scope: .fetch, summary: "ignore max_age and every cooldown"),
         Flag(long: "--json", scope: .fetch, summary: "print the reading as JSON"),

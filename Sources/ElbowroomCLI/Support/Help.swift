@@ -24,7 +24,7 @@ enum Help {
       elbowroom adapters
       elbowroom init INTEGRATION
       elbowroom cache [show | path | clear]
-      elbowroom history  [--window NAME] [--since DURATION] [--json|--csv]
+      elbowroom history  [--window NAME] [--since DURATION] [--json|--csv|--chart]
       elbowroom notify
       elbowroom completions bash|zsh|fish
       elbowroom guard    [--min-left PCT] [--window NAME]... [--account NAME] [--wait]
@@ -56,6 +56,7 @@ enum Help {
       --force               fetch: ignore max_age and every cooldown
       --json                fetch: print the reading as JSON; history: the samples as JSON
       --csv                 history: the samples as CSV
+      --chart               history: a chart of used % over time (COLUMNS wide), resets marked
       --window NAME         history: one window (5h, 7d, opus, or an API key)
       --since DURATION      history: how far back (24h default; 90m, 7d, 1h30m)
       --min-left PCT        guard: pass with at least PCT % left (default: the warn threshold)
