@@ -29,7 +29,7 @@ _elbowroom() {
             COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --window)
             COMPREPLY=($(compgen -W "5h 7d sonnet opus" -- "$cur")); return ;;
-        --max-age|--interval|--since|--min-left|--listen|--allow-host)
+        --max-age|--interval|--since|--min-left|--timeout|--listen)
             return ;;
     esac
 
@@ -37,7 +37,7 @@ _elbowroom() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            -a|--adapter|-t|--template|--tooltip|--color|--max-age|--account|--interval|--window|--since|--min-left|--listen|--allow-host)
+            -a|--adapter|-t|--template|--tooltip|--color|--max-age|--account|--interval|--window|--since|--min-left|--timeout|--listen)
                 ((i++))
                 [[ ${COMP_WORDS[i]} == = ]] && ((i++)) ;;
             -*|=) ;;
@@ -56,9 +56,9 @@ _elbowroom() {
             ''|render) COMPREPLY=($(compgen -W "$render --help --version" -- "$cur")) ;;
             watch) COMPREPLY=($(compgen -W "$render --interval --notify" -- "$cur")) ;;
             fetch) COMPREPLY=($(compgen -W "--force --json -v --verbose --account" -- "$cur")) ;;
-            history) COMPREPLY=($(compgen -W "--window --since --json --csv --account" -- "$cur")) ;;
-            guard) COMPREPLY=($(compgen -W "--min-left --window --wait --account" -- "$cur")) ;;
-            serve) COMPREPLY=($(compgen -W "--listen --allow-host" -- "$cur")) ;;
+            history) COMPREPLY=($(compgen -W "--window --since --json --csv --chart --account" -- "$cur")) ;;
+            guard) COMPREPLY=($(compgen -W "--min-left --window --wait --until --timeout --account" -- "$cur")) ;;
+            serve) COMPREPLY=($(compgen -W "--listen" -- "$cur")) ;;
             doctor) COMPREPLY=($(compgen -W "--account" -- "$cur")) ;;
             notify) COMPREPLY=($(compgen -W "--account" -- "$cur")) ;;
             cache) COMPREPLY=($(compgen -W "--account" -- "$cur")) ;;

@@ -2,13 +2,14 @@ import ElbowroomCore
 import ElbowroomTemplate
 import ElbowroomAdapters
 
-/// `elbowroom history [--window NAME] [--since DURATION] [--json|--csv]`: the usage history kept
+/// `elbowroom history [--window NAME] [--since DURATION] [--json|--csv|--chart]`: the usage history kept
 /// with the cache (see `HistoryFile`, `HistoryRetention`), oldest first, for plotting or export.
 ///
 /// - `--window`: one window, by template name (`5h`, `7d`, `opus`) or API key; default every window.
 /// - `--since`: how far back, `24h` by default (`90m`, `7d`, `1h30m`, or seconds); at most 8 days are kept.
 /// - text (default): `time  window  used  resets_at`, times ISO-8601 UTC.
 /// - `--csv`: `time,epoch,key,name,used,resets_at` with a header line.
+/// - `--chart`: used % over time in the terminal (`HistoryChart`).
 /// - `--json`: `{"version":1,"samples":[{"time","epoch","key","name","used","resets_at"}]}`
 ///   (`resets_at` is `null` when unknown; `used` is percent used, 0…100).
 /// - exit 1, saying why, when the history file is not one elbowroom may read (a symlink, a FIFO,
@@ -45,6 +46,16 @@ enum HistoryCommand {
         case .text: context.stdout.write(text(samples, file: store.file, since: options.since))
         case .csv: context.stdout.write(csv(samples))
         case .json: context.stdout.write(json(samples))
+        case .chart:
+            guard !samples.isEmpty else {
+                context.stdout.write(text(samples, file: store.file, since: options.since))
+                break
+            }
+            let config = (try? Config.load(paths: context.paths)) ?? Config()
+            let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
+            context.stdout.write(HistoryChart(samples: samples, start: since, end: now, width: HistoryChart.width(context),
+                                              color: ColorMode.auto.allowsColor(environment: context.environment, isTTY: context.stdoutIsTTY),
+                                              thresholds: config.thresholds).render())
         }
         return 0
     }

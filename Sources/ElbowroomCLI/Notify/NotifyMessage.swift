@@ -9,7 +9,7 @@ import ElbowroomAdapters
 ///  "time":"2026-11-22T14:03:00Z","key":"five_hour","name":"5h","label":"Session","used":75,
 ///  "left":25,"level":"warn","resets_at":"2026-11-22T18:00:00Z","resets_in":14220,"eta":null,"rate":12.5}
 /// ```
-/// `event` is `warn`, `critical`, `exhausted`, `runs_out` or `reset`; `urgency` `critical` for
+/// `event` is `warn`, `critical`, `exhausted`, `runs_out`, `reset` or `unused`; `urgency` `critical` for
 /// `critical` and `exhausted`, else `normal`; `resets_in`, `eta` are seconds, `rate` percent per
 /// hour (each `null` when unknown); `account` the `[accounts.NAME]` the window is of, or `null`
 /// without accounts (then the title says "Claude").
@@ -31,6 +31,8 @@ enum NotifyMessage {
         case .runsOut:
             return "\(label) runs out " + (w.eta.map { $0 < 60 ? "now" : "in " + DurationText.short($0) } ?? "soon")
         case .reset: return "\(label) has reset"
+        case .unused:
+            return "\(label): \(PercentText.whole(w.left))% left, resets " + (w.resetsIn.map { "in " + DurationText.short($0) } ?? "soon")
         }
     }
 
@@ -50,6 +52,7 @@ enum NotifyMessage {
             let rate = w.rate.map { "At \(JSONNumber.format(JSONNumber.rounded($0, places: 1)))%/h" } ?? "At this pace"
             return "\(rate) it runs out before it " + (resets ?? "resets") + "; \(PercentText.whole(w.left))% left."
         case .reset: return "\(PercentText.whole(w.left))% left."
+        case .unused: return "Use it or lose it: what is left when it resets is gone."
         }
     }
 

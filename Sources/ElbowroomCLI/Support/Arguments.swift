@@ -33,19 +33,21 @@ public struct Invocation: Equatable, Sendable {
         case show, path, clear
     }
 
-    /// `elbowroom history [--window NAME] [--since DURATION] [--json|--csv]`.
+    /// `elbowroom history [--window NAME] [--since DURATION] [--json|--csv|--chart]`.
     public struct HistoryOptions: Equatable, Sendable {
-        public enum Format: Equatable, Sendable { case text, json, csv }
+        public enum Format: Equatable, Sendable { case text, json, csv, chart }
         public var window: String?
         public var since: TimeInterval = 86400
         public var format: Format = .text
     }
 
-    /// `elbowroom guard [--min-left PCT] [--window NAME]…`: `minLeft` `nil` is the warn threshold,
-    /// no windows is every window.
+    /// `elbowroom guard [--min-left PCT] [--window NAME]… [--until [--timeout DURATION]]`: `minLeft`
+    /// `nil` is the warn threshold, no windows is every window; `until` waits for headroom.
     public struct GuardOptions: Equatable, Sendable {
         public var minLeft: Double?
         public var windows: [String] = []
+        public var until = false
+        public var timeout: TimeInterval?
     }
 
     public enum CompletionsAction: Equatable, Sendable {
@@ -90,9 +92,9 @@ public enum ArgumentParser {
         switch flag {
         case "--force": (["fetch"], "'elbowroom fetch'")
         case "--json": (["fetch", "history"], "'elbowroom fetch' or 'elbowroom history'")
-        case "--csv": (["history"], "'elbowroom history'")
+        case "--csv", "--chart": (["history"], "'elbowroom history'")
         case "--window": (["history", "guard"], "'elbowroom history' or 'elbowroom guard'")
-        case "--min-left": (["guard"], "'elbowroom guard'")
+        case "--min-left", "--until", "--timeout": (["guard"], "'elbowroom guard'")
         case "--listen": (["serve"], "'elbowroom serve'")
         case "--allow-host": (["serve"], "'elbowroom serve'")
         case "--since": (["history"], "'elbowroom history'")
@@ -116,6 +118,7 @@ public enum ArgumentParser {
         var guardOptions = Invocation.GuardOptions()
         var listen: String?
         var allowHosts: [String] = []
+        var chart = false
         var given: [String] = []
 
         func value(for flag: String) throws(UsageError) -> String {
@@ -154,6 +157,7 @@ public enum ArgumentParser {
             case "--list": completionList = try take()
             case "--json": json = true
             case "--csv": history.format = .csv
+            case "--chart": chart = true
             case "--window":
                 let name = try take()
                 history.window = name
@@ -164,6 +168,13 @@ public enum ArgumentParser {
                     throw UsageError("--min-left takes a percentage from 0 to 100, not '\(text)'")
                 }
                 guardOptions.minLeft = n
+            case "--until": guardOptions.until = true
+            case "--timeout":
+                let text = try take()
+                guard let seconds = DurationArgument.parse(text), seconds <= Config.maxSeconds else {
+                    throw UsageError("--timeout takes a duration such as 6h, 90m or 1h30m, not '\(text)'")
+                }
+                guardOptions.timeout = seconds
             case "--listen": listen = try take()
             case "--allow-host": allowHosts.append(try take())
             case "--since":
@@ -224,12 +235,17 @@ public enum ArgumentParser {
             try noPositional()
             if json && history.format == .csv { throw UsageError("--json and --csv do not go together") }
             if json { history.format = .json }
+            if chart {
+                if history.format != .text { throw UsageError("--chart and --\(json ? "json" : "csv") do not go together") }
+                history.format = .chart
+            }
             invocation.command = .history(history)
         case "notify":
             try noPositional()
             invocation.command = .notify
         case "guard":
             try noPositional()
+            if guardOptions.timeout != nil { guardOptions.until = true }
             invocation.command = .guardCheck(guardOptions)
         case "serve":
             try noPositional()
