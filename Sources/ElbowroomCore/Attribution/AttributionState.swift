@@ -402,7 +402,7 @@ public struct AttributionState: Sendable, Equatable {
     // MARK: - Words and numbers
 
     /// Points to two decimals, unbounded above (a tally over a long range may pass 100).
-    static func points(_ value: Double) -> String {
+    public static func points(_ value: Double) -> String {
         let hundredths = Int64((max(value.isFinite ? value : 0, 0) * 100).rounded())
         let whole = hundredths / 100, fraction = hundredths % 100
         if fraction == 0 { return String(whole) }
