@@ -11,6 +11,9 @@ public enum NotifyKind: String, Sendable, CaseIterable, Comparable {
     case runsOut = "runs_out"
     /// The window reset.
     case reset
+    /// The window rose by `[notify] elsewhere_points` or more while no local Claude Code session
+    /// spent anything (`AttributionState`: another machine, claude.ai, the desktop app).
+    case elsewhere
 
     public static func < (a: NotifyKind, b: NotifyKind) -> Bool {
         (allCases.firstIndex(of: a) ?? 0) < (allCases.firstIndex(of: b) ?? 0)
@@ -26,8 +29,12 @@ public struct NotifySettings: Sendable, Equatable {
     /// cost its first use of `[NotifyKind]` (~11 k instructions of runtime metadata) each time.
     private var bits: UInt8
 
+    /// `[notify] elsewhere_points`: how many points a window must rise with no local spending
+    /// before `elsewhere` notifies.
+    public var elsewherePoints: Double = 5
+
     public init() {
-        bits = Self.bit(.warn) | Self.bit(.critical) | Self.bit(.exhausted) | Self.bit(.runsOut)
+        bits = Self.bit(.warn) | Self.bit(.critical) | Self.bit(.exhausted) | Self.bit(.runsOut) | Self.bit(.elsewhere)
     }
 
     /// The enabled kinds, in `NotifyKind` order.
@@ -46,6 +53,7 @@ public struct NotifySettings: Sendable, Equatable {
         case .exhausted: 4
         case .runsOut: 8
         case .reset: 16
+        case .elsewhere: 64
         }
     }
 }
