@@ -6,7 +6,9 @@ import ElbowroomAdapters
 /// with the cache (see `HistoryFile`, `HistoryRetention`), oldest first, for plotting or export.
 ///
 /// - `--window`: one window, by template name (`5h`, `7d`, `opus`) or API key; default every window.
-/// - `--since`: how far back, `24h` by default (`90m`, `7d`, `1h30m`, or seconds); at most 8 days are kept.
+/// - `--since`: how far back, `24h` by default (`90m`, `7d`, `1h30m`, or seconds); samples are kept
+///   for 8 days: a longer range prints one row per day (`HistoryDaily`, as `--daily` does).
+/// - `--by session|model|project`: who used a window (`HistoryAttribution`).
 /// - text (default): `time  window  used  resets_at`, times ISO-8601 UTC.
 /// - `--csv`: `time,epoch,key,name,used,resets_at` with a header line.
 /// - `--chart`: used % over time in the terminal (`HistoryChart`).
@@ -16,6 +18,9 @@ import ElbowroomAdapters
 ///   another user's file); 2 for an unknown window.
 enum HistoryCommand {
     static func run(_ options: Invocation.HistoryOptions, context: CLIContext) -> Int32 {
+        // Who used a window, and a year of days: their own files (HistoryAttribution, HistoryDaily).
+        if let by = options.by { return HistoryAttribution.run(options, by: by, context: context) }
+        if options.daily || options.since > Double(HistoryRetention.horizon) { return HistoryDaily.run(options, context: context) }
         let store = HistoryStore(paths: context.paths)
         let history: UsageHistory
         do {

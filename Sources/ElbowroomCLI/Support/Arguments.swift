@@ -33,12 +33,16 @@ public struct Invocation: Equatable, Sendable {
         case show, path, clear
     }
 
-    /// `elbowroom history [--window NAME] [--since DURATION] [--json|--csv|--chart]`.
+    /// `elbowroom history [--window NAME] [--since DURATION] [--json|--csv|--chart] [--by session|model|project] [--daily]`.
     public struct HistoryOptions: Equatable, Sendable {
         public enum Format: Equatable, Sendable { case text, json, csv, chart }
         public var window: String?
         public var since: TimeInterval = 86400
         public var format: Format = .text
+        /// `--by`: points per consumer (`HistoryAttribution`).
+        public var by: AttributionReport.By?
+        /// `--daily`: one row per window per day (`HistoryDaily`).
+        public var daily = false
     }
 
     /// `elbowroom guard [--min-left PCT] [--window NAME]… [--until [--timeout DURATION]]`: `minLeft`
@@ -98,6 +102,7 @@ public enum ArgumentParser {
         case "--listen": (["serve"], "'elbowroom serve'")
         case "--allow-host": (["serve"], "'elbowroom serve'")
         case "--since": (["history"], "'elbowroom history'")
+        case "--by", "--daily": (["history"], "'elbowroom history'")
         case "--notify": (["watch"], "'elbowroom watch' (or run 'elbowroom notify')")
         case "--list": (["completions"], "'elbowroom completions'")
         case "--account": (["render", "watch", "fetch", "doctor", "history", "notify", "cache", "guard"],
@@ -179,10 +184,17 @@ public enum ArgumentParser {
             case "--allow-host": allowHosts.append(try take())
             case "--since":
                 let text = try take()
-                guard let seconds = DurationArgument.parse(text), seconds <= Config.maxSeconds else {
-                    throw UsageError("--since takes a duration such as 24h, 90m, 7d or 1h30m, not '\(text)'")
+                guard let seconds = DurationArgument.parse(text), seconds <= Double(DailySummary.keepDays * 86400) else {
+                    throw UsageError("--since takes a duration such as 24h, 90m, 7d or 1h30m (at most 450d), not '\(text)'")
                 }
                 history.since = seconds
+            case "--by":
+                let word = try take()
+                guard let by = AttributionReport.By(rawValue: word) else {
+                    throw UsageError("--by takes session, model or project, not '\(word)'")
+                }
+                history.by = by
+            case "--daily": history.daily = true
             case "--notify": invocation.notify = true
             case "--account": invocation.account = try take()
             case "-v", "--verbose": invocation.verbose = true

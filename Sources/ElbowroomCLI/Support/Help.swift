@@ -24,7 +24,8 @@ enum Help {
       elbowroom adapters
       elbowroom init INTEGRATION
       elbowroom cache [show | path | clear]
-      elbowroom history  [--window NAME] [--since DURATION] [--json|--csv|--chart]
+      elbowroom history  [--window NAME] [--since DURATION] [--json|--csv|--chart] [--daily]
+                         [--by session|model|project]
       elbowroom notify
       elbowroom completions bash|zsh|fish
       elbowroom guard    [--min-left PCT] [--window NAME]... [--account NAME] [--wait]
@@ -58,7 +59,11 @@ enum Help {
       --csv                 history: the samples as CSV
       --chart               history: a chart of used % over time (COLUMNS wide), resets marked
       --window NAME         history: one window (5h, 7d, opus, or an API key)
-      --since DURATION      history: how far back (24h default; 90m, 7d, 1h30m)
+      --since DURATION      history: how far back (24h default; 90m, 7d, 1h30m; past 8 days
+                            one row per day, up to 450d)
+      --by WHAT             history: points of a window (5h unless --window) per session,
+                            model or project, elsewhere for usage no local session made
+      --daily               history: one row per window per day (peak, points, resets, top)
       --min-left PCT        guard: pass with at least PCT % left (default: the warn threshold)
                             in every window (each --window NAME, repeatable; default all)
       --until               guard: wait until enough is left (a reset, fresher data), then exit 0

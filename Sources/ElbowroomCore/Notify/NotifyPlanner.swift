@@ -8,10 +8,13 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 public struct NotifyEvent: Sendable, Equatable {
     public var kind: NotifyKind
     public var window: WindowView
+    /// For `elsewhere`: the run of rises no local session made (`AttributionState.Run`).
+    public var run: AttributionState.Run?
 
-    public init(kind: NotifyKind, window: WindowView) {
+    public init(kind: NotifyKind, window: WindowView, run: AttributionState.Run? = nil) {
         self.kind = kind
         self.window = window
+        self.run = run
     }
 }
 
