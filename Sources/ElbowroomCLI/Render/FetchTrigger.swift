@@ -61,7 +61,10 @@ struct FetchTrigger {
         while context.now() < deadline {
             context.sleep(0.05)
             latest = store.load() ?? latest
-            if let attempt = latest?.fetch.lastAttempt, before.map({ attempt > $0 }) ?? true {
+            // (A fetcher puts its attempt on record before its request, as `interrupted`: while it
+            // still holds the fetch lock, that is the fetch under way, not its result.)
+            if let attempt = latest?.fetch.lastAttempt, before.map({ attempt > $0 }) ?? true,
+               latest?.fetch.lastOutcome != .interrupted || !FileLock.isHeld(context.paths.fetchLockFile) {
                 return latest
             }
             if context.now().timeIntervalSince(start) >= 1, !FileLock.isHeld(context.paths.fetchLockFile) {
