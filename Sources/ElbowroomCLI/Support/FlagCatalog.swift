@@ -50,7 +50,7 @@ enum FlagCatalog {
         Flag(long: "--then", scope: .render, values: .free(label: "command"),
              summary: "claude: then run your own status line on the same stdin"),
         Flag(long: "--then-position", scope: .render, values: .words(label: "position", "after before none"),
-             summary: "where elbowroom's line goes beside --then's output"),
+             summary: "where the elbowroom line goes beside the --then output"),
         Flag(long: "--interval", scope: .watch, values: .free(label: "seconds"), summary: "seconds between frames"),
         Flag(long: "--notify", scope: .watch, summary: "also send desktop notifications"),
         Flag(long: "--window", scope: .history, values: .windows, summary: "one window"),
