@@ -19,6 +19,7 @@ public struct Invocation: Equatable, Sendable {
         case guardCheck(GuardOptions)
         case serve(listen: String?, allowHosts: [String] = [])
         case hook
+        case mcp
         case version
         case help
     }
@@ -70,6 +71,13 @@ public struct Invocation: Equatable, Sendable {
     public var wait = false
     public var color: ColorMode = .auto
     public var demo = false
+    /// `-a claude --then COMMAND`: the user's own status line, run after the ingest with the same
+    /// stdin (`StatusLineChain`).
+    public var then: String?
+    /// `--then-position`: where elbowroom's own line goes beside COMMAND's output.
+    public var thenPosition: ThenPosition = .after
+    /// `init claude --keep`: wrap the status line already in settings.json.
+    public var keepStatusLine = false
     /// `watch --interval`, seconds (fractions allowed).
     public var interval: TimeInterval = 1
     public var verbose = false
@@ -77,6 +85,12 @@ public struct Invocation: Equatable, Sendable {
     public var notify = false
     /// `--account NAME`: that `[accounts.NAME]` of the config alone.
     public var account: String?
+}
+
+/// Where `--then`'s render puts elbowroom's own line: after COMMAND's output (the default),
+/// before it, or nowhere (the ingest alone).
+public enum ThenPosition: String, Equatable, Sendable {
+    case before, after, none
 }
 
 /// A usage error: printed to stderr with exit status 2.
@@ -99,6 +113,8 @@ public enum ArgumentParser {
         case "--csv", "--chart": (["history"], "'elbowroom history'")
         case "--window": (["history", "guard"], "'elbowroom history' or 'elbowroom guard'")
         case "--min-left", "--until", "--timeout": (["guard"], "'elbowroom guard'")
+        case "--then", "--then-position": (["render"], "a render for Claude Code's status line: elbowroom -a claude --then 'COMMAND'")
+        case "--keep": (["init"], "'elbowroom init claude --keep'")
         case "--listen": (["serve"], "'elbowroom serve'")
         case "--allow-host": (["serve"], "'elbowroom serve'")
         case "--since": (["history"], "'elbowroom history'")
@@ -182,6 +198,14 @@ public enum ArgumentParser {
                 guardOptions.timeout = seconds
             case "--listen": listen = try take()
             case "--allow-host": allowHosts.append(try take())
+            case "--then": invocation.then = try take()
+            case "--then-position":
+                let word = try take()
+                guard let position = ThenPosition(rawValue: word) else {
+                    throw UsageError("--then-position takes before, after or none, not '\(word)'")
+                }
+                invocation.thenPosition = position
+            case "--keep": invocation.keepStatusLine = true
             case "--since":
                 let text = try take()
                 guard let seconds = DurationArgument.parse(text), seconds <= Double(DailySummary.keepDays * 86400) else {
@@ -265,6 +289,9 @@ public enum ArgumentParser {
         case "hook":
             try noPositional()
             invocation.command = .hook
+        case "mcp":
+            try noPositional()
+            invocation.command = .mcp
         case "templates":
             switch (positional.first, positional.count) {
             case (nil, _), ("list", 1): invocation.command = .templates(.list)
@@ -280,6 +307,9 @@ public enum ArgumentParser {
                 throw UsageError("usage: elbowroom init INTEGRATION (one of: \(IntegrationSnippets.names.joined(separator: ", ")))")
             }
             invocation.command = .initSnippet(positional[0])
+            if invocation.keepStatusLine && positional[0] != "claude" {
+                throw UsageError("--keep goes with 'elbowroom init claude' (it wraps the status line in settings.json)")
+            }
         case "cache":
             guard positional.count <= 1 else { throw UsageError("usage: elbowroom cache [show|path|clear]") }
             let word = positional.first ?? "show"

@@ -15,7 +15,7 @@ enum FlagCatalog {
     }
 
     /// Which commands take it: `render` flags go with `render` and `watch`.
-    enum Scope: Equatable { case render, watch, history, fetch, `guard`, serve, doctor, notify, cache, global }
+    enum Scope: Equatable { case render, watch, history, fetch, `guard`, serve, doctor, notify, cache, `init`, global }
 
     struct Flag {
         let long: String
@@ -47,6 +47,10 @@ enum FlagCatalog {
              summary: "when to colour plain/ansi output"),
         Flag(long: "--demo", scope: .render, summary: "render a built-in sample reading"),
         Flag(long: "--account", scope: .render, values: .accounts, summary: "one account of the config alone"),
+        Flag(long: "--then", scope: .render, values: .free(label: "command"),
+             summary: "claude: then run your own status line on the same stdin"),
+        Flag(long: "--then-position", scope: .render, values: .words(label: "position", "after before none"),
+             summary: "where the elbowroom line goes beside the --then output"),
         Flag(long: "--interval", scope: .watch, values: .free(label: "seconds"), summary: "seconds between frames"),
         Flag(long: "--notify", scope: .watch, summary: "also send desktop notifications"),
         Flag(long: "--window", scope: .history, values: .windows, summary: "one window"),
@@ -73,6 +77,7 @@ enum FlagCatalog {
         Flag(long: "--account", scope: .doctor, values: .accounts, summary: "one account of the config alone"),
         Flag(long: "--account", scope: .notify, values: .accounts, summary: "one account of the config alone"),
         Flag(long: "--account", scope: .cache, values: .accounts, summary: "one account of the config alone"),
+        Flag(long: "--keep", scope: .`init`, summary: "init claude: wrap the status line already in settings.json"),
         Flag(long: "--help", short: "-h", scope: .global, summary: "show help"),
         Flag(long: "--version", short: "-V", scope: .global, summary: "show the version", onlyBeforeCommand: true),
     ]

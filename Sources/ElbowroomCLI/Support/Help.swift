@@ -17,12 +17,13 @@ enum Help {
     USAGE
       elbowroom [render] [-a|--adapter NAME] [-t|--template NAME|TEXT] [--tooltip NAME|TEXT]
                         [--max-age SECONDS] [--offline] [--wait] [--color auto|always|never] [--demo]
+      elbowroom -a claude --then 'COMMAND' [--then-position after|before|none]
       elbowroom watch    [-a NAME] [-t ...] [--interval SECONDS] [--notify]
       elbowroom fetch    [--force] [--json]
       elbowroom doctor
       elbowroom templates [list | show NAME | check FILE|TEXT]
       elbowroom adapters
-      elbowroom init INTEGRATION
+      elbowroom init INTEGRATION   (init claude --keep: wrap the status line you have)
       elbowroom cache [show | path | clear]
       elbowroom history  [--window NAME] [--since DURATION] [--json|--csv|--chart] [--daily]
                          [--by session|model|project]
@@ -32,6 +33,7 @@ enum Help {
                          [--until [--timeout DURATION]]
       elbowroom serve    [--listen ADDR:PORT] [--allow-host NAME]...
       elbowroom hook
+      elbowroom mcp
       elbowroom --version | --help
 
     RENDER OPTIONS
@@ -52,6 +54,13 @@ enum Help {
       --demo                render a built-in sample reading (no credentials, no network)
       --account NAME        one [accounts.NAME] of the config alone (also watch, fetch, doctor,
                             history, notify, cache); without it every account shows, in config order
+      --then COMMAND        claude: after taking in Claude Code's status line, run COMMAND (your
+                            own status line, through /bin/sh, within 2 s) on the same stdin and
+                            show its output too; a failing or slow one shows a short reason
+      --then-position P     where elbowroom's own line goes: after COMMAND's output (default),
+                            before it, or none (the numbers are still taken in)
+      --keep                init claude: print settings that wrap the statusLine already in
+                            settings.json ($CLAUDE_CONFIG_DIR or ~/.claude) with --then
       --interval SECONDS    watch: seconds between frames (fractions allowed, default 1)
       --notify              watch: also send desktop notifications, as elbowroom notify does
       --force               fetch: ignore max_age and every cooldown
@@ -87,7 +96,8 @@ enum Help {
     FOR SCRIPTS, AGENTS AND TEAMS. elbowroom guard --min-left 20 && long-job runs the job
     only with 20 % left (guard --until --timeout 6h waits for it); elbowroom serve answers GET /
     (a dashboard), /metrics (Prometheus), /v1/usage (JSON) and /healthz; elbowroom hook
-    (elbowroom init claude-hook) tells Claude Code when a window is low.
+    (elbowroom init claude-hook) tells Claude Code when a window is low; elbowroom mcp is an
+    MCP server on stdio with the tool get_headroom (elbowroom init mcp).
 
     RENDERING NEVER WAITS ON THE NETWORK. When the cache is older than max_age, elbowroom starts
     itself as elbowroom-fetch in the background and prints what it has; the next prompt shows the

@@ -191,6 +191,25 @@ PrivateTmp=yes
 [Install]
 WantedBy=default.target
 """#),
+        ("mcp", "mcp.sh", #"""
+# elbowroom as an MCP server: any agent that speaks MCP gets the tool get_headroom (each usage
+# window's percent left, reset, burn rate, and a one-line advice). Read-only, from the cache.
+#
+# Claude Code, for every project (user scope):
+claude mcp add --scope user elbowroom -- elbowroom mcp
+#   and to let it call the tool without asking, in ~/.claude/settings.json:
+#   { "permissions": { "allow": ["mcp__elbowroom__get_headroom"] } }
+#
+# Or one project's .mcp.json (or a file for claude --mcp-config):
+# { "mcpServers": { "elbowroom": { "command": "elbowroom", "args": ["mcp"] } } }
+#
+# Codex, in ~/.codex/config.toml:
+# [mcp_servers.elbowroom]
+# command = "elbowroom"
+# args = ["mcp"]
+#
+# Any other client (OpenCode, Cursor, Gemini CLI, …): a stdio server, command elbowroom, args ["mcp"].
+"""#),
         ("node-exporter", "node-exporter.service", #"""
 # ~/.config/systemd/user/elbowroom-textfile.service: the node_exporter textfile-collector
 # route, without a listening port of our own. Every minute the timer writes what
@@ -246,6 +265,7 @@ ExecStart=/bin/sh -c 'mkdir -p "$DIR" && t=$(mktemp "$DIR/.elbowroom.XXXXXX") &&
         ("claude-hook", "a Claude Code hook: one line of context when a window is low"),
         ("serve", "a systemd service answering GET /metrics and /v1/usage on loopback"),
         ("node-exporter", "a systemd timer writing gauges for node_exporter's textfile collector"),
+        ("mcp", "an MCP server for Claude Code, Codex and other agents: the tool get_headroom"),
     ]
 
     /// The snippet's line from `summaries` (every snippet has one; a test holds them so).
@@ -255,7 +275,7 @@ ExecStart=/bin/sh -c 'mkdir -p "$DIR" && t=$(mktemp "$DIR/.elbowroom.XXXXXX") &&
 
     /// Whether the snippet shows the numbers (not Prometheus gauges or notifications): `init`
     /// then says what they mean.
-    static func showsNumbers(_ name: String) -> Bool { !["prometheus", "systemd-notify", "serve", "node-exporter"].contains(name) }
+    static func showsNumbers(_ name: String) -> Bool { !["prometheus", "systemd-notify", "serve", "node-exporter", "mcp"].contains(name) }
 
     /// `name`, or the snippet an alias of it means.
     public static func canonicalName(_ name: String) -> String {
