@@ -60,8 +60,9 @@ _elbowroom() {
             guard) COMPREPLY=($(compgen -W "--min-left --window --wait --account" -- "$cur")) ;;
             serve) COMPREPLY=($(compgen -W "--listen" -- "$cur")) ;;
             doctor) COMPREPLY=($(compgen -W "--account" -- "$cur")) ;;
-            notify) COMPREPLY=($(compgen -W "--account" -- "$cur")) ;;
+            notify) COMPREPLY=($(compgen -W "--account --test" -- "$cur")) ;;
             cache) COMPREPLY=($(compgen -W "--account" -- "$cur")) ;;
+            init) COMPREPLY=($(compgen -W "--write" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac
         return

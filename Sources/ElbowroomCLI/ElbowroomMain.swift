@@ -60,7 +60,7 @@ public enum ElbowroomMain {
         case .doctor: return DoctorCommand.run(context: context, color: invocation.color)
         case .templates(let action): return TemplatesCommand.run(action, context: context)
         case .adapters: return AdaptersCommand.run(context: context)
-        case .initSnippet(let name): return InitCommand.run(name, context: context)
+        case .initSnippet(let name): return InitCommand.run(name, write: invocation.writeUnits, context: context)
         case .cache(let action): return CacheCommand.run(action, context: context)
         case .history(let options): return HistoryCommand.run(options, context: context)
         case .notify: return NotifyCommand.run(invocation, context: context)

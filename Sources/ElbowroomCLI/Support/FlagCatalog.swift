@@ -15,7 +15,7 @@ enum FlagCatalog {
     }
 
     /// Which commands take it: `render` flags go with `render` and `watch`.
-    enum Scope: Equatable { case render, watch, history, fetch, `guard`, serve, doctor, notify, cache, global }
+    enum Scope: Equatable { case render, watch, history, fetch, `guard`, serve, doctor, notify, cache, `init`, global }
 
     struct Flag {
         let long: String
@@ -65,7 +65,9 @@ enum FlagCatalog {
         Flag(long: "--listen", scope: .serve, values: .free(label: "address"), summary: "ADDR:PORT to listen on"),
         Flag(long: "--account", scope: .doctor, values: .accounts, summary: "one account of the config alone"),
         Flag(long: "--account", scope: .notify, values: .accounts, summary: "one account of the config alone"),
+        Flag(long: "--test", scope: .notify, summary: "send one sample through the configured route"),
         Flag(long: "--account", scope: .cache, values: .accounts, summary: "one account of the config alone"),
+        Flag(long: "--write", scope: .`init`, summary: "put the systemd units in ~/.config/systemd/user"),
         Flag(long: "--help", short: "-h", scope: .global, summary: "show help"),
         Flag(long: "--version", short: "-V", scope: .global, summary: "show the version", onlyBeforeCommand: true),
     ]

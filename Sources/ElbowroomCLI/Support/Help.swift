@@ -22,10 +22,10 @@ enum Help {
       elbowroom doctor
       elbowroom templates [list | show NAME | check FILE|TEXT]
       elbowroom adapters
-      elbowroom init INTEGRATION
+      elbowroom init INTEGRATION [--write]
       elbowroom cache [show | path | clear]
       elbowroom history  [--window NAME] [--since DURATION] [--json|--csv]
-      elbowroom notify
+      elbowroom notify   [--test]
       elbowroom completions bash|zsh|fish
       elbowroom guard    [--min-left PCT] [--window NAME]... [--account NAME] [--wait]
       elbowroom serve    [--listen ADDR:PORT]
@@ -63,6 +63,10 @@ enum Help {
                             or [::]:PORT to be reachable from other machines)
       -v, --verbose         fetch: log each step to stderr (tokens redacted); claude: say which
                             status-line values were not data
+      --write               init: put a systemd snippet's unit files in ~/.config/systemd/user
+                            ($XDG_CONFIG_HOME/systemd/user) and say the systemctl line to run
+      --test                notify: send one sample notification through the configured route
+                            (notify-send or notify_command) and show what it answered
 
     HISTORY AND NOTIFICATIONS. Every reading is also kept as a sample per window (at most one a
     minute, 8 days) beside the cache: {5h.rate} is the burn rate now (%/h), {5h.spark} a sparkline,
