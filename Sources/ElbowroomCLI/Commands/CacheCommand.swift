@@ -7,7 +7,8 @@ import ElbowroomTemplate
 ///   elbowroom has never heard of, one line each (no token is ever in the cache). Each line goes through `SafeText` (one line, no controls): window keys,
 ///   the plan and the last message come from the data.
 /// - `path`: the cache file of this account (`CLAUDE_CONFIG_DIR` picks the account).
-/// - `clear`: removes it; the next render fetches anew.
+/// - `clear`: removes it; the next render fetches anew. With several accounts, every account's
+///   (or the one `--account` names).
 enum CacheCommand {
     static func run(_ action: Invocation.CacheAction, context: CLIContext) -> Int32 {
         let store = CacheStore(paths: context.paths)
