@@ -53,8 +53,13 @@ complete -c elbowroom -n '__fish_seen_subcommand_from serve' -l listen -x -d 'AD
 complete -c elbowroom -n '__fish_seen_subcommand_from serve' -l allow-host -x -d 'another Host name to answer (repeatable)'
 complete -c elbowroom -n '__fish_seen_subcommand_from doctor' -l account -x -a '(elbowroom completions --list accounts 2>/dev/null)' -d 'one account of the config alone'
 complete -c elbowroom -n '__fish_seen_subcommand_from notify' -l account -x -a '(elbowroom completions --list accounts 2>/dev/null)' -d 'one account of the config alone'
+complete -c elbowroom -n '__fish_seen_subcommand_from notify' -l test -d 'send one sample through the configured route'
 complete -c elbowroom -n '__fish_seen_subcommand_from cache' -l account -x -a '(elbowroom completions --list accounts 2>/dev/null)' -d 'one account of the config alone'
+<<<<<<< HEAD
 complete -c elbowroom -n '__fish_seen_subcommand_from init' -l keep -d 'init claude: wrap the status line already in settings.json'
+=======
+complete -c elbowroom -n '__fish_seen_subcommand_from init' -l write -d 'put the systemd units in ~/.config/systemd/user'
+>>>>>>> firsthour
 complete -c elbowroom -s h -l help -d 'show help'
 complete -c elbowroom -n "not __fish_seen_subcommand_from $commands" -s V -l version -d 'show the version'
 

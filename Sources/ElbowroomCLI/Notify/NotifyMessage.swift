@@ -39,6 +39,13 @@ enum NotifyMessage {
         }
     }
 
+    /// `notify --test`'s sample: its own title, and a body that says what a real one reads.
+    static let testTitle = "elbowroom: test notification"
+
+    static func testBody(_ event: NotifyEvent, account: String? = nil) -> String {
+        "A test from elbowroom notify --test: notifications reach you. A real one reads: \(title(event, account: account)). \(body(event))"
+    }
+
     /// Text from the data, bounded and safe to show.
     static func text(_ data: String, lines: SafeText.Lines) -> String {
         SafeText.clean(SafeText.prefix(data, maxBytes: ReadingLimits.maxTextBytes), lines: lines)
@@ -62,14 +69,15 @@ enum NotifyMessage {
         }
     }
 
-    static func json(_ event: NotifyEvent, now: Date, account: String? = nil) -> String {
+    /// `test`: `notify --test`'s sample, which says `"test":true` after the fields above.
+    static func json(_ event: NotifyEvent, now: Date, account: String? = nil, test: Bool = false) -> String {
         let w = event.window
         return JSONValue.object([
             ("version", .number(1)),
             ("account", .string(account.map { text($0, lines: .keep) })),
             ("event", .string(event.kind.rawValue)),
-            ("title", .string(title(event, account: account))),
-            ("body", .string(body(event))),
+            ("title", .string(test ? testTitle : title(event, account: account))),
+            ("body", .string(test ? testBody(event, account: account) : body(event))),
             ("urgency", .string(event.kind.isUrgent ? "critical" : "normal")),
             ("time", .string(ISO8601.format(now))),
             ("key", .string(text(w.key, lines: .keep))),
@@ -82,7 +90,7 @@ enum NotifyMessage {
             ("resets_in", .number(w.resetsIn.map { $0.rounded() })),
             ("eta", .number(w.eta.map { $0.rounded() })),
             ("rate", .number(w.rate.map { JSONNumber.rounded($0, places: 2) })),
-        ] + elsewhere(event)).encoded + "\n"
+        ] + elsewhere(event) + (test ? [("test", JSONValue.bool(true))] : [])).encoded + "\n"
     }
 
     /// An `elsewhere` event's rise: `points`, and the interval it took (`from`, `to`, ISO-8601

@@ -85,6 +85,10 @@ public struct Invocation: Equatable, Sendable {
     public var notify = false
     /// `--account NAME`: that `[accounts.NAME]` of the config alone.
     public var account: String?
+    /// `init NAME --write`: put a systemd snippet's unit files in place instead of printing them.
+    public var writeUnits = false
+    /// `notify --test`: send one sample notification through the configured route.
+    public var sendTest = false
 }
 
 /// Where `--then`'s render puts elbowroom's own line: after COMMAND's output (the default),
@@ -121,6 +125,8 @@ public enum ArgumentParser {
         case "--by", "--daily": (["history"], "'elbowroom history'")
         case "--notify": (["watch"], "'elbowroom watch' (or run 'elbowroom notify')")
         case "--list": (["completions"], "'elbowroom completions'")
+        case "--write": (["init"], "'elbowroom init NAME' (a systemd snippet)")
+        case "--test": (["notify"], "'elbowroom notify'")
         case "--account": (["render", "watch", "fetch", "doctor", "history", "notify", "cache", "guard"],
                            "a command that reads usage (render, watch, fetch, doctor, history, notify, cache, guard)")
         default: nil
@@ -220,6 +226,8 @@ public enum ArgumentParser {
                 history.by = by
             case "--daily": history.daily = true
             case "--notify": invocation.notify = true
+            case "--write": invocation.writeUnits = true
+            case "--test": invocation.sendTest = true
             case "--account": invocation.account = try take()
             case "-v", "--verbose": invocation.verbose = true
             case "--color":

@@ -76,8 +76,10 @@ enum FlagCatalog {
         Flag(long: "--allow-host", scope: .serve, values: .free(label: "host"), summary: "another Host name to answer (repeatable)"),
         Flag(long: "--account", scope: .doctor, values: .accounts, summary: "one account of the config alone"),
         Flag(long: "--account", scope: .notify, values: .accounts, summary: "one account of the config alone"),
+        Flag(long: "--test", scope: .notify, summary: "send one sample through the configured route"),
         Flag(long: "--account", scope: .cache, values: .accounts, summary: "one account of the config alone"),
         Flag(long: "--keep", scope: .`init`, summary: "init claude: wrap the status line already in settings.json"),
+        Flag(long: "--write", scope: .`init`, summary: "put the systemd units in ~/.config/systemd/user"),
         Flag(long: "--help", short: "-h", scope: .global, summary: "show help"),
         Flag(long: "--version", short: "-V", scope: .global, summary: "show the version", onlyBeforeCommand: true),
     ]

@@ -23,11 +23,11 @@ enum Help {
       elbowroom doctor
       elbowroom templates [list | show NAME | check FILE|TEXT]
       elbowroom adapters
-      elbowroom init INTEGRATION   (init claude --keep: wrap the status line you have)
+      elbowroom init INTEGRATION [--write]   (init claude --keep: wrap the status line you have)
       elbowroom cache [show | path | clear]
       elbowroom history  [--window NAME] [--since DURATION] [--json|--csv|--chart] [--daily]
                          [--by session|model|project]
-      elbowroom notify
+      elbowroom notify   [--test]
       elbowroom completions bash|zsh|fish
       elbowroom guard    [--min-left PCT] [--window NAME]... [--account NAME] [--wait]
                          [--until [--timeout DURATION]]
@@ -85,6 +85,10 @@ enum Help {
                             bound get 421
       -v, --verbose         fetch: log each step to stderr (tokens redacted); claude: say which
                             status-line values were not data
+      --write               init: put a systemd snippet's unit files in ~/.config/systemd/user
+                            ($XDG_CONFIG_HOME/systemd/user) and say the systemctl line to run
+      --test                notify: send one sample notification through the configured route
+                            (notify-send or notify_command) and show what it answered
 
     HISTORY AND NOTIFICATIONS. Every reading is also kept as a sample per window (at most one a
     minute, 8 days) beside the cache: {5h.rate} is the burn rate now (%/h), {5h.spark} a sparkline,
