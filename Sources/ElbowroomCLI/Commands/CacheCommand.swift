@@ -31,13 +31,14 @@ enum CacheCommand {
                 context.stdout.write("cache at \(store.file) is unreadable or of another version; it will be replaced on the next fetch\n")
                 return 0
             }
-            context.stdout.write(describe(cache, now: context.now(), config: (try? Config.load(paths: context.paths)) ?? Config()))
+            context.stdout.write(describe(cache, now: context.now(), config: (try? Config.load(paths: context.paths)) ?? Config(),
+                                          provider: context.paths.provider))
         }
         return 0
     }
 
-    static func describe(_ cache: CacheFile, now: Date, config: Config) -> String {
-        let view = UsageView(cache: cache, now: now, config: config)
+    static func describe(_ cache: CacheFile, now: Date, config: Config, provider: Provider = .claude) -> String {
+        let view = UsageView(cache: cache, now: now, config: config, provider: provider)
         var lines = ["account: \(cache.account)", "status: \(view.status.rawValue)"]
         if let reading = cache.reading {
             lines.append("data: \(reading.source.rawValue), \(DurationText.short(now.timeIntervalSince(reading.fetchedAt))) old (\(ISO8601.format(reading.fetchedAt)))")
@@ -47,8 +48,9 @@ enum CacheCommand {
                 var line = "  \(w.key): \(PercentText.whole(w.used))% used, \(PercentText.whole(w.left))% left, \(w.level.rawValue)"
                 if w.hasReset { line += ", reset since observed" }
                 if let r = w.resetsAt { line += ", resets \(ISO8601.format(r)) (in \(DurationText.short(r.timeIntervalSince(now))))" }
+                if let detail = w.detail { line += " (\(detail))" }
                 line += ", from \(w.source.rawValue) \(DurationText.short(w.age(now: now))) ago"
-                if !w.shown { line += ", not a /usage row" }
+                if !w.shown { line += provider == .claude ? ", not a /usage row" : ", shown when it needs attention" }
                 lines.append(line)
             }
             if let spend = view.spend { lines.append(describe(spend)) }
