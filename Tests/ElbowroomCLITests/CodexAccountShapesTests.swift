@@ -46,7 +46,7 @@ import ElbowroomTestSupport
         #expect(line.hasPrefix("Blocked 0% · Monthly credit limit 0%"), "\(line)")
         #expect(line.contains("5h 97%"), "\(line)")
         let json = try s.run(["-a", "json", "--offline"]).stdout
-        #expect(json.contains(#""account":"blocked""#) && json.contains(#""level":"critical""#), "\(json)")
+        #expect(json.contains(#""account_type":"blocked""#) && json.contains(#""level":"critical""#), "\(json)")
         #expect(json.contains(#""detail":"259% used, 1,811.97 of 700 credits""#), "the words are not capped: \(json)")
         #expect(json.contains(#""detail":"your workspace credit limit is reached""#), "\(json)")
         let verdict = try s.run(["guard", "--min-left", "10"])

@@ -17,6 +17,8 @@ public struct CacheFile: Codable, Sendable, Equatable {
     public var fetch: FetchState
     /// Notifications already sent, one `NotifyLedger` line per window; `nil` until `notify` runs.
     public var notified: [String]?
+    /// Who used each window: `AttributionState` lines; `nil` until a status line or a fetch brings some.
+    public var attribution: [String]?
 
     public init(account: String, reading: Reading? = nil, fetch: FetchState = FetchState()) {
         self.version = Self.currentVersion

@@ -36,6 +36,7 @@ enum CacheFileReader {
         var reading: Reading?
         var fetch: FetchState?
         var notified: [String]?
+        var attribution: [String]?
         try r.object { r, key throws(Failure) in
             switch key {
             case "version": version = try r.int()
@@ -43,6 +44,7 @@ enum CacheFileReader {
             case "reading": reading = try r.null() ? nil : try Self.reading(&r)
             case "fetch": fetch = try Self.fetchState(&r)
             case "notified": notified = try Self.strings(&r)
+            case "attribution": attribution = try Self.strings(&r)
             default: try r.skipValue()
             }
         }
@@ -50,6 +52,7 @@ enum CacheFileReader {
         var file = CacheFile(account: account, reading: reading, fetch: fetch)
         file.version = version
         file.notified = notified
+        file.attribution = attribution
         return file
     }
 

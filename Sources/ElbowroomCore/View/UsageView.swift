@@ -131,7 +131,7 @@ public struct UsageView: Sendable, Equatable {
     }
 
     /// What kind of account the data shows: `subscriber` (windows), `organisation pool`,
-    /// `gateway` (a spend limit from the status line), `spend only`, or `no limits` — for
+    /// `gateway` (a spend limit from the status line), `spend only`, `no limits`, or `blocked` (a Codex workspace refusing every request) — for
     /// `doctor`, `cache show` and the `account` variable. `nil` without data.
     public var accountType: String? {
         guard age != nil else { return nil }

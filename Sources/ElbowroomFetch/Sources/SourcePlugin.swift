@@ -46,6 +46,10 @@ struct SourcePlugin {
         guard let path = find() else {
             throw .config("source plugin \(Self.prefix + name) not found in \(Paths.join(context.paths.configHome, "sources")) or on PATH")
         }
+        if let why = ExecutableTrust.refusal(path) {
+            context.log("refusing \(path): \(why)")
+            throw .config("source plugin \(Self.prefix + name) refused: \(ExecutableTrust.withoutPath)")
+        }
         let now = context.clock()
         let request = JSONValue.object([
             .init("version", .number("1")), .init("account", .string(context.accountName ?? "")),

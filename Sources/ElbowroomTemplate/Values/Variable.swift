@@ -43,7 +43,7 @@ import ElbowroomCore
 /// | `plan` | text | `pro`, `max`, … when known |
 /// | `display` | text | `left` or `used`: what `W.percent` counts (`display` in the config) |
 /// | `level` | level | the worst level over all windows, and the spend's when the spend is the account's limit (`ok` without data) |
-/// | `account` | text | what the data shows: `subscriber`, `organisation pool`, `spend only`, `gateway`, `no limits` ([accounts](accounts.md)) |
+/// | `account` | text | what the data shows: `subscriber`, `organisation pool`, `spend only`, `gateway`, `no limits`, `blocked` (a Codex workspace that refuses every request) ([accounts](accounts.md)) |
 /// | `notice` | text | for an account with data but no window and no spend: `team plan: no limits or spend to show` |
 /// | `name` | text | the `[accounts.NAME]` being rendered: `work` (no value without accounts; [several accounts](accounts-and-agents.md)) |
 /// | `label` | text | that account's `label`: `W` |
