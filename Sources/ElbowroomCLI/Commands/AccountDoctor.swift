@@ -34,6 +34,8 @@ enum AccountDoctor {
         }
         let config = (try? Config.load(paths: paths)) ?? Config()
         lines.append(DoctorCommand.cache(paths: paths, now: context.now(), config: config))
+        // What the last body or session-log event left out, and its drift, as for Claude.
+        lines += DoctorCommand.dataNotes(paths: paths)
         lines.append(contentsOf: refusedAdapters(context: context))
         return lines
     }
