@@ -144,8 +144,8 @@ enum DoctorCommand {
             signedIn = login.ok
             lines.append(login)
             // Only while someone is refreshing: Claude Code (or elbowroom) holding its locks.
-            for holder in ClaudeCodeStorage(environment: context.environment).lockHolders(now: now) {
-                lines.append(Line(ok: true, text: "claude code lock: \(holder)"))
+            for lock in ClaudeCodeStorage(environment: context.environment).lockStates(now: now) {
+                lines.append(Line(ok: !lock.stuck, text: "claude code lock: \(lock.text)"))
             }
         }
         var cacheLine = cache(paths: paths, now: now, config: config)
