@@ -10,9 +10,9 @@ import Testing
     /// A day of samples every 10 minutes: the session window fills from 0 to ~97 % over each of
     /// its five-hour instances (resets 5, 10, 15 and 20 hours into the day), the weekly one
     /// climbs slowly from 20 %.
-    static func seed(_ e: EndToEnd) throws {
+    static func seed(_ e: EndToEnd, now: Int64 = Self.now, days: Int64 = 1) throws {
         let store = HistoryStore(paths: e.sandbox.paths)
-        let start = now - 86400
+        let start = now - days * 86400
         var t = start
         while t <= now {
             let intoInstance = (t - start) % (5 * 3600)
@@ -21,7 +21,7 @@ import Testing
             let windows = [
                 UsageWindow(key: "five_hour", used: Double(intoInstance) / (5 * 3600) * 100,
                             resetsAt: Date(timeIntervalSince1970: TimeInterval(reset)), observedAt: date),
-                UsageWindow(key: "seven_day", used: 20 + Double(t - start) / 86400 * 10,
+                UsageWindow(key: "seven_day", used: 20 + Double(t - start) / 86400 * 10 / Double(days),
                             resetsAt: Date(timeIntervalSince1970: TimeInterval(now + 3 * 86400)), observedAt: date),
             ]
             try store.record(Reading(windows: windows, fetchedAt: date, source: .api))
