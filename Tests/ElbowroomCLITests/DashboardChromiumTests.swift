@@ -58,8 +58,15 @@ import Testing
         let taken = try #require(try Self.chromium(["--screenshot=" + shot, "--window-size=1100,1000", "--hide-scrollbars", url],
                                                    root: e.sandbox.root), "chromium hung")
         #expect(taken.status == 0, "\(taken.stderr.suffix(500))")
-        let colours = try Self.distinctColours(shot, root: e.sandbox.root)
-        #expect(colours >= 8, "a blank page has one or two colours; this one has \(colours)")
+        let light = try Self.colours(shot, root: e.sandbox.root)
+        #expect(light.distinct >= 8, "a blank page has one or two colours; this one has \(light.distinct)")
+        #expect(light.corner > 200, "a light system theme gets a light page")
+        // A dark system theme (prefers-color-scheme: dark) gets a dark page, just as full.
+        let darkShot = e.sandbox.root + "/dashboard-dark.png"
+        _ = try Self.chromium(["--force-dark-mode", "--screenshot=" + darkShot, "--window-size=1100,1000", "--hide-scrollbars", url],
+                              root: e.sandbox.root)
+        let dark = try Self.colours(darkShot, root: e.sandbox.root)
+        #expect(dark.distinct >= 8 && dark.corner < 60, "\(dark)")
         // ELBOWROOM_SCREENSHOT_DIR=docs/images: the README's picture (the gauges and the day).
         if let keep = ProcessInfo.processInfo.environment["ELBOWROOM_SCREENSHOT_DIR"] {
             _ = try Self.chromium(["--screenshot=" + keep + "/dashboard.png", "--window-size=1000,640", "--hide-scrollbars", url],
@@ -99,8 +106,9 @@ import Testing
         #expect(serve.stop()?.status == 0)
     }
 
-    /// Distinct RGB colours in a PNG (python3's zlib: 8-bit RGB or RGBA, every filter type).
-    static func distinctColours(_ png: String, root: String) throws -> Int {
+    /// Distinct RGB colours in a PNG (python3's zlib: 8-bit RGB or RGBA, every filter type), and
+    /// the brightness (0-255) of the background near its top left corner.
+    static func colours(_ png: String, root: String) throws -> (distinct: Int, corner: Int) {
         let script = """
             import sys, zlib, struct
             data = open(sys.argv[1], 'rb').read()
@@ -136,10 +144,13 @@ import Testing
                 for x in range(0, stride, bpp):
                     colours.add(bytes(line[x:x + 3]))
                 prev = line
-            print(len(colours))
+                if y == 5:
+                    corner = bytes(line[5 * bpp:5 * bpp + 3])
+            print(len(colours), sum(corner) // 3)
             """
         try script.write(toFile: root + "/colours.py", atomically: true, encoding: .utf8)
         let run = try #require(try runBounded("/usr/bin/python3", [root + "/colours.py", png], environment: [:], seconds: 60))
-        return Int(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let numbers = run.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return (numbers.first ?? 0, numbers.count > 1 ? numbers[1] : -1)
     }
 }
