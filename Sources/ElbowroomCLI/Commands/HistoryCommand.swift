@@ -6,8 +6,11 @@ import ElbowroomAdapters
 /// with the cache (see `HistoryFile`, `HistoryRetention`), oldest first, for plotting or export.
 ///
 /// - `--window`: one window, by template name (`5h`, `7d`, `opus`) or API key; default every window.
-/// - `--since`: how far back, `24h` by default (`90m`, `7d`, `1h30m`, or seconds); at most 8 days are kept.
-/// - text (default): `time  window  used  resets_at`, times ISO-8601 UTC.
+/// - `--since`: how far back, `24h` by default (`90m`, `7d`, `1h30m`, or seconds); samples are kept
+///   for 8 days: a longer range prints one row per day (`HistoryDaily`, as `--daily` does).
+/// - `--by session|model|project`: who used a window (`HistoryAttribution`).
+/// - text (default): `time  window  used  left  resets_at`, times ISO-8601 UTC (left is what
+///   every other line shows: 100 − used).
 /// - `--csv`: `time,epoch,key,name,used,resets_at` with a header line.
 /// - `--chart`: used % over time in the terminal (`HistoryChart`).
 /// - `--json`: `{"version":1,"samples":[{"time","epoch","key","name","used","resets_at"}]}`
@@ -16,6 +19,9 @@ import ElbowroomAdapters
 ///   another user's file); 2 for an unknown window.
 enum HistoryCommand {
     static func run(_ options: Invocation.HistoryOptions, context: CLIContext) -> Int32 {
+        // Who used a window, and a year of days: their own files (HistoryAttribution, HistoryDaily).
+        if let by = options.by { return HistoryAttribution.run(options, by: by, context: context) }
+        if options.daily || options.since > Double(HistoryRetention.horizon) { return HistoryDaily.run(options, context: context) }
         let store = HistoryStore(paths: context.paths)
         let history: UsageHistory
         do {
@@ -66,10 +72,11 @@ enum HistoryCommand {
         }
         let width = max(6, samples.map { WindowCatalog.shortName(forKey: $0.key).count }.max() ?? 0)
         func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
-        var out = pad("time", 22) + pad("window", width + 2) + pad("used", 7) + "resets_at\n"
+        var out = pad("time", 22) + pad("window", width + 2) + pad("used", 7) + pad("left", 7) + "resets_at\n"
         for s in samples {
             out += pad(ISO8601.format(date(s.at)), 22) + pad(WindowCatalog.shortName(forKey: s.key), width + 2)
-                + pad(HistoryFile.percent(s.used), 7) + (s.resetsAt.map { ISO8601.format(date($0)) } ?? "-") + "\n"
+                + pad(HistoryFile.percent(s.used), 7) + pad(HistoryFile.percent(min(max(100 - s.used, 0), 100)), 7)
+                + (s.resetsAt.map { ISO8601.format(date($0)) } ?? "-") + "\n"
         }
         return out
     }

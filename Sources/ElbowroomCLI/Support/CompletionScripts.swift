@@ -109,6 +109,7 @@ package enum CompletionScripts {
             case .doctor: line += " -n '__fish_seen_subcommand_from doctor'"
             case .notify: line += " -n '__fish_seen_subcommand_from notify'"
             case .cache: line += " -n '__fish_seen_subcommand_from cache'"
+            case .`init`: line += " -n '__fish_seen_subcommand_from init'"
             case .global: if flag.onlyBeforeCommand { line += " -n \"not __fish_seen_subcommand_from $commands\"" }
             }
             if let short = flag.short { line += " -s " + short.dropFirst() }
@@ -193,6 +194,7 @@ _elbowroom() {
             doctor) COMPREPLY=($(compgen -W "\#(bashWords(.doctor))" -- "$cur")) ;;
             notify) COMPREPLY=($(compgen -W "\#(bashWords(.notify))" -- "$cur")) ;;
             cache) COMPREPLY=($(compgen -W "\#(bashWords(.cache))" -- "$cur")) ;;
+            init) COMPREPLY=($(compgen -W "\#(bashWords(.`init`))" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac
         return
@@ -280,7 +282,7 @@ _elbowroom() {
         notify)
           \#(zshArguments(.notify))
         init)
-          _arguments '1:integration:_elbowroom_integrations' && ret=0 ;;
+          _arguments -s \#(FlagCatalog.flags(.`init`).map(zshSpec).joined(separator: " ")) '1:integration:_elbowroom_integrations' && ret=0 ;;
         templates)
           _arguments '1:action:((list\:"every template" show\:"print a template" check\:"check a template file or text"))' \
             '2: :->template_argument' && ret=0

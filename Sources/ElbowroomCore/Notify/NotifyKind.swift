@@ -13,6 +13,9 @@ public enum NotifyKind: String, Sendable, CaseIterable, Comparable {
     case reset
     /// The window resets within `unused_before` with at least `unused_left` % still left: use it or lose it.
     case unused
+    /// The window rose by `[notify] elsewhere_points` or more while no local Claude Code session
+    /// spent anything (`AttributionState`: another machine, claude.ai, the desktop app).
+    case elsewhere
 
     public static func < (a: NotifyKind, b: NotifyKind) -> Bool {
         (allCases.firstIndex(of: a) ?? 0) < (allCases.firstIndex(of: b) ?? 0)
@@ -32,8 +35,12 @@ public struct NotifySettings: Sendable, Equatable {
     /// `unused_left`: the least headroom left (%) that `unused` calls thrown away.
     public var unusedLeft: Double = 50
 
+    /// `[notify] elsewhere_points`: how many points a window must rise with no local spending
+    /// before `elsewhere` notifies.
+    public var elsewherePoints: Double = 5
+
     public init() {
-        bits = Self.bit(.warn) | Self.bit(.critical) | Self.bit(.exhausted) | Self.bit(.runsOut) | Self.bit(.unused)
+        bits = Self.bit(.warn) | Self.bit(.critical) | Self.bit(.exhausted) | Self.bit(.runsOut) | Self.bit(.unused) | Self.bit(.elsewhere)
     }
 
     /// The enabled kinds, in `NotifyKind` order.
@@ -53,6 +60,7 @@ public struct NotifySettings: Sendable, Equatable {
         case .runsOut: 8
         case .reset: 16
         case .unused: 32
+        case .elsewhere: 64
         }
     }
 }

@@ -8,10 +8,13 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 public struct NotifyEvent: Sendable, Equatable {
     public var kind: NotifyKind
     public var window: WindowView
+    /// For `elsewhere`: the run of rises no local session made (`AttributionState.Run`).
+    public var run: AttributionState.Run?
 
-    public init(kind: NotifyKind, window: WindowView) {
+    public init(kind: NotifyKind, window: WindowView, run: AttributionState.Run? = nil) {
         self.kind = kind
         self.window = window
+        self.run = run
     }
 }
 
@@ -32,11 +35,11 @@ public enum NotifyPlanner {
                             settings: NotifySettings) -> (events: [NotifyEvent], ledger: NotifyLedger) {
         var events: [NotifyEvent] = []
         var entries: [NotifyLedger.Entry] = []
-        let now = Int64(view.now.timeIntervalSince1970.rounded(.down))
+        let now = EpochTime.seconds(view.now)
         for stored in reading?.windows ?? [] {
             guard HistoryFile.isStorableKey(stored.key),
                   let window = view.windows.first(where: { $0.key == stored.key }) else { continue }
-            let reset = stored.resetsAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+            let reset = stored.resetsAt.map { EpochTime.seconds($0) }
             func notify(_ kind: NotifyKind) {
                 if settings.isEnabled(kind) { events.append(NotifyEvent(kind: kind, window: window)) }
             }
