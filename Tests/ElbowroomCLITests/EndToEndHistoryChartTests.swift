@@ -85,6 +85,24 @@ import Testing
         #expect(try e.run(["history", "--chart", "--json"]).status == 2)
     }
 
+    /// Past the 8 days of samples, the daily summaries: each day's peak, its resets marked.
+    @Test func aLongRangeChartsEachDaysPeak() throws {
+        let e = try EndToEnd(usage: .hang)
+        try Self.seed(e, days: 7)
+        let run = try Self.chart(e, ["--window", "5h", "--since", "30d"], columns: 64)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "5h peak used % per day, 2026-12-16 08:00 to 2027-01-15 08:00 UTC", "\(run.stdout)")
+        let axis = try #require(lines.first { $0.hasPrefix("  0└") })
+        #expect(axis.count == 64)
+        #expect(axis.contains("↻"), "\(axis)")
+        // The first three weeks have no data; the last week peaks near the top every day.
+        let top = try #require(lines.first { $0.hasPrefix("100┤") })
+        #expect(Array(top.dropFirst(4)).prefix(40).allSatisfy { $0 == " " }, "\(top)")
+        #expect(top.suffix(10).contains { $0 != " " }, "\(top)")
+        #expect(try e.run(["history", "--chart", "--by", "model"]).status == 2)
+    }
+
     @Test func nothingInRangeSaysSo() throws {
         let e = try EndToEnd(usage: .hang)
         let run = try Self.chart(e, [], columns: 80)

@@ -35,7 +35,7 @@ enum HistoryAttribution {
         switch options.format {
         case .json: context.stdout.write(json(rows, by: by, key: key, since: since))
         case .csv: context.stdout.write(csv(rows))
-        case .text:
+        case .text, .chart:  // (--chart and --by do not go together: the parser says so)
             guard !rows.isEmpty else {
                 context.stdout.write("no usage of \(name) attributed in the last \(DurationText.short(options.since)) (attribution: \(attribution.file))\n")
                 return 0
