@@ -51,6 +51,7 @@ import Testing
         #expect(html.contains("aria-valuetext=\"37% left, resets in 1h59m, level ok\"")
                 || html.contains("aria-valuetext=\"37% left, resets in 2h, level ok\""), "\(html)")
         #expect(html.contains("<h3>Last 24 hours</h3>") && html.contains("<h3>Last 7 days</h3>"))
+        #expect(html.contains("<h3>Last 90 days, each day&#39;s peak</h3>") || html.contains("<h3>Last 90 days, each day's peak</h3>"), "the daily summaries' chart")
         #expect(html.components(separatedBy: "<polyline class=\"series").count > 4, "the charts have lines")
         #expect(html.contains("class=\"reset\""), "resets are marked")
 
@@ -71,6 +72,8 @@ import Testing
         if let keep = ProcessInfo.processInfo.environment["ELBOWROOM_SCREENSHOT_DIR"] {
             _ = try Self.chromium(["--screenshot=" + keep + "/dashboard.png", "--window-size=1000,640", "--hide-scrollbars", url],
                                   root: e.sandbox.root)
+            _ = try Self.chromium(["--force-dark-mode", "--screenshot=" + keep + "/dashboard-full-dark.png", "--window-size=1000,1500",
+                                   "--hide-scrollbars", url], root: e.sandbox.root)
         }
         #expect(serve.stop()?.status == 0)
     }

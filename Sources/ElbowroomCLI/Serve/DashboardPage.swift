@@ -3,7 +3,8 @@ import ElbowroomTemplate
 import ElbowroomAdapters
 
 /// `serve`'s `GET /`: one self-contained HTML page — every account's windows as gauges (left %,
-/// reset countdown, level) and a chart of used % over the last 24 hours and 7 days.
+/// reset countdown, level), a chart of used % over the last 24 hours and 7 days, and each day's
+/// peak over the last 90 (the daily summaries).
 ///
 /// - Nothing outside the page: no script, no external URL, no framework; inline SVG and one
 ///   `<style>` whose SHA-256 the `Content-Security-Policy` names (`csp`), which allows nothing
@@ -22,6 +23,8 @@ enum DashboardPage {
         var title: String
         var view: UsageView
         var samples: [HistorySample]
+        /// Daily summaries, for the 90 days (each day's peak).
+        var days: [DailySummary] = []
     }
 
     static let refreshSeconds = 60
@@ -154,6 +157,14 @@ enum DashboardPage {
                 out += chart(samples, start: end - span, end: end, windows: windows, title: title, utc: utc)
             }
         }
+        let start = end - 90 * 86400
+        let peaks = account.days.filter { $0.dayStart + 86400 > start }
+            .map { HistorySample(at: min(end, max(start, $0.dayStart) + 43200), key: $0.key, used: $0.peak, resetsAt: nil) }
+            .sorted { $0.at < $1.at }
+        if peaks.count > 1 {
+            out += "<h3>Last 90 days, each day's peak</h3>\n"
+            out += chart(peaks, start: start, end: end, windows: windows, title: "Last 90 days, each day's peak", utc: utc)
+        }
         return out + "</section>\n"
     }
 
@@ -198,7 +209,7 @@ enum DashboardPage {
             svg += "<line class=\"grid\" x1=\"\(n(left))\" x2=\"\(n(right))\" y1=\"\(n(y(p)))\" y2=\"\(n(y(p)))\"/>"
             svg += "<text class=\"axis\" x=\"\(n(left - 6))\" y=\"\(n(y(p) + 4))\" text-anchor=\"end\">\(Int(p))%</text>"
         }
-        let format = end - start <= 2 * 86400 ? "%H:%M" : "%a %d"
+        let format = end - start <= 2 * 86400 ? "%H:%M" : end - start <= 8 * 86400 ? "%a %d" : "%b %d"
         for (fraction, anchor) in [(0.0, "start"), (0.5, "middle"), (1.0, "end")] {
             let at = start + Int64(Double(end - start) * fraction)
             svg += "<text class=\"axis\" x=\"\(n(x(at)))\" y=\"\(n(bottom + 20))\" text-anchor=\"\(anchor)\">\(utc.format(Date(timeIntervalSince1970: TimeInterval(at)), format))</text>"

@@ -16,7 +16,14 @@ extension ServeContent {
             let history = HistoryStore(paths: part.paths).load()
             let view = UsageView(cache: cache, now: now, config: config, history: history, provider: part.paths.provider)
             let title = account.map { $0.label } ?? view.agent
-            accounts.append(DashboardPage.Account(title: title, view: view, samples: history.samples))
+            // 90 days of daily peaks: the daily summaries, and the detail for days not summed up yet.
+            let historyFile = HistoryStore(paths: part.paths).file
+            let archive = DailyArchive(historyFile: historyFile)
+            let end = Int64(now.timeIntervalSince1970.rounded(.down))
+            let days = archive.days(from: DailySummary.day(of: end - 90 * 86400), now: end,
+                                    stored: (try? archive.read()) ?? DailySummary.File(), samples: history.samples,
+                                    log: AttributionLog(historyFile: historyFile).load()).days
+            accounts.append(DashboardPage.Account(title: title, view: view, samples: history.samples, days: days))
         }
         return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: DashboardPage.html(accounts, now: now),
                             headers: "Content-Security-Policy: \(DashboardPage.csp)\r\nReferrer-Policy: no-referrer\r\n"
