@@ -109,6 +109,27 @@ import Testing
         #expect(serve.stop()?.status == 0)
     }
 
+    /// A hostile account label reaches the browser as text: no element, no handler, no request.
+    @Test(.enabled(if: available, "needs chromium (Debian: chromium) and python3"))
+    func aHostileLabelIsTextInTheBrowser() throws {
+        let e = try EndToEnd()
+        let label = "<img src=/x onerror=alert(1)><b>W</b>"
+        try e.sandbox.writeConfig("timeout = 3\n[accounts.work]\nlabel = \"\(label)\"\nclaude_config_dir = \"\(e.sandbox.claudeConfigDir)\"\n")
+        let serve = try ServeProcess(elbowroom: e.elbowroom, environment: e.sandbox.environment)
+        _ = try RawHTTP.get(port: serve.port, "/v1/usage")
+        try #require(Eventually.within(15) { ((try? RawHTTP.get(port: serve.port, "/"))?.body ?? "").contains("role=\"meter\"") },
+                     "no data reached the page")
+        let origin = "http://127.0.0.1:\(serve.port)"
+        let log = e.sandbox.root + "/netlog.json"
+        let dom = try #require(try Self.chromium(["--log-net-log=" + log, "--dump-dom", origin + "/"], root: e.sandbox.root))
+        #expect(dom.status == 0)
+        #expect(dom.stdout.contains("&lt;img src=/x onerror=alert(1)&gt;&lt;b&gt;W&lt;/b&gt;</h2>"), "\(dom.stdout.prefix(2000))")
+        #expect(!dom.stdout.contains("<img") && !dom.stdout.contains("<b>"))
+        // The browser asked for nothing the label names (no /x).
+        #expect(!(try String(contentsOfFile: log, encoding: .utf8)).contains(origin + "/x"))
+        #expect(serve.stop()?.status == 0)
+    }
+
     /// Distinct RGB colours in a PNG (python3's zlib: 8-bit RGB or RGBA, every filter type), and
     /// the brightness (0-255) of the background near its top left corner.
     static func colours(_ png: String, root: String) throws -> (distinct: Int, corner: Int) {
