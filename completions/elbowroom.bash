@@ -62,9 +62,13 @@ _elbowroom() {
             guard) COMPREPLY=($(compgen -W "--min-left --window --wait --account" -- "$cur")) ;;
             serve) COMPREPLY=($(compgen -W "--listen" -- "$cur")) ;;
             doctor) COMPREPLY=($(compgen -W "--account" -- "$cur")) ;;
-            notify) COMPREPLY=($(compgen -W "--account" -- "$cur")) ;;
+            notify) COMPREPLY=($(compgen -W "--account --test" -- "$cur")) ;;
             cache) COMPREPLY=($(compgen -W "--account" -- "$cur")) ;;
+<<<<<<< HEAD
             init) COMPREPLY=($(compgen -W "--keep" -- "$cur")) ;;
+=======
+            init) COMPREPLY=($(compgen -W "--write" -- "$cur")) ;;
+>>>>>>> firsthour
             *) COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac
         return

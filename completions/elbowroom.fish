@@ -37,6 +37,7 @@ complete -c elbowroom -n '__fish_seen_subcommand_from history' -l window -x -a '
 complete -c elbowroom -n '__fish_seen_subcommand_from history' -l since -x -d 'how far back, such as 24h or 90m'
 complete -c elbowroom -n '__fish_seen_subcommand_from history' -l json -d 'the samples as JSON'
 complete -c elbowroom -n '__fish_seen_subcommand_from history' -l csv -d 'the samples as CSV'
+complete -c elbowroom -n '__fish_seen_subcommand_from history' -l chart -d 'a chart of used % over time, as wide as the terminal'
 complete -c elbowroom -n '__fish_seen_subcommand_from history' -l account -x -a '(elbowroom completions --list accounts 2>/dev/null)' -d 'one account of the config alone'
 complete -c elbowroom -n '__fish_seen_subcommand_from fetch' -l force -d 'ignore max_age and every cooldown'
 complete -c elbowroom -n '__fish_seen_subcommand_from fetch' -l json -d 'print the reading as JSON'
@@ -45,12 +46,20 @@ complete -c elbowroom -n '__fish_seen_subcommand_from fetch' -l account -x -a '(
 complete -c elbowroom -n '__fish_seen_subcommand_from guard' -l min-left -x -d 'the least percent left that passes'
 complete -c elbowroom -n '__fish_seen_subcommand_from guard' -l window -x -a '5h 7d sonnet opus' -d 'a window to check (repeatable)'
 complete -c elbowroom -n '__fish_seen_subcommand_from guard' -l wait -d 'wait for a due fetch first'
+complete -c elbowroom -n '__fish_seen_subcommand_from guard' -l until -d 'wait until enough is left (a reset or fresher data)'
+complete -c elbowroom -n '__fish_seen_subcommand_from guard' -l timeout -x -d 'wait (--until) at most this long, then exit 1'
 complete -c elbowroom -n '__fish_seen_subcommand_from guard' -l account -x -a '(elbowroom completions --list accounts 2>/dev/null)' -d 'one account alone (default: every account)'
 complete -c elbowroom -n '__fish_seen_subcommand_from serve' -l listen -x -d 'ADDR:PORT to listen on'
+complete -c elbowroom -n '__fish_seen_subcommand_from serve' -l allow-host -x -d 'another Host name to answer (repeatable)'
 complete -c elbowroom -n '__fish_seen_subcommand_from doctor' -l account -x -a '(elbowroom completions --list accounts 2>/dev/null)' -d 'one account of the config alone'
 complete -c elbowroom -n '__fish_seen_subcommand_from notify' -l account -x -a '(elbowroom completions --list accounts 2>/dev/null)' -d 'one account of the config alone'
+complete -c elbowroom -n '__fish_seen_subcommand_from notify' -l test -d 'send one sample through the configured route'
 complete -c elbowroom -n '__fish_seen_subcommand_from cache' -l account -x -a '(elbowroom completions --list accounts 2>/dev/null)' -d 'one account of the config alone'
+<<<<<<< HEAD
 complete -c elbowroom -n '__fish_seen_subcommand_from init' -l keep -d 'init claude: wrap the status line already in settings.json'
+=======
+complete -c elbowroom -n '__fish_seen_subcommand_from init' -l write -d 'put the systemd units in ~/.config/systemd/user'
+>>>>>>> firsthour
 complete -c elbowroom -s h -l help -d 'show help'
 complete -c elbowroom -n "not __fish_seen_subcommand_from $commands" -s V -l version -d 'show the version'
 

@@ -57,7 +57,16 @@ enum InitCommand {
     /// they keep the bare name (and its `command -v` guard).
     static let shellPrompts = ["bash", "zsh", "fish"]
 
-    static func run(_ name: String, context: CLIContext) -> Int32 {
+    static func run(_ name: String, write: Bool = false, context: CLIContext) -> Int32 {
+        if name == "systemd" {
+            // Three snippets are systemd units; the word alone does not say which one is meant.
+            context.stderr.write("elbowroom: 'init systemd' could mean any of three systemd snippets; pick one:\n"
+                + IntegrationSnippets.systemdUnits.map { unit in
+                    "  elbowroom init \(unit.name)\(String(repeating: " ", count: max(1, 16 - unit.name.count)))\(IntegrationSnippets.summary(of: unit.name))\n"
+                }.joined()
+                + "  (add --write to put its unit files in place)\n")
+            return 2
+        }
         let resolved = IntegrationSnippets.canonicalName(name)
         guard var text = IntegrationSnippets.snippet(named: resolved) else {
             context.stderr.write("elbowroom: unknown integration '\(name)'\(Suggest.hint(for: name, in: IntegrationSnippets.names + IntegrationSnippets.aliases.map(\.alias))); one of: \(IntegrationSnippets.names.joined(separator: ", "))\n")
@@ -75,6 +84,9 @@ enum InitCommand {
             case .unknown:
                 context.stderr.write("elbowroom: cannot tell where this elbowroom is (or its path needs quoting): if the bar says 'elbowroom: not found', write its full path (`command -v elbowroom`) in place of 'elbowroom'\n")
             }
+        }
+        if write {
+            return UnitWriter.write(text, snippet: resolved, context: context)
         }
         context.stdout.write(text)
         if let note = notes.first(where: { $0.name == resolved })?.note { context.stderr.write(note) }

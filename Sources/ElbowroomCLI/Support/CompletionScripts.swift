@@ -3,7 +3,7 @@ import ElbowroomCore
 /// The text `elbowroom completions SHELL` prints. Commands and flags are written out here (a test
 /// checks each script names every command and flag the parser knows); names that change with the
 /// user's setup come from `elbowroom completions --list …` when Tab is pressed.
-enum CompletionScripts {
+package enum CompletionScripts {
     /// The commands, as the scripts list them (`CommandCatalog`).
     static let commandWords = CommandCatalog.names.joined(separator: " ")
     static let nonRenderingCommandWords = CommandCatalog.all.filter { !$0.renders }.map(\.name).joined(separator: " ")
@@ -130,7 +130,7 @@ enum CompletionScripts {
     /// `--window`'s names: the window catalog's aliases.
     static let windows = WindowCatalog.aliases.map(\.alias).joined(separator: " ")
 
-    static func script(for shell: String) -> String {
+    package static func script(for shell: String) -> String {
         switch shell {
         case "bash": return bash
         case "zsh": return zsh
