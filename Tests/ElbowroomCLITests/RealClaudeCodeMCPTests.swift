@@ -102,6 +102,23 @@ extension RealClaudeCodeTests {
         #expect(!result.contains(ClaudeSession.initialAccess) && !result.contains("sk-ant"), "a token in the tool result")
     }
 
+    /// The `claude mcp add` line `elbowroom init mcp` prints, run as printed (with this test's
+    /// `claude`): Claude Code keeps the server in its user config, and `claude mcp list` starts it
+    /// and finds it answering.
+    @Test func theClaudeMcpAddLineOfInitMcpConnects() throws {
+        let elbowroom = try #require(BuiltExecutable.path("elbowroom"), "build the package first")
+        let session = try ClaudeSession()
+        let snippet = try BuiltExecutable.run(elbowroom, arguments: ["init", "mcp"], environment: ["PATH": "/usr/bin:/bin"])
+        let line = try #require(snippet.stdout.split(separator: "\n").first { $0.hasPrefix("claude mcp add") }, "\(snippet.stdout)")
+        #expect(line == "claude mcp add --scope user elbowroom -- \(elbowroom) mcp")
+        let add = try BoundedRun.run("/bin/sh", ["-c", EndToEnd.quote(session.claude) + line.dropFirst("claude".count)],
+                                     environment: session.claudeEnvironment, seconds: 60, directory: session.project)
+        #expect(add.status == 0, "\(add.stdout)\(add.stderr)")
+        let list = try BoundedRun.run(session.claude, ["mcp", "list"], environment: session.claudeEnvironment,
+                                      seconds: 60, directory: session.project)
+        #expect(list.stdout.contains("elbowroom: \(elbowroom) mcp - ✔ Connected"), "\(list.stdout)\(list.stderr)")
+    }
+
     /// The text of every `tool_result` block Claude Code sent to the Messages API.
     static func toolResults(_ standin: Standin) -> [String] {
         standin.messagesRequests.flatMap { request -> [String] in
