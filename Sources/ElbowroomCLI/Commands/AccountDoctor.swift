@@ -5,12 +5,19 @@ import ElbowroomCore
 /// its usage comes from and its cache (Claude's credential and api lines do not apply to it).
 /// `DoctorCommand.run` prints them.
 enum AccountDoctor {
+    /// One account alone: Claude's whole check, or the programs line and the account's own.
     static func lines(context: CLIContext) -> [DoctorCommand.Line] {
+        if case .claude = context.paths.provider { return DoctorCommand.check(context: context) }
+        return [DoctorCommand.programs(context: context)] + accountLines(context: context)
+    }
+
+    /// The account's own lines, without the general ones (several accounts print those once).
+    static func accountLines(context: CLIContext) -> [DoctorCommand.Line] {
         let paths = context.paths
-        var lines = [DoctorCommand.programs(context: context)]
+        var lines: [DoctorCommand.Line] = []
         switch paths.provider {
         case .claude:
-            return DoctorCommand.check(context: context)
+            return DoctorCommand.claudeAccount(context: context)
         case .codex where context.environment["ELBOWROOM_CODEX_SOURCE"] == "logs":
             let sessions = (paths.codexHome ?? "") + "/sessions"
             lines.append(DoctorCommand.Line(ok: FileSystem.exists(sessions),
