@@ -249,6 +249,20 @@ import ElbowroomCore
         #expect(line != nil && line!.count <= 80, "\(line ?? "")")
     }
 
+    /// `--demo`: each account its own provider's kind of rows (Codex and a plugin had Claude's
+    /// per-model rows and credits).
+    @Test func demoGivesEachProviderItsOwnRows() {
+        let s = CLISandbox()
+        s.writeConfig(Self.config + "\n[accounts.gem]\nprovider = \"plugin:gem\"\nlabel = \"G\"\n")
+        #expect(s.run("--demo", "-a", "plain") == 0)
+        let line = s.stdout.text
+        #expect(line.hasPrefix("W 5h 37% · 7d 59% · Sonnet 82% · Opus 8% · credits $12.34 / $50.00  H "), "\(line)")
+        #expect(line.hasSuffix("  X 5h 72% · 7d 54%  G Daily 80%\n"), "\(line)")
+        s.stdout.clear()
+        #expect(s.run("--demo", "-a", "plain", "--account", "codex") == 0)
+        #expect(s.stdout.text == "5h 72% · 7d 54%\n")
+    }
+
     @Test func historyAndCacheTakeAccount() {
         let s = Self.sandbox()
         #expect(s.run("cache", "path", "--account", "codex") == 0)
