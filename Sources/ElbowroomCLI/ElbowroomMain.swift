@@ -12,10 +12,16 @@ public enum ElbowroomMain {
             return 2
         }
         switch invocation.command {
-        case .render: return RenderCommand.run(invocation, context: context)
+        case .render:
+            if let command = invocation.then {
+                return StatusLineChain.run(invocation, command: command, context: context, render: RenderCommand.run)
+            }
+            return RenderCommand.run(invocation, context: context)
         case .watch: return WatchCommand.run(invocation, context: context)
         case .fetch, .doctor, .history, .notify, .cache:
             return perAccount(invocation, context: context)
+        case .initSnippet where invocation.keepStatusLine:
+            return KeepStatusLine.run(context: context)
         default:
             return run(invocation, context: context)
         }
@@ -78,8 +84,10 @@ public enum ElbowroomMain {
         case .notify: return NotifyCommand.run(invocation, context: context)
         case .completions(let action): return CompletionsCommand.run(action, context: context)
         case .guardCheck(let options): return GuardCommand.run(options, invocation: invocation, context: context)
-        case .serve(let listen): return ServeCommand.run(listen: listen, invocation: invocation, context: context)
+        case .serve(let listen, let allowHosts):
+            return ServeCommand.run(listen: listen, allowHosts: allowHosts, invocation: invocation, context: context)
         case .hook: return HookCommand.run(offline: invocation.offline, context: context)
+        case .mcp: return MCPCommand.run(invocation, context: context)
         case .version:
             context.stdout.write("elbowroom \(Version.current)\n")
             return 0

@@ -70,7 +70,7 @@ import ElbowroomCore
         }
     }
 
-    @Test(arguments: [0.0, -0.0, 1, 37, 12.5, 2.4, 0.1, 1.0 / 3, 1e-5, 1e-7, 1e15, 1e16, 1e20, 1e21, 4.5e15, 5e-324,
+    @Test(arguments: [0.0, -0.0, 1, 37, 12.5, 2.4, 0.1, 1.0 / 3, 1e-5, 1e-7, 1e15, 1e16, 1e20, 1e21, 4.5e15, Double.leastNonzeroMagnitude,
                       1.7976931348623157e308, 123456789.123, -42.25, 100000])
     func doublesAreWrittenAsJSONSerializationWroteThem(number: Double) throws {
         let theirs = try JSONSerialization.data(withJSONObject: [number])

@@ -150,6 +150,7 @@ enum DoctorCommand {
             lines.append(Line(ok: false, text: "environment: ignoring \(ignored.joined(separator: ", ")): a path there must be absolute (a relative one would depend on the current directory)"))
         }
         lines.append(sourceLine(config: config))
+        lines.append(contentsOf: AccountDoctor.refusedAdapters(context: context))
         // In statusline mode the fetcher is never started: not having it is fine.
         if !config.usageSource.mayFetch { lines[0].ok = true }
         return lines

@@ -20,6 +20,11 @@ enum InitCommand {
             only and never fails the prompt.
 
             """),
+        ("mcp", """
+            elbowroom: run the line for your agent. Each answer reads the cache (a fetch starts in \
+            the background when one is due, as a render starts one) and never holds a token.
+
+            """),
     ]
 
     /// The directories every session's PATH has, whoever started it (systemd's default, which
@@ -93,7 +98,9 @@ enum InitCommand {
     }
 
     /// The words after `elbowroom` that make it a command in a snippet (not prose in a comment).
-    static let commandWords = [" -a ", " watch", " fetch", " notify", " serve", " hook", " guard", " -t "]
+    static let commandWords = [" -a ", " watch", " fetch", " notify", " serve", " hook", " guard", " -t ", " mcp",
+                               // the MCP snippet's JSON and TOML, which name the program alone
+                               "\", \"args\": [\"mcp\"]", "\"\n# args = [\"mcp\"]"]
 
     /// `text` with each command `elbowroom` (a word of its own, followed by a command word)
     /// replaced by `program`.

@@ -16,10 +16,18 @@ struct Notifier {
         var claimed: [NotifyEvent] = []
         let history = HistoryStore(file: store.historyFile).load()
         try store.update { cache in
-            guard let plan = plan(cache, history: history, now: now) else { return false }
-            cache.notified = plan.ledger.lines
-            claimed = plan.events
-            return true
+            var changed = false
+            if let plan = plan(cache, history: history, now: now) {
+                cache.notified = plan.ledger.lines
+                claimed = plan.events
+                changed = true
+            }
+            if !ElsewhereClaim.due(cache, settings: config.notify).isEmpty {
+                let view = UsageView(cache: cache, now: now, config: config, history: history, provider: context.paths.provider)
+                claimed += ElsewhereClaim.claim(&cache, view: view, settings: config.notify)
+                changed = true
+            }
+            return changed
         }
         return claimed
     }
@@ -28,7 +36,7 @@ struct Notifier {
     /// lock (`watch` asks every tick; the claim under the lock decides).
     func mayBeDue(cache: CacheFile?, history: UsageHistory?, now: Date) -> Bool {
         guard let cache, cache.reading != nil else { return false }
-        return plan(cache, history: history, now: now) != nil
+        return plan(cache, history: history, now: now) != nil || !ElsewhereClaim.due(cache, settings: config.notify).isEmpty
     }
 
     /// The plan for `cache`, or `nil` when it would change nothing in its ledger.

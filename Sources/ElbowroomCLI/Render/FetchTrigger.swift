@@ -68,8 +68,12 @@ struct FetchTrigger {
         while context.now() < deadline {
             context.sleep(0.05)
             latest = store.load() ?? latest
-            if let attempt = latest?.fetch.lastAttempt, before.map({ attempt > $0 }) ?? true {
-                return latest
+            if let fetch = latest?.fetch, let attempt = fetch.lastAttempt, before.map({ attempt > $0 }) ?? true {
+                // The fetcher records its attempt as `interrupted` before the first byte leaves
+                // (in case it dies): while it still holds the lock, that is a fetch under way.
+                if fetch.lastOutcome != .interrupted || !FileLock.isHeld(context.paths.fetchLockFile) {
+                    return latest
+                }
             }
             if context.now().timeIntervalSince(start) >= 1, !FileLock.isHeld(context.paths.fetchLockFile) {
                 return latest

@@ -204,6 +204,25 @@ PrivateTmp=yes
 [Install]
 WantedBy=default.target
 """#),
+        ("mcp", "mcp.sh", #"""
+# elbowroom as an MCP server: any agent that speaks MCP gets the tool get_headroom (each usage
+# window's percent left, reset, burn rate, and a one-line advice). Read-only, from the cache.
+#
+# Claude Code, for every project (user scope):
+claude mcp add --scope user elbowroom -- elbowroom mcp
+#   and to let it call the tool without asking, in ~/.claude/settings.json:
+#   { "permissions": { "allow": ["mcp__elbowroom__get_headroom"] } }
+#
+# Or one project's .mcp.json (or a file for claude --mcp-config):
+# { "mcpServers": { "elbowroom": { "command": "elbowroom", "args": ["mcp"] } } }
+#
+# Codex, in ~/.codex/config.toml:
+# [mcp_servers.elbowroom]
+# command = "elbowroom"
+# args = ["mcp"]
+#
+# Any other client (OpenCode, Cursor, Gemini CLI, …): a stdio server, command elbowroom, args ["mcp"].
+"""#),
     ]
 
     public static var names: [String] { all.map(\.name) }
@@ -262,6 +281,7 @@ WantedBy=default.target
         ("systemd-notify", "a systemd timer sending desktop notifications on warn, critical, used up"),
         ("claude-hook", "a Claude Code hook: one line of context when a window is low"),
         ("serve", "a systemd service answering GET /metrics and /v1/usage on loopback"),
+        ("mcp", "an MCP server for Claude Code, Codex and other agents: the tool get_headroom"),
     ]
 
     /// The snippet's line from `summaries` (every snippet has one; a test holds them so).
@@ -271,7 +291,7 @@ WantedBy=default.target
 
     /// Whether the snippet shows the numbers (not Prometheus gauges or notifications): `init`
     /// then says what they mean.
-    static func showsNumbers(_ name: String) -> Bool { !["prometheus", "systemd-notify", "serve"].contains(name) }
+    static func showsNumbers(_ name: String) -> Bool { !["prometheus", "systemd-notify", "serve", "mcp"].contains(name) }
 
     /// `name`, or the snippet an alias of it means.
     public static func canonicalName(_ name: String) -> String {

@@ -147,7 +147,18 @@ public struct CacheStore: Sendable {
         let before = cache.reading
         if change(&cache) {
             // The history is a convenience: failing to write it never fails the cache write.
-            if let reading = cache.reading, reading != before { _ = try? HistoryStore(file: historyFile).record(reading) }
+            if let reading = cache.reading, reading != before {
+                _ = try? HistoryStore(file: historyFile).record(reading)
+                // The server's numbers (the status line's are taken in with their session).
+                if reading.source == .api || reading.source == .claudeSnapshot {
+                    let at = Int64(reading.fetchedAt.timeIntervalSince1970)
+                    AttributionRecorder.record(nil, windows: reading.windows, at: at,
+                                               fromStatusLine: false, cache: &cache, historyFile: historyFile)
+                    // A year of history: the finished days summed up, at most once an hour.
+                    let daily = DailyArchive(historyFile: historyFile)
+                    if daily.isDue { _ = try? daily.maintain(now: at) }
+                }
+            }
             try save(cache)
         }
         return cache

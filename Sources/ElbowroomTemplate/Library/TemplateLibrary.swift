@@ -68,7 +68,7 @@ public enum TemplateLibrary {
     }
 
     private static func userPath(_ name: String, paths: Paths) -> String {
-        (paths.userTemplatesDir.hasSuffix("/") ? paths.userTemplatesDir : paths.userTemplatesDir + "/") + name + ".tmpl"
+        Paths.join(paths.userTemplatesDir, name + ".tmpl")
     }
 
     private static func userTemplateNames(paths: Paths) -> [String] {
