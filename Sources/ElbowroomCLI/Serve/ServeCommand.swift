@@ -117,7 +117,9 @@ final class ServeContent {
     private func body(adapter name: String, contentType: String) -> HTTPResponse {
         let now = HTTPServer.now()
         if let kept = made.first(where: { $0.adapter == name }), now - kept.at < Self.reuseFor { return kept.response }
-        let response = render(adapter: name, contentType: contentType)
+        var response = render(adapter: name, contentType: contentType)
+        // No path in what is served: they name the user and their files (`ServedText`).
+        response.body = ServedText.withoutPaths(response.body, home: context.environment.home)
         made.removeAll { $0.adapter == name }
         made.append((name, now, response))
         return response
