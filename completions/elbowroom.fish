@@ -38,6 +38,8 @@ complete -c elbowroom -n '__fish_seen_subcommand_from history' -l since -x -d 'h
 complete -c elbowroom -n '__fish_seen_subcommand_from history' -l json -d 'the samples as JSON'
 complete -c elbowroom -n '__fish_seen_subcommand_from history' -l csv -d 'the samples as CSV'
 complete -c elbowroom -n '__fish_seen_subcommand_from history' -l chart -d 'a chart of used % over time, as wide as the terminal'
+complete -c elbowroom -n '__fish_seen_subcommand_from history' -l by -x -a 'session model project' -d 'points of a window per session, model or project'
+complete -c elbowroom -n '__fish_seen_subcommand_from history' -l daily -d 'one row per window per day, for up to 450 days'
 complete -c elbowroom -n '__fish_seen_subcommand_from history' -l account -x -a '(elbowroom completions --list accounts 2>/dev/null)' -d 'one account of the config alone'
 complete -c elbowroom -n '__fish_seen_subcommand_from fetch' -l force -d 'ignore max_age and every cooldown'
 complete -c elbowroom -n '__fish_seen_subcommand_from fetch' -l json -d 'print the reading as JSON'
@@ -55,11 +57,8 @@ complete -c elbowroom -n '__fish_seen_subcommand_from doctor' -l account -x -a '
 complete -c elbowroom -n '__fish_seen_subcommand_from notify' -l account -x -a '(elbowroom completions --list accounts 2>/dev/null)' -d 'one account of the config alone'
 complete -c elbowroom -n '__fish_seen_subcommand_from notify' -l test -d 'send one sample through the configured route'
 complete -c elbowroom -n '__fish_seen_subcommand_from cache' -l account -x -a '(elbowroom completions --list accounts 2>/dev/null)' -d 'one account of the config alone'
-<<<<<<< HEAD
 complete -c elbowroom -n '__fish_seen_subcommand_from init' -l keep -d 'init claude: wrap the status line already in settings.json'
-=======
 complete -c elbowroom -n '__fish_seen_subcommand_from init' -l write -d 'put the systemd units in ~/.config/systemd/user'
->>>>>>> firsthour
 complete -c elbowroom -s h -l help -d 'show help'
 complete -c elbowroom -n "not __fish_seen_subcommand_from $commands" -s V -l version -d 'show the version'
 

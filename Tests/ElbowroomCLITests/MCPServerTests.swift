@@ -245,9 +245,14 @@ import Testing
         #expect(client.receiveLine(seconds: 2) == #"{"jsonrpc":"2.0","id":"last","result":{}}"#)
     }
 
-    /// No token, credentials path or home directory in anything the server says.
+    /// No token, credentials path or home directory in anything the server says, even when the
+    /// last fetch's error names a file in the home directory.
     @Test func noTokenOrHomePathInAnyAnswer() throws {
-        let e2e = try Self.seeded()
+        let e2e = try EndToEnd()
+        var cache = CacheFile(account: e2e.sandbox.paths.accountSource)
+        cache.fetch.recordFailure(.signedOut, message: "cannot parse the credentials in \(e2e.sandbox.credentialsFile)",
+                                  at: Date().addingTimeInterval(-5))
+        try CacheStore(paths: e2e.sandbox.paths).save(cache)
         var environment = e2e.sandbox.environment
         environment["CLAUDE_CODE_OAUTH_TOKEN"] = "sk-ant-oat01-ENV-SECRET"
         let client = try Self.client(e2e, environment: environment)
@@ -263,7 +268,8 @@ import Testing
         try ask("tools/call", ["name": "get_headroom", "arguments": ["account": "x"]])
         try ask("resources/list")
         try ask("resources/read", ["uri": "elbowroom://headroom"])
-        #expect(!transcript.isEmpty)
+        #expect(transcript.contains(#"cannot parse the credentials in ~\/.claude\/.credentials.json"#)
+                || transcript.contains("cannot parse the credentials in ~/.claude/.credentials.json"), "\(transcript)")
         for secret in [e2e.anthropic.validAccessToken, e2e.anthropic.validRefreshToken, "ENV-SECRET", "sk-ant", e2e.sandbox.home] {
             #expect(!transcript.contains(secret), "\(secret) in an answer")
         }
