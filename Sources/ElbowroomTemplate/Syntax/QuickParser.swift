@@ -457,6 +457,8 @@ struct QuickParser {
         case "source": .source
         case "age": .age
         case "percent": .percent
+        case "detail": .detail
+        case "short": .short
         default: nil
         }
     }
