@@ -156,6 +156,7 @@ enum DoctorCommand {
         }
         lines.append(cacheLine)
         lines.append(contentsOf: dataNotes(paths: paths))
+        lines.append(contentsOf: elsewhere(paths: paths, now: now))
         let ignored = context.environment.ignoredRelativePaths
         if !ignored.isEmpty {
             lines.append(Line(ok: false, text: "environment: ignoring \(ignored.joined(separator: ", ")): a path there must be absolute (a relative one would depend on the current directory)"))
