@@ -27,6 +27,8 @@ _elbowroom() {
             _elbowroom_names accounts; return ;;
         --color)
             COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+        --by)
+            COMPREPLY=($(compgen -W "session model project" -- "$cur")); return ;;
         --window)
             COMPREPLY=($(compgen -W "5h 7d sonnet opus" -- "$cur")); return ;;
         --max-age|--interval|--since|--min-left|--listen)
@@ -37,7 +39,7 @@ _elbowroom() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            -a|--adapter|-t|--template|--tooltip|--color|--max-age|--account|--interval|--window|--since|--min-left|--listen)
+            -a|--adapter|-t|--template|--tooltip|--color|--by|--max-age|--account|--interval|--window|--since|--min-left|--listen)
                 ((i++))
                 [[ ${COMP_WORDS[i]} == = ]] && ((i++)) ;;
             -*|=) ;;
@@ -56,7 +58,7 @@ _elbowroom() {
             ''|render) COMPREPLY=($(compgen -W "$render --help --version" -- "$cur")) ;;
             watch) COMPREPLY=($(compgen -W "$render --interval --notify" -- "$cur")) ;;
             fetch) COMPREPLY=($(compgen -W "--force --json -v --verbose --account" -- "$cur")) ;;
-            history) COMPREPLY=($(compgen -W "--window --since --json --csv --account" -- "$cur")) ;;
+            history) COMPREPLY=($(compgen -W "--window --since --json --csv --by --daily --account" -- "$cur")) ;;
             guard) COMPREPLY=($(compgen -W "--min-left --window --wait --account" -- "$cur")) ;;
             serve) COMPREPLY=($(compgen -W "--listen" -- "$cur")) ;;
             doctor) COMPREPLY=($(compgen -W "--account" -- "$cur")) ;;
