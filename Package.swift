@@ -25,11 +25,11 @@ let rendererSwiftSettings: [SwiftSetting] = [
 let staticOnLinuxRelease: [SwiftSetting] = rendererSwiftSettings + [
     .unsafeFlags(["-static-executable"], linuxRelease)
 ]
-// Both programs, for size (BENCHMARKS.md, "Download and installed size"): lld folds functions
-// whose code is identical (--icf=all: 0.3 MB of each; nothing here compares function addresses,
-// and Swift objects carry no address-significance table for --icf=safe to go by), and the unwind
-// tables nothing reads are left out (Sources/elbowroom/no-unwind-tables.ld says why: 1.5-1.75 MB
-// of each). .ci/release-check fails when the install grows back past 28 MB.
+// For size (BENCHMARKS.md, "Download and installed size"): lld folds functions whose code is
+// identical (--icf=all: 0.3 MB; nothing here compares function addresses, and Swift objects carry
+// no address-significance table for --icf=safe to go by), and the unwind tables nothing reads are
+// left out (Sources/elbowroom/no-unwind-tables.ld says why: 1.5-1.75 MB). .ci/release-check fails
+// when the install grows back past 17 MB.
 let smallLinkFlags = ["-Xlinker", "--icf=all",
                       "-Xlinker", "--no-eh-frame-hdr", "-Xlinker", Context.packageDirectory + "/Sources/elbowroom/no-unwind-tables.ld"]
 let staticLinkOnLinuxRelease: [LinkerSetting] = [

@@ -93,8 +93,10 @@ if [ -x "$here/bin/elbowroom" ]; then
     man5=$share/man/man5
     strip=
 elif [ -f "$here/Package.swift" ]; then
-    command -v swift >/dev/null 2>&1 || {
-        echo "install.sh: building from a clone needs Swift 6 (swift.org/install); or install from the release tarball or .deb, which need no Swift" >&2
+    # Every build prerequisite (Swift, a C compiler, libcurl's headers) before a minute of
+    # building: what is missing, and the package that brings it on Debian/Ubuntu, Fedora, Arch.
+    sh "$here/scripts/build-prerequisites" install.sh || {
+        echo "install.sh: nothing was built or installed; install the above and run ./install.sh again" >&2
         exit 1
     }
     # What scripts/release builds, so the install needs no Swift at run time and survives a

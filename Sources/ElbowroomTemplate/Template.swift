@@ -26,12 +26,12 @@ public struct Template: Sendable {
     public let source: String
     let nodes: [Node]
     /// API keys of the windows this template names (what `other` and `each` leave out).
-    let namedKeys: [String]
+    package let namedKeys: [String]
     /// Whether a placeholder names an account (`{work:5h.left}`, `{each:label}`): such a template
     /// is rendered once over every account, not once per account.
     public let namesAccounts: Bool
     /// For each top-level node, whether it mentions `each` (a group repeated per window).
-    let repeatsWindows: [Bool]
+    package let repeatsWindows: [Bool]
 
     /// With `namedKeys` and `repeatsWindows` worked out at build time (`ShippedTemplates.swift`):
     /// walking a large tree for them costs a render ~50 k instructions each.
@@ -43,6 +43,10 @@ public struct Template: Sendable {
         namesAccounts = false  // the shipped templates name none
         self.repeatsWindows = repeatsWindows
     }
+
+    /// Each top-level node as `String(reflecting:)` writes it: what elbowroom-generate lays out
+    /// as Swift in `ShippedTemplates.swift` (the tree itself stays internal to this module).
+    package var reflectedNodes: [String] { nodes.map { String(reflecting: $0) } }
 
     static func repeatsWindows(_ nodes: [Node]) -> [Bool] {
         var flags: [Bool] = []

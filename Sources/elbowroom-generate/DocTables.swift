@@ -106,7 +106,7 @@ enum DocTables {
         case "jsonc": return "jsonc"
         case "json": return "json"
         case "toml": return "toml"
-        case "ini", "service": return "ini"
+        case "ini", "service", "systemd": return "ini"
         case "sh": return "sh"
         case "zsh": return "zsh"
         case "fish": return "fish"

@@ -185,7 +185,7 @@ import Testing
                 guard Set(object.keys) == ["error", "status"] else { throw ConsumerModel.LiveSyntax("error keys \(object.keys.sorted())") }
                 return
             }
-            guard Set(object.keys) == ["account", "age", "cooldown_until", "error", "extra", "level", "notice", "now", "offline",
+            guard Set(object.keys) == ["account", "account_type", "age", "cooldown_until", "error", "extra", "level", "notice", "now", "offline",
                                        "plan", "source", "spend", "stale", "status", "unknown_keys", "version", "windows"] else {
                 throw ConsumerModel.LiveSyntax("json keys \(object.keys.sorted())")
             }

@@ -17,6 +17,7 @@ import Testing
         case .doctor: command = ["doctor"]
         case .notify: command = ["notify"]
         case .cache: command = ["cache", "show"]
+        case .`init`: command = ["init", "claude"]
         }
         let value: [String]
         switch flag.values {

@@ -7,8 +7,9 @@ import ElbowroomTestSupport
 @Suite struct NotifyCommandTests {
     @Test func aCrossingIsSentOnceWithTheEventAsJSONToTheUsersCommand() throws {
         let s = CLISandbox()
-        s.writeConfig("notify_command = \"my-notifier --stdin\"\n")
-        // Half an hour before the reset: at this pace it lasts, so the only crossing is warn.
+        s.writeConfig("notify_command = \"my-notifier --stdin\"\n[notify]\nunused = false\n")
+        // Half an hour before the reset: at this pace it lasts, so the only crossing is warn (the
+        // weekly window's 70 % left would be `unused`, turned off here).
         s.saveCache(used: ["five_hour": 80, "seven_day": 30], age: 30, resetIn: 1800)
         #expect(s.run("notify", "--offline") == 0)
         #expect(s.stdout.text == "notified: Claude Session: 20% left (warn)\n")
@@ -27,7 +28,7 @@ import ElbowroomTestSupport
         #expect(s.run("notify", "--offline") == 0)
         #expect(s.stdout.text.isEmpty && s.spawner.runs.count == 1)
         let reset = Int(s.clock.now.timeIntervalSince1970) + 1800
-        #expect(s.store.load()?.notified == ["five_hour \(reset) warn", "seven_day \(reset) "])
+        #expect(s.store.load()?.notified == ["five_hour \(reset) warn", "seven_day \(reset) unused"])
     }
 
     @Test func notifySendGetsUrgencyCriticalForCritical() throws {

@@ -90,7 +90,7 @@ final class Standin: @unchecked Sendable {
         }
         process.environment = env
         process.standardInput = FileHandle.nullDevice
-        FileManager.default.createFile(atPath: directory + "/standin.log", contents: nil)
+        _ = FileManager.default.createFile(atPath: directory + "/standin.log", contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/standin.log"))
         process.standardOutput = log
         process.standardError = log

@@ -94,12 +94,24 @@ import ElbowroomCore
         #expect(s.stdout.text.contains(#""percentage":95"#))
     }
 
+    /// `cache show`'s `account:` is the account's name (it was the login's path, now `login:`).
+    @Test func cacheShowSaysTheAccountsNameAndItsLogin() {
+        let s = Self.sandbox()
+        #expect(s.run("cache", "show", "--account", "home") == 0)
+        let lines = s.stdout.text.split(separator: "\n")
+        #expect(lines.first == "account: home", "\(s.stdout.text)")
+        #expect(lines.dropFirst().first?.hasPrefix("login: ") == true, "\(s.stdout.text)")
+        #expect(lines.dropFirst().first?.hasSuffix("/.claude/.credentials.json") == true, "\(s.stdout.text)")
+    }
+
     @Test func jsonCoversEveryAccount() throws {
         let s = Self.sandbox()
         #expect(s.run("-a", "json") == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(s.stdout.text.utf8)) as? [String: Any])
         let accounts = try #require(object["accounts"] as? [[String: Any]])
-        #expect(accounts.map { $0["name"] as? String } == ["work", "home", "codex"])
+        #expect(accounts.map { $0["account"] as? String } == ["work", "home", "codex"])
+        #expect(accounts.allSatisfy { $0["name"] == nil }, "one key for the name: account")
+        #expect(object["version"] as? Int == 2)
         #expect(accounts.map { $0["provider"] as? String } == ["claude", "claude", "codex"])
         #expect(object["level"] as? String == "ok")
     }

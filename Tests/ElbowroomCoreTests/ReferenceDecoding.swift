@@ -8,9 +8,10 @@ extension CacheFile {
     static func decodeWithCodable(_ data: Data) -> CacheFile? {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
-        guard let file = try? decoder.decode(CacheFile.self, from: data),
-              file.version == currentVersion, file.datesAreSane else { return nil }
-        return file
+        guard var file = try? decoder.decode(CacheFile.self, from: data),
+              file.version == currentVersion else { return nil }
+        if let windows = file.reading?.windows { file.reading?.windows = windows.filter(isSane) }
+        return file.datesAreSane ? file : nil
     }
 }
 

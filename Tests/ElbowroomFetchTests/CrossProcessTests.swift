@@ -100,7 +100,7 @@ import ElbowroomTestSupport
         let run = try launch(1, ["--urgency", "now", "--json"], env: h.sandbox.environment)[0]
         #expect(run.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["schema", "status", "outcome", "message", "reason", "account", "plan", "source",
+        #expect(Set(object.keys) == ["schema", "status", "outcome", "message", "reason", "account", "login", "plan", "source",
                                      "fetched_at", "last_attempt", "cooldown_until", "windows", "extra_usage"])
         #expect(object["status"] as? String == "fetched")
         #expect(object["outcome"] as? String == "ok")

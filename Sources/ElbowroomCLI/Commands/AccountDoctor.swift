@@ -1,4 +1,5 @@
 import ElbowroomCore
+import ElbowroomAdapters
 
 /// `doctor`'s lines for the account the context names (`Paths.provider`): Claude's checks
 /// (`DoctorCommand.check`), or for another provider's account (`[accounts.NAME] provider`) where
@@ -10,7 +11,7 @@ enum AccountDoctor {
         var lines = [DoctorCommand.programs(context: context)]
         switch paths.provider {
         case .claude:
-            return DoctorCommand.check(context: context)
+            return DoctorCommand.check(context: context) + refusedAdapters(context: context)
         case .codex where context.environment["ELBOWROOM_CODEX_SOURCE"] == "logs":
             let sessions = (paths.codexHome ?? "") + "/sessions"
             lines.append(DoctorCommand.Line(ok: FileSystem.exists(sessions),
@@ -26,11 +27,23 @@ enum AccountDoctor {
             let sources = paths.configHome + "/sources"
             let found = context.environment.findExecutable("elbowroom-source-" + name,
                                                            in: [sources] + context.environment.executableSearchPath)
-            lines.append(DoctorCommand.Line(ok: found != nil,
-                                            text: "source plugin: " + (found ?? "elbowroom-source-\(name) not found in \(sources) or on PATH")))
+            let refused = found.flatMap { ExecutableTrust.refusal($0) }
+            lines.append(DoctorCommand.Line(ok: found != nil && refused == nil,
+                                            text: "source plugin: " + (found.map { path in refused.map { "\(path) refused: \($0): a plugin another user could change is not run" } ?? path }
+                                                ?? "elbowroom-source-\(name) not found in \(sources) or on PATH")))
         }
         let config = (try? Config.load(paths: paths)) ?? Config()
         lines.append(DoctorCommand.cache(paths: paths, now: context.now(), config: config))
+        lines.append(contentsOf: refusedAdapters(context: context))
         return lines
+    }
+
+    /// A FAIL for each adapter plugin that is not run (`ExecutableTrust`), naming why.
+    static func refusedAdapters(context: CLIContext) -> [DoctorCommand.Line] {
+        PluginDiscovery.all(paths: context.paths, environment: context.environment).compactMap { plugin in
+            ExecutableTrust.refusal(plugin.path).map {
+                DoctorCommand.Line(ok: false, text: "adapter plugin: \(plugin.path) refused: \($0): a plugin another user could change is not run")
+            }
+        }
     }
 }

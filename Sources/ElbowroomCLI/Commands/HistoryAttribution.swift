@@ -35,6 +35,9 @@ enum HistoryAttribution {
         switch options.format {
         case .json: context.stdout.write(json(rows, by: by, key: key, since: since))
         case .csv: context.stdout.write(csv(rows))
+        case .chart:
+            context.stderr.write("elbowroom: --chart draws used % over time; --by prints who used it (as text, --json or --csv)\n")
+            return 2
         case .text:
             guard !rows.isEmpty else {
                 context.stdout.write("no usage of \(name) attributed in the last \(DurationText.short(options.since)) (attribution: \(attribution.file))\n")

@@ -20,6 +20,11 @@ enum InitCommand {
             only and never fails the prompt.
 
             """),
+        ("mcp", """
+            elbowroom: run the line for your agent. Each answer reads the cache (a fetch starts in \
+            the background when one is due, as a render starts one) and never holds a token.
+
+            """),
     ]
 
     /// The directories every session's PATH has, whoever started it (systemd's default, which
@@ -52,7 +57,16 @@ enum InitCommand {
     /// they keep the bare name (and its `command -v` guard).
     static let shellPrompts = ["bash", "zsh", "fish"]
 
-    static func run(_ name: String, context: CLIContext) -> Int32 {
+    static func run(_ name: String, write: Bool = false, context: CLIContext) -> Int32 {
+        if name == "systemd" {
+            // Three snippets are systemd units; the word alone does not say which one is meant.
+            context.stderr.write("elbowroom: 'init systemd' could mean any of three systemd snippets; pick one:\n"
+                + IntegrationSnippets.systemdUnits.map { unit in
+                    "  elbowroom init \(unit.name)\(String(repeating: " ", count: max(1, 16 - unit.name.count)))\(IntegrationSnippets.summary(of: unit.name))\n"
+                }.joined()
+                + "  (add --write to put its unit files in place)\n")
+            return 2
+        }
         let resolved = IntegrationSnippets.canonicalName(name)
         guard var text = IntegrationSnippets.snippet(named: resolved) else {
             context.stderr.write("elbowroom: unknown integration '\(name)'\(Suggest.hint(for: name, in: IntegrationSnippets.names + IntegrationSnippets.aliases.map(\.alias))); one of: \(IntegrationSnippets.names.joined(separator: ", "))\n")
@@ -71,6 +85,9 @@ enum InitCommand {
                 context.stderr.write("elbowroom: cannot tell where this elbowroom is (or its path needs quoting): if the bar says 'elbowroom: not found', write its full path (`command -v elbowroom`) in place of 'elbowroom'\n")
             }
         }
+        if write {
+            return UnitWriter.write(text, snippet: resolved, context: context)
+        }
         context.stdout.write(text)
         if let note = notes.first(where: { $0.name == resolved })?.note { context.stderr.write(note) }
         if IntegrationSnippets.showsNumbers(resolved) {
@@ -81,7 +98,9 @@ enum InitCommand {
     }
 
     /// The words after `elbowroom` that make it a command in a snippet (not prose in a comment).
-    static let commandWords = [" -a ", " watch", " fetch", " notify", " serve", " hook", " guard", " -t "]
+    static let commandWords = [" -a ", " watch", " fetch", " notify", " serve", " hook", " guard", " -t ", " mcp",
+                               // the MCP snippet's JSON and TOML, which name the program alone
+                               "\", \"args\": [\"mcp\"]", "\"\n# args = [\"mcp\"]"]
 
     /// `text` with each command `elbowroom` (a word of its own, followed by a command word)
     /// replaced by `program`.

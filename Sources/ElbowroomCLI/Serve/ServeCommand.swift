@@ -14,14 +14,20 @@ import ElbowroomAdapters
 /// and starts fetches as a render does (`FetchTrigger`: one in flight per account, every
 /// politeness rule kept; and not again within 15 s of starting one, as `watch`), so any number
 /// of scrapers cause no extra requests to Anthropic. Loopback on port 9478 unless `--listen`
-/// says otherwise; SIGTERM, SIGINT or SIGHUP stop it (exit 0).
+/// says otherwise; SIGTERM, SIGINT or SIGHUP stop it (exit 0). Every request is checked for its
+/// `Host` before any path (`HostCheck`: 421 for a name that is not this server's, against DNS
+/// rebinding; `--allow-host NAME` adds one).
 enum ServeCommand {
-    static func run(listen: String?, invocation: Invocation, context: CLIContext) -> Int32 {
+    static func run(listen: String?, allowHosts: [String] = [], invocation: Invocation, context: CLIContext) -> Int32 {
         let address: ListenAddress
         do {
             address = try listen.map { text throws(UsageError) in try ListenAddress.parse(text) } ?? .loopback
         } catch {
             context.stderr.write("elbowroom: \(error.description)\n")
+            return 2
+        }
+        if let bad = allowHosts.first(where: { !HostCheck.validAllowEntry($0) }) {
+            context.stderr.write("elbowroom: --allow-host takes a host name or address (with :PORT if you like), not '\(SafeText.clean(bad, lines: .join))'\n")
             return 2
         }
         do {
@@ -41,7 +47,7 @@ enum ServeCommand {
         let content = ServeContent(context: context, offline: invocation.offline)
         let server: HTTPServer
         do {
-            server = try HTTPServer(address: address) { content.respond($0) }
+            server = try HTTPServer(address: address, allowHosts: allowHosts) { content.respond($0) }
         } catch {
             context.stderr.write("elbowroom: serve: \(error.description)\n")
             return 1

@@ -15,7 +15,7 @@ enum FlagCatalog {
     }
 
     /// Which commands take it: `render` flags go with `render` and `watch`.
-    enum Scope: Equatable { case render, watch, history, fetch, `guard`, serve, doctor, notify, cache, global }
+    enum Scope: Equatable { case render, watch, history, fetch, `guard`, serve, doctor, notify, cache, `init`, global }
 
     struct Flag {
         let long: String
@@ -47,12 +47,17 @@ enum FlagCatalog {
              summary: "when to colour plain/ansi output"),
         Flag(long: "--demo", scope: .render, summary: "render a built-in sample reading"),
         Flag(long: "--account", scope: .render, values: .accounts, summary: "one account of the config alone"),
+        Flag(long: "--then", scope: .render, values: .free(label: "command"),
+             summary: "claude: then run your own status line on the same stdin"),
+        Flag(long: "--then-position", scope: .render, values: .words(label: "position", "after before none"),
+             summary: "where the elbowroom line goes beside the --then output"),
         Flag(long: "--interval", scope: .watch, values: .free(label: "seconds"), summary: "seconds between frames"),
         Flag(long: "--notify", scope: .watch, summary: "also send desktop notifications"),
         Flag(long: "--window", scope: .history, values: .windows, summary: "one window"),
         Flag(long: "--since", scope: .history, values: .free(label: "duration"), summary: "how far back, such as 24h or 90m"),
         Flag(long: "--json", scope: .history, summary: "the samples as JSON", zshExcludes: "(--csv)"),
         Flag(long: "--csv", scope: .history, summary: "the samples as CSV", zshExcludes: "(--json)", zshSameLine: true),
+        Flag(long: "--chart", scope: .history, summary: "a chart of used % over time, as wide as the terminal"),
         Flag(long: "--by", scope: .history, values: .words(label: "consumer", "session model project"),
              summary: "points of a window per session, model or project"),
         Flag(long: "--daily", scope: .history, summary: "one row per window per day, for up to 450 days"),
@@ -64,11 +69,17 @@ enum FlagCatalog {
         Flag(long: "--min-left", scope: .guard, values: .free(label: "percent"), summary: "the least percent left that passes"),
         Flag(long: "--window", scope: .guard, values: .windows, summary: "a window to check (repeatable)"),
         Flag(long: "--wait", scope: .guard, summary: "wait for a due fetch first"),
+        Flag(long: "--until", scope: .guard, summary: "wait until enough is left (a reset or fresher data)"),
+        Flag(long: "--timeout", scope: .guard, values: .free(label: "duration"), summary: "wait (--until) at most this long, then exit 1"),
         Flag(long: "--account", scope: .guard, values: .accounts, summary: "one account alone (default: every account)"),
         Flag(long: "--listen", scope: .serve, values: .free(label: "address"), summary: "ADDR:PORT to listen on"),
+        Flag(long: "--allow-host", scope: .serve, values: .free(label: "host"), summary: "another Host name to answer (repeatable)"),
         Flag(long: "--account", scope: .doctor, values: .accounts, summary: "one account of the config alone"),
         Flag(long: "--account", scope: .notify, values: .accounts, summary: "one account of the config alone"),
+        Flag(long: "--test", scope: .notify, summary: "send one sample through the configured route"),
         Flag(long: "--account", scope: .cache, values: .accounts, summary: "one account of the config alone"),
+        Flag(long: "--keep", scope: .`init`, summary: "init claude: wrap the status line already in settings.json"),
+        Flag(long: "--write", scope: .`init`, summary: "put the systemd units in ~/.config/systemd/user"),
         Flag(long: "--help", short: "-h", scope: .global, summary: "show help"),
         Flag(long: "--version", short: "-V", scope: .global, summary: "show the version", onlyBeforeCommand: true),
     ]

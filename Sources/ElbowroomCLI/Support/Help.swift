@@ -17,20 +17,23 @@ enum Help {
     USAGE
       elbowroom [render] [-a|--adapter NAME] [-t|--template NAME|TEXT] [--tooltip NAME|TEXT]
                         [--max-age SECONDS] [--offline] [--wait] [--color auto|always|never] [--demo]
+      elbowroom -a claude --then 'COMMAND' [--then-position after|before|none]
       elbowroom watch    [-a NAME] [-t ...] [--interval SECONDS] [--notify]
       elbowroom fetch    [--force] [--json]
       elbowroom doctor
       elbowroom templates [list | show NAME | check FILE|TEXT]
       elbowroom adapters
-      elbowroom init INTEGRATION
+      elbowroom init INTEGRATION [--write]   (init claude --keep: wrap the status line you have)
       elbowroom cache [show | path | clear]
-      elbowroom history  [--window NAME] [--since DURATION] [--json|--csv] [--daily]
+      elbowroom history  [--window NAME] [--since DURATION] [--json|--csv|--chart] [--daily]
                          [--by session|model|project]
-      elbowroom notify
+      elbowroom notify   [--test]
       elbowroom completions bash|zsh|fish
       elbowroom guard    [--min-left PCT] [--window NAME]... [--account NAME] [--wait]
-      elbowroom serve    [--listen ADDR:PORT]
+                         [--until [--timeout DURATION]]
+      elbowroom serve    [--listen ADDR:PORT] [--allow-host NAME]...
       elbowroom hook
+      elbowroom mcp
       elbowroom --version | --help
 
     RENDER OPTIONS
@@ -51,11 +54,19 @@ enum Help {
       --demo                render a built-in sample reading (no credentials, no network)
       --account NAME        one [accounts.NAME] of the config alone (also watch, fetch, doctor,
                             history, notify, cache); without it every account shows, in config order
+      --then COMMAND        claude: after taking in Claude Code's status line, run COMMAND (your
+                            own status line, through /bin/sh, within 2 s) on the same stdin and
+                            show its output too; a failing or slow one shows a short reason
+      --then-position P     where elbowroom's own line goes: after COMMAND's output (default),
+                            before it, or none (the numbers are still taken in)
+      --keep                init claude: print settings that wrap the statusLine already in
+                            settings.json ($CLAUDE_CONFIG_DIR or ~/.claude) with --then
       --interval SECONDS    watch: seconds between frames (fractions allowed, default 1)
       --notify              watch: also send desktop notifications, as elbowroom notify does
       --force               fetch: ignore max_age and every cooldown
       --json                fetch: print the reading as JSON; history: the samples as JSON
       --csv                 history: the samples as CSV
+      --chart               history: a chart of used % over time (COLUMNS wide), resets marked
       --window NAME         history: one window (5h, 7d, opus, or an API key)
       --since DURATION      history: how far back (24h default; 90m, 7d, 1h30m; past 8 days
                             one row per day, up to 450d)
@@ -64,21 +75,33 @@ enum Help {
       --daily               history: one row per window per day (peak, points, resets, top)
       --min-left PCT        guard: pass with at least PCT % left (default: the warn threshold)
                             in every window (each --window NAME, repeatable; default all)
+      --until               guard: wait until enough is left (a reset, fresher data), then exit 0
+      --timeout DURATION    guard --until: give up after this long (6h, 90m) with exit 1
+                            (implies --until)
       --listen ADDR:PORT    serve: where to listen (default 127.0.0.1:9478; 0.0.0.0:PORT
                             or [::]:PORT to be reachable from other machines)
+      --allow-host NAME     serve: answer requests naming this host too (repeatable; NAME or
+                            NAME:PORT); others than localhost, 127.0.0.1, [::1] and the address
+                            bound get 421
       -v, --verbose         fetch: log each step to stderr (tokens redacted); claude: say which
                             status-line values were not data
+      --write               init: put a systemd snippet's unit files in ~/.config/systemd/user
+                            ($XDG_CONFIG_HOME/systemd/user) and say the systemctl line to run
+      --test                notify: send one sample notification through the configured route
+                            (notify-send or notify_command) and show what it answered
 
     HISTORY AND NOTIFICATIONS. Every reading is also kept as a sample per window (at most one a
     minute, 8 days) beside the cache: {5h.rate} is the burn rate now (%/h), {5h.spark} a sparkline,
     and eta/pace use the rate. elbowroom notify (for a timer: elbowroom init systemd-notify) and
     watch --notify notify once per crossing: warn, critical, used up, runs out before the reset.
-    In the config, [notify] turns each event on or off (warn critical exhausted runs_out reset)
+    In the config, [notify] turns each event on or off (warn critical exhausted runs_out reset unused)
     and notify_command = "..." gets each event as JSON on stdin instead of notify-send.
 
     FOR SCRIPTS, AGENTS AND TEAMS. elbowroom guard --min-left 20 && long-job runs the job
-    only with 20 % left; elbowroom serve answers GET /metrics (Prometheus), /v1/usage (JSON) and
-    /healthz; elbowroom hook (elbowroom init claude-hook) tells Claude Code when a window is low.
+    only with 20 % left (guard --until --timeout 6h waits for it); elbowroom serve answers GET /
+    (a dashboard), /metrics (Prometheus), /v1/usage (JSON) and /healthz; elbowroom hook
+    (elbowroom init claude-hook) tells Claude Code when a window is low; elbowroom mcp is an
+    MCP server on stdio with the tool get_headroom (elbowroom init mcp).
 
     RENDERING NEVER WAITS ON THE NETWORK. When the cache is older than max_age, elbowroom starts
     itself as elbowroom-fetch in the background and prints what it has; the next prompt shows the

@@ -111,9 +111,11 @@ enum CacheFileReader {
         var binding: Bool?
         var observedAt: Date?
         var source: ReadingSource?
+        var detail: String?
         try r.object { r, name throws(Failure) in
             switch name {
             case "key": key = try r.string()
+            case "detail": detail = try r.null() ? nil : try r.string()
             case "label": label = try r.null() ? nil : try r.string()
             case "used": used = try r.double()
             case "resetsAt": resetsAt = try r.null() ? nil : try Self.date(&r)
@@ -133,6 +135,7 @@ enum CacheFileReader {
         window.severity = severity
         window.binding = binding
         window.source = source
+        window.detail = detail
         return window
     }
 
@@ -201,6 +204,8 @@ enum CacheFileReader {
         case "status_line": .statusLine
         case "demo": .demo
         case "claude_snapshot": .claudeSnapshot
+        case "session_log": .sessionLog
+        case "plugin": .plugin
         default: nil
         }
     }

@@ -71,13 +71,21 @@ public struct CacheStore: Sendable {
         FileSystem.privateDirectoryProblem(directory).map { "cannot use the cache directory: " + $0 }
     }
 
+    /// `read()` with the fetch state of the fetch lock laid over it when that is newer: what
+    /// every process that decides about fetching must see.
     public func load() -> CacheFile? {
-        var cache: CacheFile?
         switch read() {
-        case .loaded(let loaded): cache = loaded
+        case .loaded(let loaded): return withMarker(loaded)
         case .refused: return nil
-        case .missing, .unusable: cache = nil
+        case .missing, .unusable: return withMarker(nil)
         }
+    }
+
+    /// `cache` with the fetch state the fetcher kept in the fetch lock (`FetchStateMarker`) when
+    /// it could not write the cache, if that is newer. A render reads only the cache file, and
+    /// asks this only when the cache says a fetch is due, so that a cache that cannot be written
+    /// does not start a fetcher on every prompt (one that would then find the cooldown and exit).
+    public func withMarker(_ cache: CacheFile?) -> CacheFile? {
         guard let marker = FetchStateMarker.read(fetchLockFile),
               let attempt = marker.lastAttempt, attempt > (cache?.fetch.lastAttempt ?? .distantPast) else {
             return cache

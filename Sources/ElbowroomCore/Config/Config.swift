@@ -59,7 +59,9 @@ public enum Display: String, Sendable, CaseIterable {
 /// | `display` | `"left"` | `left` or `used`: what the shipped templates' percentages count — headroom left (`5h 63%`: 63 % still to use) or used, as Claude Code's `/usage` shows (`5h 37%`); Claude Code's context follows, so a line has one meaning. Colours stay on what is left ([templates](templates.md#left-or-used-display)) |
 /// | `reset_policy` | `"reset"` | `reset` or `unknown`: what a window shows once its reset time has passed and no newer number came ([below](#after-a-reset-reset_policy)) |
 /// | `notify_command` | — | a shell command run with each notification as JSON on stdin, instead of `notify-send` / `osascript` ([notifications](history-and-notifications.md#your-own-command-notify_command)) |
-/// | `[notify] warn`, `critical`, `exhausted`, `runs_out`, `reset`, `elsewhere` | `true` (`reset`: `false`) | which events notify ([notifications](history-and-notifications.md#notifications)) |
+/// | `[notify] warn`, `critical`, `exhausted`, `runs_out`, `reset`, `unused`, `elsewhere` | `true` (`reset`: `false`) | which events notify ([notifications](history-and-notifications.md#notifications)) |
+/// | `[notify] unused_before` | `"1h"` | `unused` notifies when a window resets within this long (`"90m"`, `"2h"`, or seconds) |
+/// | `[notify] unused_left` | `50` | … with at least this much (%) left |
 /// | `[notify] elsewhere_points` | `5` | how many points a window must rise while no local Claude Code session spends before `elsewhere` notifies (0.1 to 100) ([usage from elsewhere](history-and-notifications.md#usage-from-elsewhere)) |
 /// | `[thresholds] warn` | `25` | headroom left (%) at or below which a window is `warn` |
 /// | `[thresholds] critical` | `10` | headroom left (%) at or below which a window is `critical` |
@@ -231,6 +233,17 @@ public struct Config: Sendable, Equatable {
         case ("", "notify_command"):
             let command = try string()
             notifyCommand = command.isEmpty ? nil : command
+        case ("notify", "unused_before"):
+            if case .number = e.value {
+                notify.unusedBefore = try number(min: 1, max: Self.maxSeconds)
+            } else {
+                let text = try string()
+                guard let seconds = DurationArgument.parse(text), seconds <= Self.maxSeconds else {
+                    throw fail("'notify.unused_before' must be a duration such as \"1h\", \"90m\" or \"2h30m\", not \"\(text)\"")
+                }
+                notify.unusedBefore = seconds
+            }
+        case ("notify", "unused_left"): notify.unusedLeft = try number(min: 0, max: 100)
         case ("notify", let key) where NotifyKind(rawValue: key) != nil:
             guard case .bool(let on) = e.value else {
                 throw fail("'notify.\(key)' must be true or false, not \(e.value.typeName)")
@@ -238,7 +251,7 @@ public struct Config: Sendable, Equatable {
             notify.set(NotifyKind(rawValue: key)!, on)
         case ("notify", "elsewhere_points"): notify.elsewherePoints = try number(min: 0.1, max: 100)
         case ("notify", let key):
-            throw fail("unknown key 'notify.\(key)'\(Suggest.hint(for: key, in: NotifyKind.allCases.map(\.rawValue) + ["elsewhere_points"]))", atValue: false)
+            throw fail("unknown key 'notify.\(key)'\(Suggest.hint(for: key, in: NotifyKind.allCases.map(\.rawValue) + ["unused_before", "unused_left", "elsewhere_points"]))", atValue: false)
         case ("thresholds", "warn"): thresholds.warn = try number(min: 0, max: 100)
         case ("thresholds", "critical"): thresholds.critical = try number(min: 0, max: 100)
         case ("templates", _): templates[e.key] = try string()
