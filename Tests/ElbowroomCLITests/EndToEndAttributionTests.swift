@@ -102,8 +102,10 @@ import Testing
         let (e, eventsFile) = try Self.setUp()
         try e.sandbox.extra["ELBOWROOM_PROC_ROOT"] = Self.quietProc(e)
         try twoSessions(e)
-        try fetch(e, five: 26, seven: 22, at: 360)  // +8 with nobody here spending: elsewhere
-        at(e, 400)
+        try fetch(e, five: 26, seven: 22, at: 360)  // +8 with nobody here spending: held for its grace,
+        #expect(try e.run(["notify", "--offline"]).stdout == "")
+        try fetch(e, five: 26, seven: 22, at: 700)  // which is over at the next reading: elsewhere
+        at(e, 720)
 
         let bySession = try rows(e, ["--by", "session"])
         let table = bySession.map { "\($0["key"]!) \($0["points"]!) \($0["share"]!) \($0["cost"]!)" }
@@ -118,7 +120,7 @@ import Testing
 
         let text = try e.run(["history", "--by", "session"])
         #expect(text.stdout == """
-            5h since 2027-01-14T08:06:40Z, by session
+            5h since 2027-01-14T08:12:00Z, by session
             session     points  share  cost     last_seen             project    model
             elsewhere        8    50%  -        2027-01-15T08:06:00Z
             aaaaaaaa         6    38%  $3.00    2027-01-15T08:05:00Z  /work/app  Opus 4.5
@@ -166,14 +168,16 @@ import Testing
         }
         try twoSessions(e, alicePID: interactive.processIdentifier)
         try fetch(e, five: 22, seven: 22, at: 360)  // +4, the interactive session is idle: elsewhere
+        try fetch(e, five: 22, seven: 22, at: 660)  // (once its grace is over)
         let headless = Process()
         headless.executableURL = URL(fileURLWithPath: bin + "/claude")
         // (sleep would refuse `-p PROMPT`: what counts is the process's name and owner.)
         headless.arguments = ["60"]
         try headless.run()
         defer { kill(headless.processIdentifier, SIGKILL); headless.waitUntilExit() }
-        try fetch(e, five: 30, seven: 23, at: 420)  // +8 while the headless run spends: local
-        at(e, 450)
+        try fetch(e, five: 30, seven: 23, at: 720)  // +8 while the headless run spends: local
+        try fetch(e, five: 30, seven: 23, at: 1100)
+        at(e, 1150)
 
         let bySession = try rows(e, ["--by", "session"]).map { "\($0["key"]!) \($0["points"]!)" }
         #expect(bySession == ["local 8", "\(Self.alice) 6", "elsewhere 4", "\(Self.bob) 2"], "\(bySession)")
@@ -187,7 +191,8 @@ import Testing
         try e.sandbox.extra["ELBOWROOM_PROC_ROOT"] = Self.quietProc(e)
         try fetch(e, five: 10, seven: 20, at: 0)
         try fetch(e, five: 30, seven: 25, at: 600)
-        at(e, 700)
+        try fetch(e, five: 30, seven: 25, at: 1000)
+        at(e, 1100)
         let bySession = try rows(e, ["--by", "session"]).map { "\($0["key"]!) \($0["points"]!)" }
         #expect(bySession == ["unknown 20"])
         let run = try e.run(["notify", "--offline"])

@@ -23,12 +23,32 @@ import Testing
         #expect(rises[0].from == 0 && rises[0].points == 8)
         #expect(rises[0].shares.map(\.who) == ["a", "b"])
         #expect(rises[0].shares.map(\.points) == [2, 6])
-        // Used up: the next rise with nobody spending is elsewhere.
-        let next = s.observe(nil, windows: Self.five(21), at: 40, fromStatusLine: false, silentLocalClaude: { false })
+        // Used up: the next rise with nobody spending waits its grace, then is elsewhere.
+        #expect(s.observe(nil, windows: Self.five(21), at: 40, fromStatusLine: false, silentLocalClaude: { false }).isEmpty)
+        let next = s.observe(nil, windows: Self.five(21), at: 40 + AttributionState.grace, fromStatusLine: false,
+                             silentLocalClaude: { false })
         #expect(next[0].shares.map(\.who) == ["elsewhere"])
+        #expect(next[0].at == 40 && next[0].from == 30)
         #expect(s.runs.map(\.points) == [3])
         #expect(s.top(key: "five_hour", resetsAt: 1_800_007_200)?.who == "b")
         #expect(s.label("b") == "b")
+    }
+
+    /// The fetcher reads the server's number while a session's answer still streams; the
+    /// session's status line (and its cost) comes when the answer is done: the rise is its.
+    @Test func aRiseTheFetcherSeesFirstWaitsForTheSessionsStatusLine() {
+        var s = AttributionState()
+        _ = s.observe(Self.report("a", 1), windows: Self.five(10), at: 0, fromStatusLine: true)
+        #expect(s.observe(Self.report("a", 2), windows: Self.five(12), at: 30, fromStatusLine: true).map(\.points) == [2])
+        #expect(s.observe(nil, windows: Self.five(16), at: 60, fromStatusLine: false, silentLocalClaude: { false }).isEmpty)
+        let rises = s.observe(Self.report("a", 3), windows: Self.five(16), at: 90, fromStatusLine: true)
+        #expect(rises.map(\.points) == [4])
+        #expect(rises.first?.shares.map(\.who) == ["a"])
+        #expect(s.runs.isEmpty)
+        // And one the status line's own numbers carry further: both go to the session.
+        #expect(s.observe(nil, windows: Self.five(20), at: 120, fromStatusLine: false, silentLocalClaude: { false }).isEmpty)
+        let more = s.observe(Self.report("a", 4), windows: Self.five(22), at: 150, fromStatusLine: true)
+        #expect(more.map(\.points) == [6] && more.first?.from == 60 && more.first?.shares.map(\.who) == ["a"])
     }
 
     @Test func aLowerNumberIsNoRiseAndAResetStartsAfresh() {
