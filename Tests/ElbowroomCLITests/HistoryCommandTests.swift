@@ -97,7 +97,7 @@ import ElbowroomTestSupport
         #expect(try ArgumentParser.parse(["notify"]).command == .notify)
         for (arguments, message) in [
             (["history", "--json", "--csv"], "--json and --csv do not go together"),
-            (["history", "--since", "soon"], "--since takes a duration such as 24h, 90m, 7d or 1h30m, not 'soon'"),
+            (["history", "--since", "soon"], "--since takes a duration such as 24h, 90m, 7d or 1h30m (at most 450d), not 'soon'"),
             (["--since", "1h"], "--since goes with 'elbowroom history'"),
             (["--notify"], "--notify goes with 'elbowroom watch' (or run 'elbowroom notify')"),
             (["--json"], "--json goes with 'elbowroom fetch' or 'elbowroom history'"),

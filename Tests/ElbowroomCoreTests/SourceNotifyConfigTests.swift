@@ -14,10 +14,10 @@ import ElbowroomCore
         #expect(config.usageSource == .statusLine)
         #expect(!config.usageSource.mayFetch)
         #expect(config.notifyCommand == "notify-me --json")
-        #expect(config.notify.enabled == [.critical, .exhausted, .runsOut, .reset, .unused])
+        #expect(config.notify.enabled == [.critical, .exhausted, .runsOut, .reset, .unused, .elsewhere])
         let defaults = Config()
         #expect(defaults.usageSource == .api && defaults.notifyCommand == nil)
-        #expect(defaults.notify.enabled == [.warn, .critical, .exhausted, .runsOut, .unused])
+        #expect(defaults.notify.enabled == [.warn, .critical, .exhausted, .runsOut, .unused, .elsewhere])
         #expect(try Config.parse("notify_command = \"\"", file: "c").notifyCommand == nil)
     }
 

@@ -5,6 +5,7 @@ import ElbowroomAdapters
 ///
 /// | path | answer |
 /// |---|---|
+/// | `GET /` | a dashboard page (`DashboardPage`) |
 /// | `GET /metrics` | what `-a prometheus` prints (Prometheus text exposition) |
 /// | `GET /v1/usage` | what `-a json` prints |
 /// | `GET /healthz` | `ok` |
@@ -54,7 +55,7 @@ enum ServeCommand {
         }
         var shown = address
         shown.port = server.port
-        context.stderr.write("elbowroom: serve: listening on http://\(shown)/ (GET /metrics, /v1/usage, /healthz)\n")
+        context.stderr.write("elbowroom: serve: listening on http://\(shown)/ (GET / for a dashboard, /metrics, /v1/usage, /healthz)\n")
         if !address.isLoopback {
             context.stderr.write("elbowroom: serve: \(address.host) is reachable from other machines: anyone who can reach it sees this account's usage (never a token)\n")
         }
@@ -94,11 +95,11 @@ final class ServeContent {
         self.offline = offline
     }
 
-    static let paths = ["/metrics", "/v1/usage", "/healthz"]
+    static let paths = ["/", "/metrics", "/v1/usage", "/healthz"]
 
     func respond(_ request: HTTPRequestHead) -> HTTPResponse {
         guard Self.paths.contains(request.path) else {
-            return HTTPResponse(status: 404, body: "not found: GET /metrics, /v1/usage or /healthz\n")
+            return HTTPResponse(status: 404, body: "not found: GET /, /metrics, /v1/usage or /healthz\n")
         }
         guard request.method == "GET" || request.method == "HEAD" else {
             return HTTPResponse(status: 405, body: "GET or HEAD only\n", headers: "Allow: GET, HEAD\r\n")
@@ -106,6 +107,9 @@ final class ServeContent {
         switch request.path {
         case "/metrics": return body(adapter: "prometheus", contentType: "text/plain; version=0.0.4; charset=utf-8")
         case "/v1/usage": return body(adapter: "json", contentType: "application/json")
+        case "/":
+            _ = body(adapter: "json", contentType: "application/json")  // starts a due fetch, as for /v1/usage
+            return dashboard()
         default: return HTTPResponse(status: 200, body: "ok\n")
         }
     }

@@ -281,6 +281,7 @@ public enum ArgumentParser {
             if json { history.format = .json }
             if chart {
                 if history.format != .text { throw UsageError("--chart and --\(json ? "json" : "csv") do not go together") }
+                if history.by != nil { throw UsageError("--chart and --by do not go together") }
                 history.format = .chart
             }
             invocation.command = .history(history)
