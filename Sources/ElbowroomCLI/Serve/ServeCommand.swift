@@ -122,7 +122,9 @@ final class ServeContent {
     private func reused(_ name: String, _ make: () -> HTTPResponse) -> HTTPResponse {
         let now = HTTPServer.now()
         if let kept = made.first(where: { $0.adapter == name }), now - kept.at < Self.reuseFor { return kept.response }
-        let response = make()
+        var response = make()
+        // No path in what is served: they name the user and their files (`ServedText`).
+        response.body = ServedText.withoutPaths(response.body, home: context.environment.home)
         made.removeAll { $0.adapter == name }
         made.append((name, now, response))
         return response
