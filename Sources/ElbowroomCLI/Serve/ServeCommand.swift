@@ -123,8 +123,9 @@ final class ServeContent {
         let now = HTTPServer.now()
         if let kept = made.first(where: { $0.adapter == name }), now - kept.at < Self.reuseFor { return kept.response }
         var response = make()
-        // No path in what is served: they name the user and their files (`ServedText`).
-        response.body = ServedText.withoutPaths(response.body, home: context.environment.home)
+        // No path in what is served: they name the user and their files (`ServedText`). The
+        // dashboard's markup is full of slashes: it cleans each string from the data itself.
+        if name != "/" { response.body = ServedText.withoutPaths(response.body, home: context.environment.home) }
         made.removeAll { $0.adapter == name }
         made.append((name, now, response))
         return response
