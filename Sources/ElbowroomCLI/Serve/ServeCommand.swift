@@ -148,9 +148,11 @@ final class ServeContent {
             let data = RenderCommand.gather(quiet, setup: setup, accounts: setup.config.accounts, context: context)
             if !offline, lastSpawn.map({ context.now().timeIntervalSince($0) >= Self.respawnGuard }) ?? true {
                 var started = false
+                let budget = SpawnBudget()
                 for (account, part) in zip(setup.config.accounts, data) {
                     let accountContext = context.selecting(account)
-                    let trigger = FetchTrigger(context: accountContext, store: CacheStore(paths: accountContext.paths), config: setup.config)
+                    let trigger = FetchTrigger(context: accountContext, store: CacheStore(paths: accountContext.paths),
+                                               config: setup.config, budget: budget)
                     if trigger.startIfDue(cache: part.cache) { started = true }
                 }
                 if started { lastSpawn = context.now() }
