@@ -14,7 +14,9 @@ extension ServeContent {
             var cache: CacheFile?
             if case .loaded(let found) = CacheStore(paths: part.paths).read() { cache = found }
             let history = HistoryStore(paths: part.paths).load()
-            let view = UsageView(cache: cache, now: now, config: config, history: history, provider: part.paths.provider)
+            var view = UsageView(cache: cache, now: now, config: config, history: history, provider: part.paths.provider)
+            // No path in what is served (`ServedText`): a failure's text may name one.
+            view.error = view.error.map { ServedText.withoutPaths($0, home: context.environment.home) }
             let title = account.map { $0.label } ?? view.agent
             // 90 days of daily peaks: the daily summaries, and the detail for days not summed up yet.
             let historyFile = HistoryStore(paths: part.paths).file
