@@ -257,11 +257,10 @@ import ElbowroomCore
         #expect(s.run("--demo", "-a", "plain") == 0)
         let line = s.stdout.text
         #expect(line.hasPrefix("W 5h 37% · 7d 59% · Sonnet 82% · Opus 8% · credits $12.34 / $50.00  H "), "\(line)")
-        // Another agent's windows come least headroom first (a line cut short keeps the binding one).
         #expect(line.hasSuffix("  X 7d 54% · 5h 72%  G Daily 80%\n"), "\(line)")
         s.stdout.clear()
         #expect(s.run("--demo", "-a", "plain", "--account", "codex") == 0)
-        #expect(s.stdout.text == "7d 54% · 5h 72%\n")
+        #expect(s.stdout.text == "7d 54% · 5h 72%\n", "least headroom first")
     }
 
     @Test func historyAndCacheTakeAccount() {

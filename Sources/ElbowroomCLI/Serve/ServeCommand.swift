@@ -79,8 +79,8 @@ enum ServeCommand {
     }
 }
 
-/// What `serve` answers, from the cache: each body computed at most once a second, however many
-/// clients ask.
+/// What `serve` answers, from the cache: each body (the dashboard too) computed at most once a
+/// second, however many clients ask.
 final class ServeContent {
     let context: CLIContext
     let offline: Bool
@@ -109,15 +109,22 @@ final class ServeContent {
         case "/v1/usage": return body(adapter: "json", contentType: "application/json")
         case "/":
             _ = body(adapter: "json", contentType: "application/json")  // starts a due fetch, as for /v1/usage
-            return dashboard()
+            return reused("/") { dashboard() }
         default: return HTTPResponse(status: 200, body: "ok\n")
         }
     }
 
     private func body(adapter name: String, contentType: String) -> HTTPResponse {
+        reused(name) { render(adapter: name, contentType: contentType) }
+    }
+
+    /// The answer named `name` made within the last `reuseFor` seconds, else `make`'s.
+    private func reused(_ name: String, _ make: () -> HTTPResponse) -> HTTPResponse {
         let now = HTTPServer.now()
         if let kept = made.first(where: { $0.adapter == name }), now - kept.at < Self.reuseFor { return kept.response }
-        let response = render(adapter: name, contentType: contentType)
+        var response = make()
+        // No path in what is served: they name the user and their files (`ServedText`).
+        response.body = ServedText.withoutPaths(response.body, home: context.environment.home)
         made.removeAll { $0.adapter == name }
         made.append((name, now, response))
         return response
