@@ -70,9 +70,14 @@ import Testing
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        // Asleep in its wait (a reset an hour away, nothing due) before the signal.
-        usleep(700_000)
+        // Asleep in its wait (a reset an hour away, nothing due) before the signal: it sleeps,
+        // it does not spin (its own reads of the cache must not wake it).
+        usleep(1_500_000)
         #expect(process.isRunning)
+        let stat = try String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        let ticks = fields.count > 13 ? (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0) : 0
+        #expect(ticks < 30, "\(ticks) clock ticks of CPU in 1.5 s of waiting")
         let sent = Date()
         kill(process.processIdentifier, sig)
         #expect(Eventually.within(2) { !process.isRunning }, "still waiting after the signal")

@@ -498,6 +498,10 @@ struct QuickParser {
         if w.is("title") { return .title }
         if w.is("source") { return .source }
         if w.is("age") { return .age }
+        if w.is("detail") { return .detail }
+        if w.is("short") { return .short }
+        if w.is("top") { return .top }
+        if w.is("top_share") { return .top_share }
         return nil
     }
 

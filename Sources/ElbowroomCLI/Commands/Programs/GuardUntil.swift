@@ -190,12 +190,8 @@ enum GuardUntil {
 final class CacheWatcher {
     nonisolated(unsafe) static var signalReadFD: Int32 = -1
     private var inotifyFD: Int32 = -1
-    private let directories: [String]
-    private var stamps: [Date?]
 
     init(directories: [String]) {
-        self.directories = directories
-        stamps = directories.map { FileSystem.modificationDate(of: $0) }
         #if os(Linux)
         inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         if inotifyFD >= 0 {
@@ -216,8 +212,8 @@ final class CacheWatcher {
 
     /// Returns after `seconds`, on a signal, or when a cache directory changed.
     func wait(seconds: TimeInterval) {
-        // Without inotify (another platform, or a cache directory not made yet): look at the
-        // directories' mtimes every second.
+        // Without inotify (another platform, or a cache directory not made yet): look again
+        // every second.
         let step = inotifyFD >= 0 ? seconds : min(seconds, 1)
         var fds: [pollfd] = []
         if Self.signalReadFD >= 0 { fds.append(pollfd(fd: Self.signalReadFD, events: Int16(POLLIN), revents: 0)) }
@@ -228,6 +224,5 @@ final class CacheWatcher {
             var buffer = [UInt8](repeating: 0, count: 4096)
             while read(inotifyFD, &buffer, buffer.count) > 0 {}
         }
-        if inotifyFD < 0 { stamps = directories.map { FileSystem.modificationDate(of: $0) } }
     }
 }

@@ -61,7 +61,7 @@ extension WatchCommand {
             for i in parts.indices {
                 if invocation.demo {
                     if first {
-                        parts[i].cache = DemoReading.cache(now: now)
+                        parts[i].cache = DemoReading.cache(now: now, provider: parts[i].account.provider)
                         if needsHistory { parts[i].history = DemoReading.history(now: now) }
                     }
                     continue
