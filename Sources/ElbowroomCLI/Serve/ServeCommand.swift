@@ -119,17 +119,20 @@ final class ServeContent {
     }
 
     private func body(adapter name: String, contentType: String) -> HTTPResponse {
-        reused(name) { render(adapter: name, contentType: contentType) }
+        reused(name) {
+            var response = render(adapter: name, contentType: contentType)
+            // No path in what is served: they name the user and their files (`ServedText`). (The
+            // dashboard's HTML is not text to scan: it takes each failure's text without its path.)
+            response.body = ServedText.withoutPaths(response.body, home: context.environment.home)
+            return response
+        }
     }
 
     /// The answer named `name` made within the last `reuseFor` seconds, else `make`'s.
     private func reused(_ name: String, _ make: () -> HTTPResponse) -> HTTPResponse {
         let now = HTTPServer.now()
         if let kept = made.first(where: { $0.adapter == name }), now - kept.at < Self.reuseFor { return kept.response }
-        var response = make()
-        // No path in what is served: they name the user and their files (`ServedText`). The
-        // dashboard's markup is full of slashes: it cleans each string from the data itself.
-        if name != "/" { response.body = ServedText.withoutPaths(response.body, home: context.environment.home) }
+        let response = make()
         made.removeAll { $0.adapter == name }
         made.append((name, now, response))
         return response
