@@ -14,6 +14,7 @@ public enum ElbowroomMain {
         switch invocation.command {
         case .render: return RenderCommand.run(invocation, context: context)
         case .watch: return WatchCommand.run(invocation, context: context)
+        case .tray(let listen): return TrayCommand.run(invocation, listen: listen, context: context)
         case .fetch, .doctor, .history, .notify, .cache:
             return perAccount(invocation, context: context)
         default:
@@ -68,6 +69,7 @@ public enum ElbowroomMain {
         case .guardCheck(let options): return GuardCommand.run(options, invocation: invocation, context: context)
         case .serve(let listen): return ServeCommand.run(listen: listen, invocation: invocation, context: context)
         case .hook: return HookCommand.run(offline: invocation.offline, context: context)
+        case .tray(let listen): return TrayCommand.run(invocation, listen: listen, context: context)
         case .version:
             context.stdout.write("elbowroom \(Version.current)\n")
             return 0

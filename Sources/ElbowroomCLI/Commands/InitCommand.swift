@@ -81,7 +81,7 @@ enum InitCommand {
     }
 
     /// The words after `elbowroom` that make it a command in a snippet (not prose in a comment).
-    static let commandWords = [" -a ", " watch", " fetch", " notify", " serve", " hook", " guard", " -t "]
+    static let commandWords = [" -a ", " watch", " tray", " fetch", " notify", " serve", " hook", " guard", " -t "]
 
     /// `text` with each command `elbowroom` (a word of its own, followed by a command word)
     /// replaced by `program`.

@@ -18,6 +18,8 @@ public struct Invocation: Equatable, Sendable {
         case completions(CompletionsAction)
         case guardCheck(GuardOptions)
         case serve(listen: String?)
+        /// `tray [--listen ADDR:PORT]`: where `serve` listens, for the menu's "Open dashboard".
+        case tray(listen: String?)
         case hook
         case version
         case help
@@ -93,12 +95,12 @@ public enum ArgumentParser {
         case "--csv": (["history"], "'elbowroom history'")
         case "--window": (["history", "guard"], "'elbowroom history' or 'elbowroom guard'")
         case "--min-left": (["guard"], "'elbowroom guard'")
-        case "--listen": (["serve"], "'elbowroom serve'")
+        case "--listen": (["serve", "tray"], "'elbowroom serve' or 'elbowroom tray'")
         case "--since": (["history"], "'elbowroom history'")
         case "--notify": (["watch"], "'elbowroom watch' (or run 'elbowroom notify')")
         case "--list": (["completions"], "'elbowroom completions'")
-        case "--account": (["render", "watch", "fetch", "doctor", "history", "notify", "cache", "guard"],
-                           "a command that reads usage (render, watch, fetch, doctor, history, notify, cache, guard)")
+        case "--account": (["render", "watch", "tray", "fetch", "doctor", "history", "notify", "cache", "guard"],
+                           "a command that reads usage (render, watch, tray, fetch, doctor, history, notify, cache, guard)")
         default: nil
         }
     }
@@ -234,6 +236,9 @@ public enum ArgumentParser {
         case "hook":
             try noPositional()
             invocation.command = .hook
+        case "tray":
+            try noPositional()
+            invocation.command = .tray(listen: listen)
         case "templates":
             switch (positional.first, positional.count) {
             case (nil, _), ("list", 1): invocation.command = .templates(.list)

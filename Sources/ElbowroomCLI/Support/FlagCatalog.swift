@@ -15,7 +15,7 @@ enum FlagCatalog {
     }
 
     /// Which commands take it: `render` flags go with `render` and `watch`.
-    enum Scope: Equatable { case render, watch, history, fetch, `guard`, serve, doctor, notify, cache, global }
+    enum Scope: Equatable { case render, watch, tray, history, fetch, `guard`, serve, doctor, notify, cache, global }
 
     struct Flag {
         let long: String
@@ -63,6 +63,7 @@ enum FlagCatalog {
         Flag(long: "--wait", scope: .guard, summary: "wait for a due fetch first"),
         Flag(long: "--account", scope: .guard, values: .accounts, summary: "one account alone (default: every account)"),
         Flag(long: "--listen", scope: .serve, values: .free(label: "address"), summary: "ADDR:PORT to listen on"),
+        Flag(long: "--listen", scope: .tray, values: .free(label: "address"), summary: "where elbowroom serve listens (Open dashboard)"),
         Flag(long: "--account", scope: .doctor, values: .accounts, summary: "one account of the config alone"),
         Flag(long: "--account", scope: .notify, values: .accounts, summary: "one account of the config alone"),
         Flag(long: "--account", scope: .cache, values: .accounts, summary: "one account of the config alone"),

@@ -18,6 +18,7 @@ enum Help {
       elbowroom [render] [-a|--adapter NAME] [-t|--template NAME|TEXT] [--tooltip NAME|TEXT]
                         [--max-age SECONDS] [--offline] [--wait] [--color auto|always|never] [--demo]
       elbowroom watch    [-a NAME] [-t ...] [--interval SECONDS] [--notify]
+      elbowroom tray     [-t ...] [--tooltip ...] [--account NAME] [--listen ADDR:PORT]
       elbowroom fetch    [--force] [--json]
       elbowroom doctor
       elbowroom templates [list | show NAME | check FILE|TEXT]
@@ -48,8 +49,9 @@ enum Help {
                             respected), always, never — for plain/ansi and, never a
                             terminal but shown on one, bash/zsh/fish/claude; bars always style
       --demo                render a built-in sample reading (no credentials, no network)
-      --account NAME        one [accounts.NAME] of the config alone (also watch, fetch, doctor,
-                            history, notify, cache); without it every account shows, in config order
+      --account NAME        one [accounts.NAME] of the config alone (also watch, tray, fetch,
+                            doctor, history, notify, cache); without it every account shows, in
+                            config order
       --interval SECONDS    watch: seconds between frames (fractions allowed, default 1)
       --notify              watch: also send desktop notifications, as elbowroom notify does
       --force               fetch: ignore max_age and every cooldown
@@ -60,7 +62,8 @@ enum Help {
       --min-left PCT        guard: pass with at least PCT % left (default: the warn threshold)
                             in every window (each --window NAME, repeatable; default all)
       --listen ADDR:PORT    serve: where to listen (default 127.0.0.1:9478; 0.0.0.0:PORT
-                            or [::]:PORT to be reachable from other machines)
+                            or [::]:PORT to be reachable from other machines); tray: where
+                            serve listens, for the menu's Open dashboard
       -v, --verbose         fetch: log each step to stderr (tokens redacted); claude: say which
                             status-line values were not data
 

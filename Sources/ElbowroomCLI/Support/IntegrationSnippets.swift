@@ -217,6 +217,37 @@ ExecStart=/bin/sh -c 'mkdir -p "$DIR" && t=$(mktemp "$DIR/.elbowroom.XXXXXX") &&
 # [Install]
 # WantedBy=timers.target
 """#),
+        ("tray", "tray.service", #"""
+# ~/.config/systemd/user/elbowroom-tray.service: a tray icon with Claude usage headroom (a
+# StatusNotifierItem) in KDE Plasma, GNOME (with the AppIndicator extension), XFCE, Cinnamon,
+# LXQt or waybar's tray, started with the graphical session. Menu: every window, Refresh now,
+# Open dashboard (while elbowroom serve runs), Quit.
+# Enable with: systemctl --user enable --now elbowroom-tray.service
+# A desktop that does not start graphical-session.target (XFCE, LXQt, a bare window manager):
+# use the XDG autostart entry below instead. One or the other, not both.
+[Unit]
+Description=elbowroom: Claude usage headroom in the tray
+PartOf=graphical-session.target
+After=graphical-session.target
+
+[Service]
+ExecStart=elbowroom tray
+Restart=on-failure
+RestartSec=5
+NoNewPrivileges=yes
+
+[Install]
+WantedBy=graphical-session.target
+
+# ~/.config/autostart/elbowroom-tray.desktop
+# [Desktop Entry]
+# Type=Application
+# Name=elbowroom
+# Comment=Claude usage headroom in the tray
+# Exec=elbowroom tray
+# NoDisplay=true
+# X-GNOME-Autostart-enabled=true
+"""#),
     ]
 
     public static var names: [String] { all.map(\.name) }
@@ -246,6 +277,7 @@ ExecStart=/bin/sh -c 'mkdir -p "$DIR" && t=$(mktemp "$DIR/.elbowroom.XXXXXX") &&
         ("claude-hook", "a Claude Code hook: one line of context when a window is low"),
         ("serve", "a systemd service answering GET /metrics and /v1/usage on loopback"),
         ("node-exporter", "a systemd timer writing gauges for node_exporter's textfile collector"),
+        ("tray", "a tray icon for Linux desktops: systemd user unit or XDG autostart entry"),
     ]
 
     /// The snippet's line from `summaries` (every snippet has one; a test holds them so).
