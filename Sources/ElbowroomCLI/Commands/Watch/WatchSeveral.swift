@@ -107,7 +107,8 @@ extension WatchCommand.WatchedAccount {
     mutating func tick(now: Date, first: Bool, force: Bool, offline: Bool, needsHistory: Bool,
                        refusal: inout String?, stderr: any OutputSink) {
         let stamp = FileSystem.modificationDate(of: store.file)
-        if first || stamp != self.stamp {
+        // A refused directory is looked at again each tick (its owner or mode may be fixed).
+        if first || stamp != self.stamp || refusal != nil {
             let why: String?
             (cache, why) = WatchCommand.readCache(store)
             if let why, why != refusal { stderr.write("elbowroom: \(why)\n") }
