@@ -27,9 +27,13 @@ _elbowroom() {
             _elbowroom_names accounts; return ;;
         --color)
             COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+        --then-position)
+            COMPREPLY=($(compgen -W "after before none" -- "$cur")); return ;;
+        --by)
+            COMPREPLY=($(compgen -W "session model project" -- "$cur")); return ;;
         --window)
             COMPREPLY=($(compgen -W "5h 7d sonnet opus" -- "$cur")); return ;;
-        --max-age|--interval|--since|--min-left|--listen)
+        --max-age|--then|--interval|--since|--min-left|--timeout|--listen|--allow-host)
             return ;;
     esac
 
@@ -37,7 +41,7 @@ _elbowroom() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            -a|--adapter|-t|--template|--tooltip|--color|--max-age|--account|--interval|--window|--since|--min-left|--listen)
+            -a|--adapter|-t|--template|--tooltip|--color|--then-position|--by|--max-age|--account|--then|--interval|--window|--since|--min-left|--timeout|--listen|--allow-host)
                 ((i++))
                 [[ ${COMP_WORDS[i]} == = ]] && ((i++)) ;;
             -*|=) ;;
@@ -50,26 +54,27 @@ _elbowroom() {
         esac
     done
 
-    local render="-a --adapter -t --template --tooltip --max-age --offline --wait --color --demo --account"
+    local render="-a --adapter -t --template --tooltip --max-age --offline --wait --color --demo --account --then --then-position"
     if [[ $cur == -* ]]; then
         case $command in
             ''|render) COMPREPLY=($(compgen -W "$render --help --version" -- "$cur")) ;;
             watch) COMPREPLY=($(compgen -W "$render --interval --notify" -- "$cur")) ;;
             tray) COMPREPLY=($(compgen -W "$render --listen" -- "$cur")) ;;
             fetch) COMPREPLY=($(compgen -W "--force --json -v --verbose --account" -- "$cur")) ;;
-            history) COMPREPLY=($(compgen -W "--window --since --json --csv --account" -- "$cur")) ;;
-            guard) COMPREPLY=($(compgen -W "--min-left --window --wait --account" -- "$cur")) ;;
-            serve) COMPREPLY=($(compgen -W "--listen" -- "$cur")) ;;
+            history) COMPREPLY=($(compgen -W "--window --since --json --csv --chart --by --daily --account" -- "$cur")) ;;
+            guard) COMPREPLY=($(compgen -W "--min-left --window --wait --until --timeout --account" -- "$cur")) ;;
+            serve) COMPREPLY=($(compgen -W "--listen --allow-host" -- "$cur")) ;;
             doctor) COMPREPLY=($(compgen -W "--account" -- "$cur")) ;;
-            notify) COMPREPLY=($(compgen -W "--account" -- "$cur")) ;;
+            notify) COMPREPLY=($(compgen -W "--account --test" -- "$cur")) ;;
             cache) COMPREPLY=($(compgen -W "--account" -- "$cur")) ;;
+            init) COMPREPLY=($(compgen -W "--keep --write" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac
         return
     fi
     case $command in
         '')
-            COMPREPLY=($(compgen -W "render watch tray fetch doctor templates adapters init cache history notify completions guard serve hook help" -- "$cur")) ;;
+            COMPREPLY=($(compgen -W "render watch tray fetch doctor templates adapters init cache history notify completions guard serve hook mcp help" -- "$cur")) ;;
         init)
             ((nargs == 0)) && _elbowroom_names init ;;
         templates)

@@ -42,12 +42,14 @@ public enum AdapterRegistry {
     }
 
     /// A built-in adapter by name, else the first plugin `elbowroom-adapter-NAME` in the user's
-    /// adapters dir, then in `PATH`. Built-ins cannot be shadowed.
+    /// adapters dir, then in `PATH`. Built-ins cannot be shadowed. A plugin another user could
+    /// change (`ExecutableTrust`) is found but not run: its output says why.
     public static func resolve(name: String, paths: Paths, environment: ElbowroomEnvironment,
                                spawner: any ProcessSpawner = PosixSpawner()) -> (any OutputAdapter)? {
         if let adapter = builtIn(named: name) { return adapter }
         guard let path = PluginDiscovery.find(name: name, paths: paths, environment: environment) else { return nil }
-        return ExternalAdapter(name: name, path: path, environment: environment, spawner: spawner)
+        return ExternalAdapter(name: name, path: path, environment: environment, spawner: spawner,
+                               refusal: ExecutableTrust.refusal(path))
     }
 
     /// Every adapter for `elbowroom adapters`: the built-ins in registry order, then plugins by name.
@@ -55,7 +57,8 @@ public enum AdapterRegistry {
                            spawner: any ProcessSpawner = PosixSpawner()) -> [any OutputAdapter] {
         let plugins = PluginDiscovery.all(paths: paths, environment: environment)
             .filter { builtIn(named: $0.name) == nil }
-            .map { ExternalAdapter(name: $0.name, path: $0.path, environment: environment, spawner: spawner) }
+            .map { ExternalAdapter(name: $0.name, path: $0.path, environment: environment, spawner: spawner,
+                                   refusal: ExecutableTrust.refusal($0.path)) }
         return builtIn + plugins
     }
 }

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
 #endif
-@testable import ElbowroomTemplate
+import ElbowroomTemplate
 
 /// `Sources/ElbowroomTemplate/Library/ShippedTemplates.swift`: each `templates/*.tmpl`'s text and
 /// the tree the parser makes of it, so the binary needs no templates/ directory and a render
@@ -68,9 +68,9 @@ enum ShippedTemplatesFile {
             out += "        case \(String(reflecting: name)):\n"
             out += "            return (\n"
             out += "                nodes: [\n"
-            for node in template.nodes {
+            for node in template.reflectedNodes {
                 out += "                    "
-                out += SwiftLayout.format(String(reflecting: node), indent: 20,
+                out += SwiftLayout.format(node, indent: 20,
                                           prefixes: ["ElbowroomTemplate.", "ElbowroomCore."])
                 out += ",\n"
             }

@@ -9,7 +9,7 @@ import Glibc
 import Darwin
 #endif
 import ElbowroomAdapters
-@testable import ElbowroomCLI
+import ElbowroomCLI
 
 // elbowroom-generate [--check] ROOT: writes every file derived from a source elsewhere in the
 // repository (scripts/generate runs it). With --check it writes nothing and exits 1 naming each

@@ -185,13 +185,13 @@ import Testing
                 guard Set(object.keys) == ["error", "status"] else { throw ConsumerModel.LiveSyntax("error keys \(object.keys.sorted())") }
                 return
             }
-            guard Set(object.keys) == ["account", "age", "cooldown_until", "error", "extra", "level", "notice", "now", "offline",
+            guard Set(object.keys) == ["account", "account_type", "age", "cooldown_until", "error", "extra", "level", "notice", "now", "offline",
                                        "plan", "source", "spend", "stale", "status", "unknown_keys", "version", "windows"] else {
                 throw ConsumerModel.LiveSyntax("json keys \(object.keys.sorted())")
             }
             let windows = object["windows"] as? [[String: Any]] ?? []
             guard windows.count == expected.view.windows.count, windows.allSatisfy({
-                Set($0.keys) == ["age", "binding", "eta", "has_reset", "key", "label", "left", "level", "name", "pace", "rate",
+                Set($0.keys) == ["age", "binding", "detail", "eta", "has_reset", "key", "label", "left", "level", "name", "pace", "rate",
                                  "resets_at", "resets_in", "shown", "source", "title", "used"]
             }) else { throw ConsumerModel.LiveSyntax("json windows \(windows)") }
             // The data itself, cleaned (JSON may keep a line break, escaped).

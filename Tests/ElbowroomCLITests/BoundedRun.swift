@@ -17,7 +17,7 @@ extension BoundedRun {
     /// Runs `executable` with exactly `environment`, and kills it if it has not exited after
     /// `seconds`, so a regression that hangs fails the test instead of hanging the suite.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String],
-                    seconds: TimeInterval, directory: String? = nil) throws -> BoundedRun {
+                    seconds: TimeInterval, directory: String? = nil, stdin: String? = nil) throws -> BoundedRun {
         let started = Date()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -27,8 +27,13 @@ extension BoundedRun {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try? input.fileHandleForWriting.close()
+        }
         let exited = Eventually.within(seconds) { !process.isRunning }
         if !exited { kill(process.processIdentifier, SIGKILL) }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
@@ -43,8 +48,8 @@ extension BoundedRun {
 extension EndToEnd {
     /// Runs the built `elbowroom` (or `executable`), bounded (`BoundedRun.run`).
     func runBounded(_ arguments: [String], seconds: TimeInterval = 5, environment: [String: String]? = nil,
-                    directory: String? = nil, executable: String? = nil) throws -> BoundedRun {
+                    directory: String? = nil, executable: String? = nil, stdin: String? = nil) throws -> BoundedRun {
         try BoundedRun.run(executable ?? elbowroom, arguments, environment: environment ?? sandbox.environment,
-                           seconds: seconds, directory: directory)
+                           seconds: seconds, directory: directory, stdin: stdin)
     }
 }

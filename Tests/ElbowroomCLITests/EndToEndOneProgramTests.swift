@@ -64,12 +64,12 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let program = directory + "/elbowroom"
-        FileManager.default.createFile(atPath: program, contents: Data("#!/bin/sh\n".utf8))
+        _ = FileManager.default.createFile(atPath: program, contents: Data("#!/bin/sh\n".utf8))
         #expect(FileSystem.installedPath(fromProcLink: program + " (deleted)") == program)
         #expect(FileSystem.installedPath(fromProcLink: program) == program)
         // A file really named so is that file.
         let odd = directory + "/elbowroom (deleted)"
-        FileManager.default.createFile(atPath: odd, contents: Data())
+        _ = FileManager.default.createFile(atPath: odd, contents: Data())
         #expect(FileSystem.installedPath(fromProcLink: odd) == odd)
     }
 

@@ -59,6 +59,9 @@ import Testing
         #expect(fetched.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(fetched.stdout.utf8)) as? [String: Any])
         #expect(json["status"] as? String == "fetched")
+        #expect(json["schema"] as? Int == 2)
+        #expect(json["account"] is NSNull, "no [accounts.NAME]: no account name")
+        #expect((json["login"] as? String)?.hasSuffix("/home/.claude/.credentials.json") == true, "\(fetched.stdout)")
         #expect((json["windows"] as? [[String: Any]])?.first?["key"] as? String == "five_hour")
 
         e.anthropic.configure { $0.usageReply = .rateLimited(retryAfter: "1800") }

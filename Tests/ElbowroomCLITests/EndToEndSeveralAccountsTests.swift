@@ -118,6 +118,13 @@ import ElbowroomTestSupport
         let all = try e2e.run(["fetch", "--json"])
         #expect(all.status == 0, "\(all.stderr)")
         #expect(all.stdout.split(separator: "\n").count == 4)
+        // "account" is the account's name in every JSON; the login's path is "login".
+        let lines = try all.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        #expect(lines.compactMap { $0["account"] as? String }.sorted() == ["codex", "gem", "home", "work"], "\(all.stdout)")
+        #expect(lines.allSatisfy { $0["schema"] as? Int == 2 })
+        #expect(lines.contains { ($0["login"] as? String)?.hasSuffix(".credentials.json") == true }, "\(all.stdout)")
         let one = try e2e.run(["fetch", "--account", "codex", "--force"])
         #expect(one.status == 0)
         #expect(setup.codex.requests.count == 2)

@@ -41,10 +41,13 @@ import Testing
               status: "ok", config: "refresh = \"always\"\n", staleToken: true),
         Fault(name: "401, refresh not allowed", reply: .json(200, "{}"), status: "expired",
               config: "refresh = \"never\"\n", staleToken: true),
-        // A 403 is rate limiting, as Claude Code reads it, while the login holds user:profile (the
-        // sandbox's does); a login without it is "cannot read usage" (UsageClientTests).
-        Fault(name: "403", reply: .json(403, #"{"error":{"type":"permission_error","message":"forbidden"}}"#), status: "rate_limited", cooldown: 300),
-        Fault(name: "403 oauth_scope_insufficient", reply: .json(403, forbiddenScope), status: "rate_limited", cooldown: 300),
+        // A 403 whose body is an Anthropic error (`error.type` a string) refuses this token: as
+        // Claude Code, not asked again for an hour (CLAUDE-CODE.md, corrected 2026-11-27: both
+        // bodies seen on the wire). Any other 403 (a proxy's page, no body) is rate limiting.
+        Fault(name: "403 anthropic error", reply: .json(403, #"{"type":"error","error":{"type":"permission_error","message":"forbidden"}}"#), status: "signed_out", cooldown: 3600),
+        Fault(name: "403 oauth_scope_insufficient", reply: .json(403, forbiddenScope), status: "signed_out", cooldown: 3600),
+        Fault(name: "403 plain", reply: .status(403, body: "<html>Forbidden</html>"), status: "rate_limited", cooldown: 300),
+        Fault(name: "403 json without an error type", reply: .json(403, #"{"message":"forbidden"}"#), status: "rate_limited", cooldown: 300),
         Fault(name: "429 Retry-After seconds", reply: .rateLimited(retryAfter: "1800"), status: "rate_limited", cooldown: 1800),
         Fault(name: "429 Retry-After HTTP-date", reply: .rateLimited(retryAfter: httpDate), status: "rate_limited", cooldown: 600),
         Fault(name: "429 Retry-After 0", reply: .rateLimited(retryAfter: "0"), status: "rate_limited", cooldown: 300),

@@ -65,7 +65,7 @@ import ElbowroomTestSupport
         #expect(used.stderr.text.contains("how much of each window is used"))
     }
 
-    @Test(arguments: [("i3bar", "i3"), ("swaybar", "sway"), ("systemd", "prometheus")])
+    @Test(arguments: [("i3bar", "i3"), ("swaybar", "sway"), ("node-exporter", "prometheus")])
     func initTakesTheNamesTypedFromMemory(alias: String, name: String) {
         let s = CLISandbox()
         #expect(Self.run(s, own: "/usr/bin/elbowroom", "init", alias) == 0)

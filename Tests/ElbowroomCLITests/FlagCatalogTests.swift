@@ -18,6 +18,7 @@ import Testing
         case .doctor: command = ["doctor"]
         case .notify: command = ["notify"]
         case .cache: command = ["cache", "show"]
+        case .`init`: command = ["init", "claude"]
         }
         let value: [String]
         switch flag.values {
@@ -37,6 +38,15 @@ import Testing
         for spelled in FlagCatalog.spellings(flag) {
             _ = try ArgumentParser.parse(Self.invocation(flag, spelled: spelled))
         }
+    }
+
+    /// The manual has one entry per flag: its text is on exactly one of the flag's catalog
+    /// entries, so --help, the man page and docs/commands.md say one thing.
+    @Test(arguments: FlagCatalog.longs)
+    func everyFlagHasOneManualEntry(_ long: String) {
+        let texts = FlagCatalog.all.filter { $0.long == long }.compactMap(\.help)
+        #expect(texts.count == 1, "\(long): \(texts.count) manual texts in FlagCatalog (one entry of it takes help:)")
+        #expect(FlagManual.entries.filter { $0.tag.contains("`\(long)`") }.count == 1)
     }
 
     @Test(arguments: FlagCatalog.all)

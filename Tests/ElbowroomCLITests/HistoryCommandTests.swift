@@ -41,13 +41,13 @@ import ElbowroomTestSupport
         for used in [10.0, 11, 12.5] { Self.ingest(s, fiveHour: used, sevenDay: used / 2) }
         #expect(s.run("history") == 0)
         #expect(s.stdout.text == """
-            time                  window  used   resets_at
-            2026-11-22T14:00:00Z  5h      10     2026-11-22T17:00:00Z
-            2026-11-22T14:00:00Z  7d      5      2026-11-26T01:20:00Z
-            2026-11-22T14:01:00Z  5h      11     2026-11-22T17:00:00Z
-            2026-11-22T14:01:00Z  7d      5.5    2026-11-26T01:20:00Z
-            2026-11-22T14:02:00Z  5h      12.5   2026-11-22T17:00:00Z
-            2026-11-22T14:02:00Z  7d      6.25   2026-11-26T01:20:00Z
+            time                  window  used   left   resets_at
+            2026-11-22T14:00:00Z  5h      10     90     2026-11-22T17:00:00Z
+            2026-11-22T14:00:00Z  7d      5      95     2026-11-26T01:20:00Z
+            2026-11-22T14:01:00Z  5h      11     89     2026-11-22T17:00:00Z
+            2026-11-22T14:01:00Z  7d      5.5    94.5   2026-11-26T01:20:00Z
+            2026-11-22T14:02:00Z  5h      12.5   87.5   2026-11-22T17:00:00Z
+            2026-11-22T14:02:00Z  7d      6.25   93.75  2026-11-26T01:20:00Z
 
             """)
         s.stdout.clear()
@@ -93,11 +93,18 @@ import ElbowroomTestSupport
         let full = try ArgumentParser.parse(["history", "--window=7d", "--since", "1h30m", "--csv"])
         #expect(full.command == .history(.init(window: "7d", since: 5400, format: .csv)))
         #expect(try ArgumentParser.parse(["history", "--json"]).command == .history(.init(format: .json)))
+        #expect(try ArgumentParser.parse(["history", "--by", "model", "--since", "90d"]).command
+            == .history(.init(since: 90 * 86400, by: .model)))
+        #expect(try ArgumentParser.parse(["history", "--daily", "--csv"]).command == .history(.init(format: .csv, daily: true)))
         #expect(try ArgumentParser.parse(["watch", "--notify"]).notify)
         #expect(try ArgumentParser.parse(["notify"]).command == .notify)
         for (arguments, message) in [
             (["history", "--json", "--csv"], "--json and --csv do not go together"),
-            (["history", "--since", "soon"], "--since takes a duration such as 24h, 90m, 7d or 1h30m, not 'soon'"),
+            (["history", "--since", "soon"], "--since takes a duration such as 24h, 90m, 7d or 1h30m (at most 450d), not 'soon'"),
+            (["history", "--since", "451d"], "--since takes a duration such as 24h, 90m, 7d or 1h30m (at most 450d), not '451d'"),
+            (["history", "--by", "user"], "--by takes session, model or project, not 'user'"),
+            (["--by", "model"], "--by goes with 'elbowroom history'"),
+            (["--daily"], "--daily goes with 'elbowroom history'"),
             (["--since", "1h"], "--since goes with 'elbowroom history'"),
             (["--notify"], "--notify goes with 'elbowroom watch' (or run 'elbowroom notify')"),
             (["--json"], "--json goes with 'elbowroom fetch' or 'elbowroom history'"),
@@ -110,5 +117,36 @@ import ElbowroomTestSupport
         #expect(DurationArgument.parse("45") == 45)
         #expect(DurationArgument.parse("h") == nil)
         #expect(DurationArgument.parse("-3h") == nil)
+    }
+}
+
+/// The docs' "copy, paste, done" template lines, pasted before there is an hour of history: no
+/// piece of a number that is not there yet (a dangling `%/h` where the rate would be).
+@Suite struct DocsTemplateLineTests {
+    static func templates() throws -> [String] {
+        var out: [String] = []
+        for page in ["docs/history-and-notifications.md", "docs/templates.md", "README.md"] {
+            for line in try ShippedFiles.read(page).split(separator: "\n") {
+                guard let start = line.range(of: "elbowroom -t '") else { continue }
+                let rest = line[start.upperBound...]
+                guard let end = rest.firstIndex(of: "'") else { continue }
+                out.append(String(rest[..<end]))
+            }
+        }
+        return out
+    }
+
+    @Test func noTemplateLineLeavesAUnitWithoutItsNumber() throws {
+        let lines = try Self.templates()
+        #expect(lines.contains { $0.contains("rate") }, "the docs have a rate line to check")
+        for template in lines {
+            let s = CLISandbox()
+            s.saveCache(used: ["five_hour": 63, "seven_day": 41], age: 30, resetIn: 3 * 3600)
+            #expect(s.run("-a", "plain", "--offline", "-t", template) == 0, "\(template): \(s.stderr.text)")
+            let out = s.stdout.text
+            // Every %/h follows its number.
+            let pieces = out.components(separatedBy: "%/h")
+            #expect(pieces.dropLast().allSatisfy { $0.last?.isNumber == true }, "\(template) → \(out)")
+        }
     }
 }

@@ -191,6 +191,29 @@ import ElbowroomTestSupport
             #expect(strings.contains { $0.hasPrefix("L") }, "the label reached the hook's line")
             for string in strings { check("a hook JSON string", payload, string, oneLine: true) }
         },
+        OutputPath(name: "mcp: get_headroom and the resource") { payload in
+            let s = CLISandbox()
+            try seed(s, payload)
+            var fds: [Int32] = [0, 0]
+            #expect(pipe(&fds) == 0)
+            let requests = [
+                #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+                #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_headroom","arguments":{}}}"#,
+                #"{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"elbowroom://headroom"}}"#,
+            ].joined(separator: "\n") + "\n"
+            #expect(write(fds[1], requests, requests.utf8.count) == requests.utf8.count)
+            close(fds[1])
+            defer { close(fds[0]) }
+            var context = s.context
+            context.stdinFD = fds[0]
+            #expect(ElbowroomMain.run(["mcp", "--offline"], context: context) == 0)
+            let lines = s.stdout.text.split(separator: "\n")
+            #expect(lines.count == 3, "\(s.stdout.text.prefix(500))")
+            for line in lines {
+                check("an mcp answer", payload, String(line), oneLine: true)
+                for string in try strings(inJSON: Data(line.utf8)) { check("an mcp JSON string", payload, string, oneLine: false, tabs: true) }
+            }
+        },
         OutputPath(name: "fetch --json") { payload in
             // The real fetcher against a loopback server whose answer carries the payload in a
             // model's display name, the label (short: a key made from a long one is over

@@ -7,8 +7,9 @@ import ElbowroomTestSupport
 @Suite struct NotifyCommandTests {
     @Test func aCrossingIsSentOnceWithTheEventAsJSONToTheUsersCommand() throws {
         let s = CLISandbox()
-        s.writeConfig("notify_command = \"my-notifier --stdin\"\n")
-        // Half an hour before the reset: at this pace it lasts, so the only crossing is warn.
+        s.writeConfig("notify_command = \"my-notifier --stdin\"\n[notify]\nunused = false\n")
+        // Half an hour before the reset: at this pace it lasts, so the only crossing is warn (the
+        // weekly window's 70 % left would be `unused`, turned off here).
         s.saveCache(used: ["five_hour": 80, "seven_day": 30], age: 30, resetIn: 1800)
         #expect(s.run("notify", "--offline") == 0)
         #expect(s.stdout.text == "notified: Claude Session: 20% left (warn)\n")
@@ -27,7 +28,7 @@ import ElbowroomTestSupport
         #expect(s.run("notify", "--offline") == 0)
         #expect(s.stdout.text.isEmpty && s.spawner.runs.count == 1)
         let reset = Int(s.clock.now.timeIntervalSince1970) + 1800
-        #expect(s.store.load()?.notified == ["five_hour \(reset) warn", "seven_day \(reset) "])
+        #expect(s.store.load()?.notified == ["five_hour \(reset) warn", "seven_day \(reset) unused"])
     }
 
     @Test func notifySendGetsUrgencyCriticalForCritical() throws {
@@ -130,7 +131,7 @@ import ElbowroomTestSupport
         s.saveCache(used: ["five_hour": 20], age: 30)
         #expect(s.run("doctor") == 0)
         let out = s.stdout.text
-        #expect(out.contains("ok   source: statusline — elbowroom never reads the Claude login"))
+        #expect(out.contains("ok   source: statusline (no login read, no network; 5h and 7d only)\n"))
         #expect(out.contains("ok   status line: \(s.sandbox.claudeConfigDir)/settings.json runs 'elbowroom -a claude'"))
         #expect(!out.contains("credentials:") && !out.contains("api:"))
         #expect(s.spawner.runs.isEmpty, "no probe")

@@ -29,6 +29,24 @@ import ElbowroomCore
         #expect(!s.stdout.text.isEmpty)
     }
 
+    @Test func aCooldownTheFetcherCouldOnlyKeepInItsLockStopsTheNextRendersFetch() throws {
+        // The fetcher could not write the cache (full disk, a read-only cache file): its attempt
+        // and cooldown are in the fetch lock. A render must see them, not start a fetcher on every
+        // prompt that finds the cooldown and exits.
+        let s = CLISandbox()
+        s.saveCache(used: ["five_hour": 40], age: 600)
+        var state = try #require(s.store.load()).fetch
+        state.recordFailure(.rateLimited, message: "rate limited", at: s.clock.now.addingTimeInterval(-5), retryAfter: 600)
+        _ = try FileLock(path: s.store.fetchLockFile)
+        try s.store.saveMarker(state, now: s.clock.now)
+        #expect(s.run("-a", "plain") == 0)
+        #expect(s.spawner.spawns.isEmpty)
+        // With no marker the same cache is due.
+        s.store.clearMarker()
+        #expect(s.run("-a", "plain") == 0)
+        #expect(s.spawner.spawns.count == 1)
+    }
+
     @Test func offlineNeverStartsAFetch() {
         let s = CLISandbox()
         s.saveCache(used: ["five_hour": 40], age: 6000)
@@ -118,6 +136,17 @@ import ElbowroomCore
         let s = CLISandbox()
         #expect(s.run("-a", "plian") == 2)
         #expect(s.stderr.text.contains("unknown adapter 'plian' (did you mean 'plain'?)"))
+    }
+
+    /// `-a starship`: starship reads another adapter's output; say which, and the snippet.
+    @Test func starshipIsPointedAtItsSnippet() {
+        let s = CLISandbox()
+        #expect(s.run("-a", "starship") == 2)
+        #expect(s.stderr.text == "elbowroom: unknown adapter 'starship': starship runs elbowroom in a custom module, as -a plain (or -a ansi); 'elbowroom init starship' prints it; 'elbowroom adapters' lists them\n")
+        #expect(try! #require(IntegrationSnippets.snippet(named: "starship")).contains("elbowroom -a plain"))
+        let hook = CLISandbox()
+        #expect(hook.run("-a", "claude-hook") == 2)
+        #expect(hook.stderr.text.contains("that is a snippet, not an adapter; 'elbowroom init claude-hook' prints it"))
     }
 }
 

@@ -9,9 +9,9 @@ final class ServeProcess: @unchecked Sendable {
     private let errors = Pipe()
     private(set) var stderrSoFar = ""
 
-    init(elbowroom: String, environment: [String: String], arguments: [String] = []) throws {
+    init(elbowroom: String, environment: [String: String], arguments: [String] = [], listen: String = "127.0.0.1:0") throws {
         process.executableURL = URL(fileURLWithPath: elbowroom)
-        process.arguments = ["serve", "--listen", "127.0.0.1:0"] + arguments
+        process.arguments = ["serve", "--listen", listen] + arguments
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
@@ -23,8 +23,9 @@ final class ServeProcess: @unchecked Sendable {
             let data = errors.fileHandleForReading.availableData
             if data.isEmpty { break }
             stderrSoFar += String(decoding: data, as: UTF8.self)
-            if let range = stderrSoFar.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
-                port = UInt16(stderrSoFar[range].dropFirst("127.0.0.1:".count).dropLast()) ?? 0
+            if let range = stderrSoFar.range(of: #"listening on http://[^ ]*:(\d+)/"#, options: .regularExpression) {
+                let text = stderrSoFar[range].dropLast()
+                port = UInt16(text[text.index(after: text.lastIndex(of: ":")!)...]) ?? 0
             }
         }
         self.port = port

@@ -27,7 +27,7 @@ import ElbowroomTestSupport
         #expect(windows.first?["left"] as? Double == 37, "\(usage.body)")
         let health = try RawHTTP.get(port: serve.port, "/healthz")
         #expect(health.status == 200 && health.body == "ok\n")
-        let head = try RawHTTP.request(port: serve.port, "HEAD /metrics HTTP/1.1\r\nConnection: close\r\n\r\n")
+        let head = try RawHTTP.request(port: serve.port, "HEAD /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         #expect(head.status == 200 && head.body.isEmpty)
         for text in [metrics.head + metrics.body, usage.head + usage.body, serve.stderrSoFar] {
             #expect(!text.contains(e.anthropic.validAccessToken) && !text.contains(e.anthropic.validRefreshToken))
@@ -41,9 +41,9 @@ import ElbowroomTestSupport
     @Test func anythingElseGetsAProperStatus() throws {
         let e = try EndToEnd()
         let serve = try ServeProcess(elbowroom: e.elbowroom, environment: e.sandbox.environment, arguments: ["--offline"])
-        let post = try RawHTTP.request(port: serve.port, "POST /metrics HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi")
+        let post = try RawHTTP.request(port: serve.port, "POST /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\nhi")
         #expect(post.status == 405 && post.head.contains("Allow: GET, HEAD"))
-        #expect(try RawHTTP.get(port: serve.port, "/").status == 404)
+        #expect(try RawHTTP.get(port: serve.port, "/index.html").status == 404)
         #expect(try RawHTTP.get(port: serve.port, "/metrics/../etc/passwd").status == 404)
         #expect(try RawHTTP.request(port: serve.port, "garbage\r\n\r\n").status == 400)
         #expect(try RawHTTP.request(port: serve.port, "GET /metrics HTTP/2.0\r\n\r\n").status == 505)
@@ -52,7 +52,7 @@ import ElbowroomTestSupport
                 "a head that never ends is cut off at the cap")
         // Keep-alive: two requests on one connection, both answered.
         let fd = try RawHTTP.connect(port: serve.port)
-        RawHTTP.send(fd, "GET /healthz HTTP/1.1\r\n\r\nGET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n")
+        RawHTTP.send(fd, "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         let both = RawHTTP.readAll(fd).text
         close(fd)
         #expect(both.components(separatedBy: "HTTP/1.1 200 OK").count == 3, "\(both)")

@@ -110,4 +110,38 @@ import ElbowroomCore
         run.config = try Config.parse("[thresholds]\nwarn = 50\ncritical = 20\n", file: "c")
         #expect(run.plan([Self.five(55)]) == ["5h warn"])
     }
+
+    @Test func unusedNotifiesOnceInTheLastHourWithHalfOrMoreLeft() {
+        let run = Run()
+        // Two hours before the reset with 60 % left: not yet.
+        #expect(run.plan([Self.five(40)]) == [])
+        // 52 minutes before it: use it or lose it, once.
+        let late = Self.reset.addingTimeInterval(-52 * 60)
+        #expect(run.plan([Self.five(40, at: late)], now: late) == ["5h unused"])
+        #expect(run.plan([Self.five(41, at: late)], now: late.addingTimeInterval(60)) == [])
+        // The next window instance may say it again.
+        let next = Self.reset.addingTimeInterval(5 * 3600)
+        let nextLate = next.addingTimeInterval(-600)
+        #expect(run.plan([Self.five(10, resetsAt: next, at: nextLate)], now: nextLate) == ["5h unused"])
+        // Less than half left: nothing.
+        let busy = Run()
+        #expect(busy.plan([Self.five(55, at: late)], now: late).contains("5h unused") == false)
+    }
+
+    @Test func unusedTakesItsWindowAndShareFromTheConfig() throws {
+        let run = Run()
+        let config = try Config.parse("[notify]\nunused_before = \"3h\"\nunused_left = 70\n", file: "c")
+        run.settings = config.notify
+        #expect(run.settings.unusedBefore == 3 * 3600 && run.settings.unusedLeft == 70)
+        #expect(run.plan([Self.five(35)]) == [])
+        #expect(run.plan([Self.five(30)]) == ["5h unused"])
+        #expect(try Config.parse("[notify]\nunused_before = 5400\n", file: "c").notify.unusedBefore == 5400)
+        #expect(throws: ConfigError.self) { try Config.parse("[notify]\nunused_before = \"soon\"\n", file: "c") }
+        #expect(throws: ConfigError.self) { try Config.parse("[notify]\nunused_left = 150\n", file: "c") }
+        let off = Run()
+        off.settings = try Config.parse("[notify]\nunused = false\n", file: "c").notify
+        let late = Self.reset.addingTimeInterval(-600)
+        #expect(off.plan([Self.five(10, at: late)], now: late) == [])
+        #expect(off.ledger.entries.first?.has(.unused) == true, "claimed silently")
+    }
 }

@@ -8,9 +8,10 @@ extension CacheFile {
     static func decodeWithCodable(_ data: Data) -> CacheFile? {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
-        guard let file = try? decoder.decode(CacheFile.self, from: data),
-              file.version == currentVersion, file.datesAreSane else { return nil }
-        return file
+        guard var file = try? decoder.decode(CacheFile.self, from: data),
+              file.version == currentVersion else { return nil }
+        if let windows = file.reading?.windows { file.reading?.windows = windows.filter(isSane) }
+        return file.datesAreSane ? file : nil
     }
 }
 
@@ -46,14 +47,22 @@ extension StatusLineInput {
             costUSD: raw.cost?.value?.total_cost_usd?.value.map(boundedCost),
             contextUsedPercent: raw.context_window?.value?.used_percentage?.value.map(boundedPercent),
             windows: WindowCatalog.sorted(windows), notes: notes.sorted(),
-            spendLimit: spendLimit, sentRateLimits: raw.rate_limits?.value != nil)
+            spendLimit: spendLimit, sentRateLimits: raw.rate_limits?.value != nil,
+            sessionID: raw.session_id?.value,
+            project: raw.workspace?.value?.project_dir?.value ?? raw.cwd?.value ?? raw.workspace?.value?.current_dir?.value,
+            tokens: tokenCount(raw.context_window?.value?.total_input_tokens?.value,
+                               raw.context_window?.value?.total_output_tokens?.value))
     }
 
     struct Raw: Decodable {
         struct Model: Decodable { var display_name: Lenient<String>? }
-        struct Workspace: Decodable { var current_dir: Lenient<String>? }
+        struct Workspace: Decodable { var current_dir: Lenient<String>?; var project_dir: Lenient<String>? }
         struct Cost: Decodable { var total_cost_usd: FlexibleNumber? }
-        struct Context: Decodable { var used_percentage: FlexibleNumber? }
+        struct Context: Decodable {
+            var used_percentage: FlexibleNumber?
+            var total_input_tokens: FlexibleNumber?
+            var total_output_tokens: FlexibleNumber?
+        }
         struct Limit: Decodable {
             var used_percentage: FlexibleNumber?
             var resets_at: FlexibleDate?
@@ -61,6 +70,8 @@ extension StatusLineInput {
             var limit_usd: FlexibleNumber?
             var period: Lenient<String>?
         }
+        var session_id: Lenient<String>?
+        var cwd: Lenient<String>?
         var model: Lenient<Model>?
         var workspace: Lenient<Workspace>?
         var cost: Lenient<Cost>?

@@ -97,8 +97,8 @@ import ElbowroomTestSupport
         #expect(HTTPHelper.locate(besides: root + "/bin/elbowroom") == nil)
         for place in ["bin", "lib/elbowroom", "libexec/elbowroom"] {
             try FileManager.default.createDirectory(atPath: root + "/" + place, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: root + "/\(place)/elbowroom-http", contents: Data("#!/bin/sh\n".utf8),
-                                           attributes: [.posixPermissions: 0o755])
+            _ = FileManager.default.createFile(atPath: root + "/\(place)/elbowroom-http", contents: Data("#!/bin/sh\n".utf8),
+                                               attributes: [.posixPermissions: 0o755])
             #expect(HTTPHelper.locate(besides: root + "/bin/elbowroom") == root + "/\(place)/elbowroom-http")
         }
     }

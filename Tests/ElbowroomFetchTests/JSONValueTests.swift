@@ -70,7 +70,7 @@ import ElbowroomCore
         }
     }
 
-    @Test(arguments: [0.0, -0.0, 1, 37, 12.5, 2.4, 0.1, 1.0 / 3, 1e-5, 1e-7, 1e15, 1e16, 1e20, 1e21, 4.5e15, 5e-324,
+    @Test(arguments: [0.0, -0.0, 1, 37, 12.5, 2.4, 0.1, 1.0 / 3, 1e-5, 1e-7, 1e15, 1e16, 1e20, 1e21, 4.5e15, Double.leastNonzeroMagnitude,
                       1.7976931348623157e308, 123456789.123, -42.25, 100000])
     func doublesAreWrittenAsJSONSerializationWroteThem(number: Double) throws {
         let theirs = try JSONSerialization.data(withJSONObject: [number])
@@ -113,6 +113,6 @@ import ElbowroomCore
         var cache = CacheFile(account: "/home/me/.claude/.credentials.json", reading: reading)
         cache.fetch.lastAttempt = Date(timeIntervalSince1970: 1_794_990_000)
         let line = FetchJSON.line(FetchReport(result: .skipped(reason: "not due \"yet\""), cache: cache))
-        #expect(line == #"{"account":"/home/me/.claude/.credentials.json","cooldown_until":null,"extra_usage":{"currency":null,"is_enabled":true,"monthly_limit":5000,"used_credits":120,"utilization":2.4},"fetched_at":"2026-11-18T08:20:00Z","last_attempt":"2026-11-18T08:20:00Z","message":null,"outcome":null,"plan":"max","reason":"not due \"yet\"","schema":1,"source":"api","status":"skipped","windows":[{"key":"five_hour","label":"Session","left":87.5,"resets_at":"2026-11-18T11:06:40Z","severity":"warning","used":12.5}]}"#)
+        #expect(line == #"{"account":null,"cooldown_until":null,"extra_usage":{"currency":null,"is_enabled":true,"monthly_limit":5000,"used_credits":120,"utilization":2.4},"fetched_at":"2026-11-18T08:20:00Z","last_attempt":"2026-11-18T08:20:00Z","login":"/home/me/.claude/.credentials.json","message":null,"outcome":null,"plan":"max","reason":"not due \"yet\"","schema":2,"source":"api","status":"skipped","windows":[{"key":"five_hour","label":"Session","left":87.5,"resets_at":"2026-11-18T11:06:40Z","severity":"warning","used":12.5}]}"#)
     }
 }

@@ -57,6 +57,6 @@ import ElbowroomTestSupport
         let created = h.sandbox.allPaths().subtracting(before)
         #expect(created == ["cache/elbowroom", "cache/elbowroom/usage-\(key).json", "cache/elbowroom/usage-\(key).lock",
                             "cache/elbowroom/usage-\(key).fetch.lock", "cache/elbowroom/usage-\(key).history",
-                            "cache/elbowroom/usage-\(key).digest"])
+                            "cache/elbowroom/usage-\(key).digest", "cache/elbowroom/usage-\(key).daily"])
     }
 }

@@ -97,6 +97,24 @@ import ElbowroomTestSupport
         #expect(h.run().result.failure?.description.contains("elbowroom-source-absent not found") == true)
     }
 
+    @Test func aPluginAnotherUserCouldChangeIsNotRun() throws {
+        let h = try Harness(script: "#!/bin/sh\ntouch \"$HOME/ran\"\necho '\(Self.reading)'\n")
+        let plugin = h.sources + "/elbowroom-source-test"
+        for (path, mode) in [(plugin, mode_t(0o777)), (plugin, 0o775), (h.sources, 0o777), (h.sources, 0o770)] {
+            chmod(plugin, 0o755); chmod(h.sources, 0o755)
+            chmod(path, mode)
+            let report = h.run(.force)
+            #expect(report.result.failure?.outcome == .config, "\(path) \(String(mode, radix: 8))")
+            let message = h.cache?.fetch.message ?? ""
+            #expect(message.contains("source plugin elbowroom-source-test refused: another user could change it"), "\(message)")
+            #expect(!message.contains(h.sandbox.root), "no path in what serve may show: \(message)")
+            #expect(!FileManager.default.fileExists(atPath: h.sandbox.home + "/ran"), "the plugin ran")
+        }
+        chmod(plugin, 0o755); chmod(h.sources, 0o755)
+        #expect(h.run(.force).result == .fetched)
+        #expect(FileManager.default.fileExists(atPath: h.sandbox.home + "/ran"))
+    }
+
     @Test func theShippedExamplePluginWorks() throws {
         let example = try String(contentsOfFile: ShippedRoot.path + "/integrations/sources/elbowroom-source-example", encoding: .utf8)
         let h = try Harness(script: example, name: "example")

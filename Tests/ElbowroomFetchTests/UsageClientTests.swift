@@ -4,7 +4,8 @@ import ElbowroomCore
 @testable import ElbowroomFetch
 import ElbowroomTestSupport
 
-/// The real URLSession transport against the loopback server.
+/// The real transport (`PlatformTransport`: elbowroom-http over libcurl on Linux, URLSession on
+/// Apple platforms) against the loopback server.
 @Suite struct UsageClientTests {
     static let token = "sk-ant-oat01-usage-client-test-token-0123456789"
     let now = Date(timeIntervalSince1970: 1_795_000_000)

@@ -84,7 +84,7 @@ public enum ServerReply: Sendable {
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 for tests: plain POSIX sockets, one thread per connection,
 /// every request recorded, answers from a scriptable handler. One request per connection
-/// (`Connection: close`), which is all URLSession needs here.
+/// (`Connection: close`), which is all the fetcher's transport needs here.
 public final class LoopbackHTTPServer: @unchecked Sendable {
     public typealias Handler = @Sendable (RecordedRequest) -> ServerReply
 

@@ -5,27 +5,34 @@ import ElbowroomCore
 /// Its stdout is printed as it is. It runs with the parent's environment minus every variable
 /// that carries a credential, and is killed (with anything it started) when 2 s have passed
 /// since it started, whether or not it closed its stdout; a non-zero exit or a timeout prints
-/// this adapter's error output instead.
+/// this adapter's error output instead. A plugin another user could change
+/// (`ExecutableTrust`) is never run: its output is this adapter's error, naming why.
 public struct ExternalAdapter: OutputAdapter {
     public let name: String
     public let path: String
     let environment: ElbowroomEnvironment
     let spawner: any ProcessSpawner
     public var timeout: TimeInterval = 2
+    /// Why it is not run (`ExecutableTrust.refusal`), or `nil`.
+    public let refusal: String?
 
     public init(name: String, path: String, environment: ElbowroomEnvironment,
-                spawner: any ProcessSpawner = PosixSpawner()) {
+                spawner: any ProcessSpawner = PosixSpawner(), refusal: String? = nil) {
         self.name = name
         self.path = path
         self.environment = environment
         self.spawner = spawner
+        self.refusal = refusal
     }
 
-    public var summary: String { "plugin: \(path)" }
+    public var summary: String { refusal == nil ? "plugin: \(path)" : "plugin: \(path) (refused: see elbowroom doctor)" }
     public var printsView: Bool { true }
 
     /// The plugin's output, or `nil` with the reason.
     func run(_ frame: RenderedFrame, mode: String) -> Result<String, PluginFailure> {
+        if let refusal {
+            return .failure(PluginFailure(message: "plugin \(name) refused: \(refusal)"))
+        }
         let input = Data(FrameJSON.value(frame, adapter: name, mode: mode).encoded.utf8)
         do {
             let result = try spawner.run(path: path, arguments: [mode], environment: environment.forChild,

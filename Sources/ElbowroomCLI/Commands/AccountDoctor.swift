@@ -1,16 +1,24 @@
 import ElbowroomCore
+import ElbowroomAdapters
 
 /// `doctor`'s lines for the account the context names (`Paths.provider`): Claude's checks
 /// (`DoctorCommand.check`), or for another provider's account (`[accounts.NAME] provider`) where
 /// its usage comes from and its cache (Claude's credential and api lines do not apply to it).
 /// `DoctorCommand.run` prints them.
 enum AccountDoctor {
+    /// One account alone: Claude's whole check, or the programs line and the account's own.
     static func lines(context: CLIContext) -> [DoctorCommand.Line] {
+        if case .claude = context.paths.provider { return DoctorCommand.check(context: context) }
+        return [DoctorCommand.programs(context: context)] + accountLines(context: context)
+    }
+
+    /// The account's own lines, without the general ones (several accounts print those once).
+    static func accountLines(context: CLIContext) -> [DoctorCommand.Line] {
         let paths = context.paths
-        var lines = [DoctorCommand.programs(context: context)]
+        var lines: [DoctorCommand.Line] = []
         switch paths.provider {
         case .claude:
-            return DoctorCommand.check(context: context)
+            return DoctorCommand.claudeAccount(context: context)
         case .codex where context.environment["ELBOWROOM_CODEX_SOURCE"] == "logs":
             let sessions = (paths.codexHome ?? "") + "/sessions"
             lines.append(DoctorCommand.Line(ok: FileSystem.exists(sessions),
@@ -26,11 +34,25 @@ enum AccountDoctor {
             let sources = paths.configHome + "/sources"
             let found = context.environment.findExecutable("elbowroom-source-" + name,
                                                            in: [sources] + context.environment.executableSearchPath)
-            lines.append(DoctorCommand.Line(ok: found != nil,
-                                            text: "source plugin: " + (found ?? "elbowroom-source-\(name) not found in \(sources) or on PATH")))
+            let refused = found.flatMap { ExecutableTrust.refusal($0) }
+            lines.append(DoctorCommand.Line(ok: found != nil && refused == nil,
+                                            text: "source plugin: " + (found.map { path in refused.map { "\(path) refused: \($0): a plugin another user could change is not run" } ?? path }
+                                                ?? "elbowroom-source-\(name) not found in \(sources) or on PATH")))
         }
         let config = (try? Config.load(paths: paths)) ?? Config()
         lines.append(DoctorCommand.cache(paths: paths, now: context.now(), config: config))
+        // What the last body or session-log event left out, and its drift, as for Claude.
+        lines += DoctorCommand.dataNotes(paths: paths)
         return lines
+    }
+
+    /// A FAIL for each adapter plugin that is not run (`ExecutableTrust`), naming why (a general
+    /// line: adapter plugins are not an account's).
+    static func refusedAdapters(context: CLIContext) -> [DoctorCommand.Line] {
+        PluginDiscovery.all(paths: context.paths, environment: context.environment).compactMap { plugin in
+            ExecutableTrust.refusal(plugin.path).map {
+                DoctorCommand.Line(ok: false, text: "adapter plugin: \(plugin.path) refused: \($0): a plugin another user could change is not run")
+            }
+        }
     }
 }

@@ -10,7 +10,9 @@ enum InitCommand {
         ("claude", """
             elbowroom: put this in ~/.claude/settings.json. "refreshInterval" (Claude Code 2.1.97 or \
             later; older versions ignore it) re-runs the status line every 30 s while the session \
-            is idle, so countdowns keep moving; each run costs a few milliseconds and no network.
+            is idle, so countdowns keep moving; each run costs a few milliseconds and no network. \
+            Have a status line of your own already? elbowroom init claude --keep keeps it and adds \
+            elbowroom's line under it.
 
             """),
         ("claude-hook", """
@@ -18,6 +20,11 @@ enum InitCommand {
             prompt, elbowroom hook adds one line of context when a window is at warn or critical \
             (Weekly limit: 12% left, resets Thu 09:00.) and nothing otherwise; it reads the cache \
             only and never fails the prompt.
+
+            """),
+        ("mcp", """
+            elbowroom: run the line for your agent. Each answer reads the cache (a fetch starts in \
+            the background when one is due, as a render starts one) and never holds a token.
 
             """),
     ]
@@ -52,7 +59,16 @@ enum InitCommand {
     /// they keep the bare name (and its `command -v` guard).
     static let shellPrompts = ["bash", "zsh", "fish"]
 
-    static func run(_ name: String, context: CLIContext) -> Int32 {
+    static func run(_ name: String, write: Bool = false, context: CLIContext) -> Int32 {
+        if name == "systemd" {
+            // Four snippets are systemd units; the word alone does not say which one is meant.
+            context.stderr.write("elbowroom: 'init systemd' could mean any of four systemd snippets; pick one:\n"
+                + IntegrationSnippets.systemdUnits.map { unit in
+                    "  elbowroom init \(unit.name)\(String(repeating: " ", count: max(1, 16 - unit.name.count)))\(IntegrationSnippets.summary(of: unit.name))\n"
+                }.joined()
+                + "  (add --write to put its unit files in place)\n")
+            return 2
+        }
         let resolved = IntegrationSnippets.canonicalName(name)
         guard var text = IntegrationSnippets.snippet(named: resolved) else {
             context.stderr.write("elbowroom: unknown integration '\(name)'\(Suggest.hint(for: name, in: IntegrationSnippets.names + IntegrationSnippets.aliases.map(\.alias))); one of: \(IntegrationSnippets.names.joined(separator: ", "))\n")
@@ -71,6 +87,9 @@ enum InitCommand {
                 context.stderr.write("elbowroom: cannot tell where this elbowroom is (or its path needs quoting): if the bar says 'elbowroom: not found', write its full path (`command -v elbowroom`) in place of 'elbowroom'\n")
             }
         }
+        if write {
+            return UnitWriter.write(text, snippet: resolved, context: context)
+        }
         context.stdout.write(text)
         if let note = notes.first(where: { $0.name == resolved })?.note { context.stderr.write(note) }
         if IntegrationSnippets.showsNumbers(resolved) {
@@ -81,7 +100,9 @@ enum InitCommand {
     }
 
     /// The words after `elbowroom` that make it a command in a snippet (not prose in a comment).
-    static let commandWords = [" -a ", " watch", " tray", " fetch", " notify", " serve", " hook", " guard", " -t "]
+    static let commandWords = [" -a ", " watch", " tray", " fetch", " notify", " serve", " hook", " guard", " -t ", " mcp",
+                               // the MCP snippet's JSON and TOML, which name the program alone
+                               "\", \"args\": [\"mcp\"]", "\"\n# args = [\"mcp\"]"]
 
     /// `text` with each command `elbowroom` (a word of its own, followed by a command word)
     /// replaced by `program`.

@@ -29,16 +29,32 @@ final class WatchNotifier: @unchecked Sendable {
         return running
     }
 
+    /// After a failed send (its claim given back), the next try waits this long: a bar ticks
+    /// every second, and a missing notification daemon should not cost a process a second.
+    static let retryAfterFailure: TimeInterval = 60
+    private var quietUntil: Date?
+
     func tick(cache: CacheFile?, history: UsageHistory?, now: Date) {
-        guard !isSending, notifier.mayBeDue(cache: cache, history: history, now: now) else { return }
+        guard !isSending, now >= (quietUntilNow ?? now),
+              notifier.mayBeDue(cache: cache, history: history, now: now) else { return }
         setRunning(true)
         let started = Self.start { [self] in
-            for failure in notifier.run(now: now).failures {
+            let failures = notifier.run(now: now).failures
+            for failure in failures {
                 notifier.context.stderr.write("elbowroom: cannot notify: \(failure)\n")
             }
+            pthread_mutex_lock(lock)
+            quietUntil = failures.isEmpty ? nil : now.addingTimeInterval(Self.retryAfterFailure)
+            pthread_mutex_unlock(lock)
             setRunning(false)
         }
         if !started { setRunning(false) }
+    }
+
+    private var quietUntilNow: Date? {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return quietUntil
     }
 
     private func setRunning(_ value: Bool) {

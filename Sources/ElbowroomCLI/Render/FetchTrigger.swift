@@ -22,12 +22,19 @@ struct FetchTrigger {
         // credentials file).
         let paths = context.paths
         guard config.usageSource.mayFetch(paths) else { return false }
+        let credentialsChanged = FileSystem.modificationDate(of: paths.credentialsFile)
         let decision = RefreshPolicy.decide(
-            cache: cache, now: context.now(), config: config, urgency: urgency,
-            credentialsChanged: FileSystem.modificationDate(of: paths.credentialsFile))
+            cache: cache, now: context.now(), config: config, urgency: urgency, credentialsChanged: credentialsChanged)
         guard decision.shouldFetch else { return false }
         // Someone is fetching already: their result will land in the cache.
         if FileLock.isHeld(paths.fetchLockFile) { return true }
+        // A fetcher that could not write the cache kept its attempt (and any cooldown) in the
+        // fetch lock: decide again with it, as the fetcher itself would (CacheStore.withMarker).
+        if let marked = store.withMarker(cache), marked.fetch != cache?.fetch,
+           !RefreshPolicy.decide(cache: marked, now: context.now(), config: config, urgency: urgency,
+                                 credentialsChanged: credentialsChanged).shouldFetch {
+            return false
+        }
         guard let fetcher = context.fetcher else {
             context.stderr.write("elbowroom: \(FetcherProgram.notFound)\n")
             return false
@@ -61,8 +68,12 @@ struct FetchTrigger {
         while context.now() < deadline {
             context.sleep(0.05)
             latest = store.load() ?? latest
-            if let attempt = latest?.fetch.lastAttempt, before.map({ attempt > $0 }) ?? true {
-                return latest
+            if let fetch = latest?.fetch, let attempt = fetch.lastAttempt, before.map({ attempt > $0 }) ?? true {
+                // The fetcher records its attempt as `interrupted` before the first byte leaves
+                // (in case it dies): while it still holds the lock, that is a fetch under way.
+                if fetch.lastOutcome != .interrupted || !FileLock.isHeld(context.paths.fetchLockFile) {
+                    return latest
+                }
             }
             if context.now().timeIntervalSince(start) >= 1, !FileLock.isHeld(context.paths.fetchLockFile) {
                 return latest

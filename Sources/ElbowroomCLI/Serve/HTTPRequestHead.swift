@@ -1,18 +1,21 @@
 import ElbowroomCore
 
 /// The head of one HTTP/1.x request, as `serve` reads it: the method, the path (the query
-/// dropped) and whether the connection stays open after the answer.
+/// dropped), whether the connection stays open after the answer, and the `Host` it names.
 struct HTTPRequestHead: Equatable {
     var method: String
     var path: String
     var keepAlive: Bool
+    /// `Host`, as sent (nil: none, which only HTTP/1.0 may leave out). `HostCheck` decides on it.
+    var host: String? = nil
 
     enum Parse: Equatable {
         /// The head has not ended yet.
         case incomplete
         /// A head of `consumed` bytes.
         case request(HTTPRequestHead, consumed: Int)
-        /// Answer with this status and close: 400 malformed, 431 too large, 505 not HTTP/1.x.
+        /// Answer with this status and close: 400 malformed (an HTTP/1.1 request without `Host`,
+        /// or with two, included), 431 too large, 505 not HTTP/1.x.
         case refuse(Int)
     }
 
@@ -35,10 +38,18 @@ struct HTTPRequestHead: Equatable {
         guard version.hasPrefix("HTTP/") else { return .refuse(400) }
         guard version == "HTTP/1.1" || version == "HTTP/1.0" else { return .refuse(505) }
         var keepAlive = version == "HTTP/1.1"
+        var host: String?
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,
                   !line[..<colon].contains(" ") else { return .refuse(400) }
             let name = line[..<colon].lowercased()
+            if name == "host" {
+                // Two could be read two ways (a proxy takes one, we the other): refused, as RFC 9112 says.
+                guard host == nil else { return .refuse(400) }
+                host = String(line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" })
+                while let last = host?.last, last == " " || last == "\t" { host?.removeLast() }
+                continue
+            }
             let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }.lowercased()
             switch name {
             case "connection":
@@ -54,9 +65,10 @@ struct HTTPRequestHead: Equatable {
                 break
             }
         }
+        if host == nil && version == "HTTP/1.1" { return .refuse(400) }
         let target = parts[1]
         let path = target.firstIndex(of: "?").map { target[..<$0] } ?? target
-        return .request(HTTPRequestHead(method: String(parts[0]), path: String(path), keepAlive: keepAlive),
+        return .request(HTTPRequestHead(method: String(parts[0]), path: String(path), keepAlive: keepAlive, host: host),
                         consumed: end.total)
     }
 
@@ -89,6 +101,7 @@ struct HTTPResponse {
         case 404: "Not Found"
         case 405: "Method Not Allowed"
         case 408: "Request Timeout"
+        case 421: "Misdirected Request"
         case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
         case 503: "Service Unavailable"

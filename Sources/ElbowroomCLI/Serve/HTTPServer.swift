@@ -45,11 +45,15 @@ final class HTTPServer {
     let listener: Int32
     let limits: Limits
     let respond: (HTTPRequestHead) -> HTTPResponse
+    /// Which `Host` values are answered, checked before `respond` sees a request.
+    let hosts: HostCheck
     private var connections: [Connection] = []
     /// The port bound (useful with port 0).
     let port: UInt16
 
-    init(address: ListenAddress, limits: Limits = Limits(), respond: @escaping (HTTPRequestHead) -> HTTPResponse) throws(Failure) {
+    /// `allowHosts`: names answered besides loopback's and the address bound (`HostCheck`).
+    init(address: ListenAddress, allowHosts: [String] = [], limits: Limits = Limits(),
+         respond: @escaping (HTTPRequestHead) -> HTTPResponse) throws(Failure) {
         var limits = limits
         limits.maxConnections = min(limits.maxConnections, Self.raiseFileLimit() - 32)
         self.limits = limits
@@ -69,6 +73,7 @@ final class HTTPServer {
         Self.setNonBlocking(fd)
         listener = fd
         port = Self.boundPort(fd, ipv6: address.isIPv6)
+        hosts = HostCheck(address: address, port: port, allowed: allowHosts)
     }
 
     deinit {
@@ -150,6 +155,13 @@ final class HTTPServer {
         case .request(let head, let consumed):
             c.input.removeFirst(consumed)
             c.served += 1
+            // Before any route: a name that is not this server's is a page rebinding its name.
+            guard hosts.allows(head.host) else {
+                c.input = []
+                let refused = HTTPResponse(status: 421, body: "misdirected request: this server answers Host localhost, 127.0.0.1 or [::1] (see --allow-host)\n")
+                reply(c, refused.bytes(keepAlive: false, head: head.method == "HEAD"), close: true, now: now)
+                return
+            }
             let keep = head.keepAlive && c.served < limits.requestsPerConnection
             reply(c, respond(head).bytes(keepAlive: keep, head: head.method == "HEAD"), close: !keep, now: now)
         }

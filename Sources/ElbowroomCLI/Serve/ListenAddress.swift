@@ -49,8 +49,9 @@ struct ListenAddress: Equatable, CustomStringConvertible {
         }
     }
 
-    /// Whether only this machine can reach it.
+    /// Whether only this machine can reach it (any spelling of `::1`, such as `0:0:0:0:0:0:0:1`).
     var isLoopback: Bool {
-        isIPv6 ? host == "::1" : host.hasPrefix("127.")
+        guard let bytes = HostCheck.addressBytes(host, ipv6: isIPv6) else { return false }
+        return isIPv6 ? bytes == HostCheck.loopback6 : bytes.first == 127
     }
 }

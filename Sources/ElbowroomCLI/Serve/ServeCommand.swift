@@ -5,6 +5,7 @@ import ElbowroomAdapters
 ///
 /// | path | answer |
 /// |---|---|
+/// | `GET /` | a dashboard page (`DashboardPage`) |
 /// | `GET /metrics` | what `-a prometheus` prints (Prometheus text exposition) |
 /// | `GET /v1/usage` | what `-a json` prints |
 /// | `GET /healthz` | `ok` |
@@ -14,14 +15,20 @@ import ElbowroomAdapters
 /// and starts fetches as a render does (`FetchTrigger`: one in flight per account, every
 /// politeness rule kept; and not again within 15 s of starting one, as `watch`), so any number
 /// of scrapers cause no extra requests to Anthropic. Loopback on port 9478 unless `--listen`
-/// says otherwise; SIGTERM, SIGINT or SIGHUP stop it (exit 0).
+/// says otherwise; SIGTERM, SIGINT or SIGHUP stop it (exit 0). Every request is checked for its
+/// `Host` before any path (`HostCheck`: 421 for a name that is not this server's, against DNS
+/// rebinding; `--allow-host NAME` adds one).
 enum ServeCommand {
-    static func run(listen: String?, invocation: Invocation, context: CLIContext) -> Int32 {
+    static func run(listen: String?, allowHosts: [String] = [], invocation: Invocation, context: CLIContext) -> Int32 {
         let address: ListenAddress
         do {
             address = try listen.map { text throws(UsageError) in try ListenAddress.parse(text) } ?? .loopback
         } catch {
             context.stderr.write("elbowroom: \(error.description)\n")
+            return 2
+        }
+        if let bad = allowHosts.first(where: { !HostCheck.validAllowEntry($0) }) {
+            context.stderr.write("elbowroom: --allow-host takes a host name or address (with :PORT if you like), not '\(SafeText.clean(bad, lines: .join))'\n")
             return 2
         }
         do {
@@ -41,14 +48,14 @@ enum ServeCommand {
         let content = ServeContent(context: context, offline: invocation.offline)
         let server: HTTPServer
         do {
-            server = try HTTPServer(address: address) { content.respond($0) }
+            server = try HTTPServer(address: address, allowHosts: allowHosts) { content.respond($0) }
         } catch {
             context.stderr.write("elbowroom: serve: \(error.description)\n")
             return 1
         }
         var shown = address
         shown.port = server.port
-        context.stderr.write("elbowroom: serve: listening on http://\(shown)/ (GET /metrics, /v1/usage, /healthz)\n")
+        context.stderr.write("elbowroom: serve: listening on http://\(shown)/ (GET / for a dashboard, /metrics, /v1/usage, /healthz)\n")
         if !address.isLoopback {
             context.stderr.write("elbowroom: serve: \(address.host) is reachable from other machines: anyone who can reach it sees this account's usage (never a token)\n")
         }
@@ -72,8 +79,8 @@ enum ServeCommand {
     }
 }
 
-/// What `serve` answers, from the cache: each body computed at most once a second, however many
-/// clients ask.
+/// What `serve` answers, from the cache: each body (the dashboard too) computed at most once a
+/// second, however many clients ask.
 final class ServeContent {
     let context: CLIContext
     let offline: Bool
@@ -88,11 +95,11 @@ final class ServeContent {
         self.offline = offline
     }
 
-    static let paths = ["/metrics", "/v1/usage", "/healthz"]
+    static let paths = ["/", "/metrics", "/v1/usage", "/healthz"]
 
     func respond(_ request: HTTPRequestHead) -> HTTPResponse {
         guard Self.paths.contains(request.path) else {
-            return HTTPResponse(status: 404, body: "not found: GET /metrics, /v1/usage or /healthz\n")
+            return HTTPResponse(status: 404, body: "not found: GET /, /metrics, /v1/usage or /healthz\n")
         }
         guard request.method == "GET" || request.method == "HEAD" else {
             return HTTPResponse(status: 405, body: "GET or HEAD only\n", headers: "Allow: GET, HEAD\r\n")
@@ -100,14 +107,24 @@ final class ServeContent {
         switch request.path {
         case "/metrics": return body(adapter: "prometheus", contentType: "text/plain; version=0.0.4; charset=utf-8")
         case "/v1/usage": return body(adapter: "json", contentType: "application/json")
+        case "/":
+            _ = body(adapter: "json", contentType: "application/json")  // starts a due fetch, as for /v1/usage
+            return reused("/") { dashboard() }
         default: return HTTPResponse(status: 200, body: "ok\n")
         }
     }
 
     private func body(adapter name: String, contentType: String) -> HTTPResponse {
+        reused(name) { render(adapter: name, contentType: contentType) }
+    }
+
+    /// The answer named `name` made within the last `reuseFor` seconds, else `make`'s.
+    private func reused(_ name: String, _ make: () -> HTTPResponse) -> HTTPResponse {
         let now = HTTPServer.now()
         if let kept = made.first(where: { $0.adapter == name }), now - kept.at < Self.reuseFor { return kept.response }
-        let response = render(adapter: name, contentType: contentType)
+        var response = make()
+        // No path in what is served: they name the user and their files (`ServedText`).
+        response.body = ServedText.withoutPaths(response.body, home: context.environment.home)
         made.removeAll { $0.adapter == name }
         made.append((name, now, response))
         return response

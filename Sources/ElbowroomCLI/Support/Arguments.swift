@@ -17,10 +17,11 @@ public struct Invocation: Equatable, Sendable {
         case notify
         case completions(CompletionsAction)
         case guardCheck(GuardOptions)
-        case serve(listen: String?)
+        case serve(listen: String?, allowHosts: [String] = [])
         /// `tray [--listen ADDR:PORT]`: where `serve` listens, for the menu's "Open dashboard".
         case tray(listen: String?)
         case hook
+        case mcp
         case version
         case help
     }
@@ -35,19 +36,27 @@ public struct Invocation: Equatable, Sendable {
         case show, path, clear
     }
 
-    /// `elbowroom history [--window NAME] [--since DURATION] [--json|--csv]`.
+    /// `elbowroom history [--window NAME] [--since DURATION] [--json|--csv|--chart] [--by session|model|project] [--daily]`.
     public struct HistoryOptions: Equatable, Sendable {
-        public enum Format: Equatable, Sendable { case text, json, csv }
+        public enum Format: Equatable, Sendable { case text, json, csv, chart }
         public var window: String?
         public var since: TimeInterval = 86400
         public var format: Format = .text
+        /// `--by`: points per consumer (`HistoryAttribution`).
+        public var by: AttributionReport.By?
+        /// `--daily`: one row per window per day (`HistoryDaily`).
+        public var daily = false
+        /// `--color`, for `--chart`.
+        public var color: ColorMode = .auto
     }
 
-    /// `elbowroom guard [--min-left PCT] [--window NAME]…`: `minLeft` `nil` is the warn threshold,
-    /// no windows is every window.
+    /// `elbowroom guard [--min-left PCT] [--window NAME]… [--until [--timeout DURATION]]`: `minLeft`
+    /// `nil` is the warn threshold, no windows is every window; `until` waits for headroom.
     public struct GuardOptions: Equatable, Sendable {
         public var minLeft: Double?
         public var windows: [String] = []
+        public var until = false
+        public var timeout: TimeInterval?
     }
 
     public enum CompletionsAction: Equatable, Sendable {
@@ -66,6 +75,13 @@ public struct Invocation: Equatable, Sendable {
     public var wait = false
     public var color: ColorMode = .auto
     public var demo = false
+    /// `-a claude --then COMMAND`: the user's own status line, run after the ingest with the same
+    /// stdin (`StatusLineChain`).
+    public var then: String?
+    /// `--then-position`: where elbowroom's own line goes beside COMMAND's output.
+    public var thenPosition: ThenPosition = .after
+    /// `init claude --keep`: wrap the status line already in settings.json.
+    public var keepStatusLine = false
     /// `watch --interval`, seconds (fractions allowed).
     public var interval: TimeInterval = 1
     public var verbose = false
@@ -73,6 +89,16 @@ public struct Invocation: Equatable, Sendable {
     public var notify = false
     /// `--account NAME`: that `[accounts.NAME]` of the config alone.
     public var account: String?
+    /// `init NAME --write`: put a systemd snippet's unit files in place instead of printing them.
+    public var writeUnits = false
+    /// `notify --test`: send one sample notification through the configured route.
+    public var sendTest = false
+}
+
+/// Where `--then`'s render puts elbowroom's own line: after COMMAND's output (the default),
+/// before it, or nowhere (the ingest alone).
+public enum ThenPosition: String, Equatable, Sendable {
+    case before, after, none
 }
 
 /// A usage error: printed to stderr with exit status 2.
@@ -92,13 +118,19 @@ public enum ArgumentParser {
         switch flag {
         case "--force": (["fetch"], "'elbowroom fetch'")
         case "--json": (["fetch", "history"], "'elbowroom fetch' or 'elbowroom history'")
-        case "--csv": (["history"], "'elbowroom history'")
+        case "--csv", "--chart": (["history"], "'elbowroom history'")
         case "--window": (["history", "guard"], "'elbowroom history' or 'elbowroom guard'")
-        case "--min-left": (["guard"], "'elbowroom guard'")
+        case "--min-left", "--until", "--timeout": (["guard"], "'elbowroom guard'")
+        case "--then", "--then-position": (["render"], "a render for Claude Code's status line: elbowroom -a claude --then 'COMMAND'")
+        case "--keep": (["init"], "'elbowroom init claude --keep'")
         case "--listen": (["serve", "tray"], "'elbowroom serve' or 'elbowroom tray'")
+        case "--allow-host": (["serve"], "'elbowroom serve'")
         case "--since": (["history"], "'elbowroom history'")
+        case "--by", "--daily": (["history"], "'elbowroom history'")
         case "--notify": (["watch"], "'elbowroom watch' (or run 'elbowroom notify')")
         case "--list": (["completions"], "'elbowroom completions'")
+        case "--write": (["init"], "'elbowroom init NAME' (a systemd snippet)")
+        case "--test": (["notify"], "'elbowroom notify'")
         case "--account": (["render", "watch", "tray", "fetch", "doctor", "history", "notify", "cache", "guard"],
                            "a command that reads usage (render, watch, tray, fetch, doctor, history, notify, cache, guard)")
         default: nil
@@ -116,6 +148,8 @@ public enum ArgumentParser {
         var completionList: String?
         var guardOptions = Invocation.GuardOptions()
         var listen: String?
+        var allowHosts: [String] = []
+        var chart = false
         var given: [String] = []
 
         func value(for flag: String) throws(UsageError) -> String {
@@ -154,6 +188,7 @@ public enum ArgumentParser {
             case "--list": completionList = try take()
             case "--json": json = true
             case "--csv": history.format = .csv
+            case "--chart": chart = true
             case "--window":
                 let name = try take()
                 history.window = name
@@ -164,14 +199,39 @@ public enum ArgumentParser {
                     throw UsageError("--min-left takes a percentage from 0 to 100, not '\(text)'")
                 }
                 guardOptions.minLeft = n
-            case "--listen": listen = try take()
-            case "--since":
+            case "--until": guardOptions.until = true
+            case "--timeout":
                 let text = try take()
                 guard let seconds = DurationArgument.parse(text), seconds <= Config.maxSeconds else {
-                    throw UsageError("--since takes a duration such as 24h, 90m, 7d or 1h30m, not '\(text)'")
+                    throw UsageError("--timeout takes a duration such as 6h, 90m or 1h30m, not '\(text)'")
+                }
+                guardOptions.timeout = seconds
+            case "--listen": listen = try take()
+            case "--allow-host": allowHosts.append(try take())
+            case "--then": invocation.then = try take()
+            case "--then-position":
+                let word = try take()
+                guard let position = ThenPosition(rawValue: word) else {
+                    throw UsageError("--then-position takes before, after or none, not '\(word)'")
+                }
+                invocation.thenPosition = position
+            case "--keep": invocation.keepStatusLine = true
+            case "--since":
+                let text = try take()
+                guard let seconds = DurationArgument.parse(text), seconds <= Double(DailySummary.keepDays * 86400) else {
+                    throw UsageError("--since takes a duration such as 24h, 90m, 7d or 1h30m (at most 450d), not '\(text)'")
                 }
                 history.since = seconds
+            case "--by":
+                let word = try take()
+                guard let by = AttributionReport.By(rawValue: word) else {
+                    throw UsageError("--by takes session, model or project, not '\(word)'")
+                }
+                history.by = by
+            case "--daily": history.daily = true
             case "--notify": invocation.notify = true
+            case "--write": invocation.writeUnits = true
+            case "--test": invocation.sendTest = true
             case "--account": invocation.account = try take()
             case "-v", "--verbose": invocation.verbose = true
             case "--color":
@@ -223,22 +283,32 @@ public enum ArgumentParser {
             try noPositional()
             if json && history.format == .csv { throw UsageError("--json and --csv do not go together") }
             if json { history.format = .json }
+            if chart {
+                if history.format != .text { throw UsageError("--chart and --\(json ? "json" : "csv") do not go together") }
+                if history.by != nil { throw UsageError("--chart and --by do not go together") }
+                history.format = .chart
+            }
+            history.color = invocation.color
             invocation.command = .history(history)
         case "notify":
             try noPositional()
             invocation.command = .notify
         case "guard":
             try noPositional()
+            if guardOptions.timeout != nil { guardOptions.until = true }
             invocation.command = .guardCheck(guardOptions)
         case "serve":
             try noPositional()
-            invocation.command = .serve(listen: listen)
+            invocation.command = .serve(listen: listen, allowHosts: allowHosts)
         case "hook":
             try noPositional()
             invocation.command = .hook
         case "tray":
             try noPositional()
             invocation.command = .tray(listen: listen)
+        case "mcp":
+            try noPositional()
+            invocation.command = .mcp
         case "templates":
             switch (positional.first, positional.count) {
             case (nil, _), ("list", 1): invocation.command = .templates(.list)
@@ -254,6 +324,9 @@ public enum ArgumentParser {
                 throw UsageError("usage: elbowroom init INTEGRATION (one of: \(IntegrationSnippets.names.joined(separator: ", ")))")
             }
             invocation.command = .initSnippet(positional[0])
+            if invocation.keepStatusLine && positional[0] != "claude" {
+                throw UsageError("--keep goes with 'elbowroom init claude' (it wraps the status line in settings.json)")
+            }
         case "cache":
             guard positional.count <= 1 else { throw UsageError("usage: elbowroom cache [show|path|clear]") }
             let word = positional.first ?? "show"

@@ -24,6 +24,7 @@ enum CommandCatalog {
         Command(name: "guard", summary: "exit 0 when enough is left, 1 when not (for scripts)"),
         Command(name: "serve", summary: "serve /metrics and /v1/usage over HTTP"),
         Command(name: "hook", summary: "Claude Code hook: a line of context when a window is low"),
+        Command(name: "mcp", summary: "an MCP server on stdio: the tool get_headroom, for any agent"),
         Command(name: "help", summary: "show help"),
     ]
 

@@ -3,7 +3,7 @@ import ElbowroomCore
 /// The text `elbowroom completions SHELL` prints. Commands and flags are written out here (a test
 /// checks each script names every command and flag the parser knows); names that change with the
 /// user's setup come from `elbowroom completions --list …` when Tab is pressed.
-enum CompletionScripts {
+package enum CompletionScripts {
     /// The commands, as the scripts list them (`CommandCatalog`).
     static let commandWords = CommandCatalog.names.joined(separator: " ")
     static let nonRenderingCommandWords = CommandCatalog.all.filter { !$0.renders }.map(\.name).joined(separator: " ")
@@ -110,6 +110,7 @@ enum CompletionScripts {
             case .doctor: line += " -n '__fish_seen_subcommand_from doctor'"
             case .notify: line += " -n '__fish_seen_subcommand_from notify'"
             case .cache: line += " -n '__fish_seen_subcommand_from cache'"
+            case .`init`: line += " -n '__fish_seen_subcommand_from init'"
             case .global: if flag.onlyBeforeCommand { line += " -n \"not __fish_seen_subcommand_from $commands\"" }
             }
             if let short = flag.short { line += " -s " + short.dropFirst() }
@@ -130,7 +131,7 @@ enum CompletionScripts {
     /// `--window`'s names: the window catalog's aliases.
     static let windows = WindowCatalog.aliases.map(\.alias).joined(separator: " ")
 
-    static func script(for shell: String) -> String {
+    package static func script(for shell: String) -> String {
         switch shell {
         case "bash": return bash
         case "zsh": return zsh
@@ -195,6 +196,7 @@ _elbowroom() {
             doctor) COMPREPLY=($(compgen -W "\#(bashWords(.doctor))" -- "$cur")) ;;
             notify) COMPREPLY=($(compgen -W "\#(bashWords(.notify))" -- "$cur")) ;;
             cache) COMPREPLY=($(compgen -W "\#(bashWords(.cache))" -- "$cur")) ;;
+            init) COMPREPLY=($(compgen -W "\#(bashWords(.`init`))" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac
         return
@@ -284,7 +286,7 @@ _elbowroom() {
         notify)
           \#(zshArguments(.notify))
         init)
-          _arguments '1:integration:_elbowroom_integrations' && ret=0 ;;
+          _arguments -s \#(FlagCatalog.flags(.`init`).map(zshSpec).joined(separator: " ")) '1:integration:_elbowroom_integrations' && ret=0 ;;
         templates)
           _arguments '1:action:((list\:"every template" show\:"print a template" check\:"check a template file or text"))' \
             '2: :->template_argument' && ret=0

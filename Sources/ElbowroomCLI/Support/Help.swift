@@ -1,7 +1,7 @@
 import ElbowroomAdapters
 
 /// `elbowroom --help`: snippets first, details after. The adapter and `init` lists come from the
-/// registry and the snippets.
+/// registry and the snippets, the options from `FlagCatalog` (`FlagManual`).
 enum Help {
     static let text = """
     elbowroom \(Version.current): how much of your Claude usage windows is left, wherever you look.
@@ -17,66 +17,41 @@ enum Help {
     USAGE
       elbowroom [render] [-a|--adapter NAME] [-t|--template NAME|TEXT] [--tooltip NAME|TEXT]
                         [--max-age SECONDS] [--offline] [--wait] [--color auto|always|never] [--demo]
+      elbowroom -a claude --then 'COMMAND' [--then-position after|before|none]
       elbowroom watch    [-a NAME] [-t ...] [--interval SECONDS] [--notify]
       elbowroom tray     [-t ...] [--tooltip ...] [--account NAME] [--listen ADDR:PORT]
       elbowroom fetch    [--force] [--json]
       elbowroom doctor
       elbowroom templates [list | show NAME | check FILE|TEXT]
       elbowroom adapters
-      elbowroom init INTEGRATION
+      elbowroom init INTEGRATION [--write]   (init claude --keep: wrap the status line you have)
       elbowroom cache [show | path | clear]
-      elbowroom history  [--window NAME] [--since DURATION] [--json|--csv]
-      elbowroom notify
+      elbowroom history  [--window NAME] [--since DURATION] [--json|--csv|--chart] [--daily]
+                         [--by session|model|project]
+      elbowroom notify   [--test]
       elbowroom completions bash|zsh|fish
       elbowroom guard    [--min-left PCT] [--window NAME]... [--account NAME] [--wait]
-      elbowroom serve    [--listen ADDR:PORT]
+                         [--until [--timeout DURATION]]
+      elbowroom serve    [--listen ADDR:PORT] [--allow-host NAME]...
       elbowroom hook
+      elbowroom mcp
       elbowroom --version | --help
 
-    RENDER OPTIONS
-    \(fill(["  -a, --adapter NAME    output format:"] + AdapterRegistry.builtIn.map(\.name) + [
-                 "or", "a", "plugin", "(elbowroom-adapter-NAME", "in", "~/.config/elbowroom/adapters", "or", "on", "PATH);",
-                 "also"] + AdapterRegistry.aliasNames + ["(i3bar's", "protocol);"],
-            indent: "                        ", last: "", commaBefore: "or"))
-                            default ansi: colour on a terminal, plain text otherwise
-      -t, --template X      a template name (elbowroom templates list) or inline text,
-                            e.g. -t '[{5h.left}%](level) ({stale}stale {age})'
-      --tooltip X           template for the tooltip / dropdown (waybar, swiftbar)
-      --max-age SECONDS     refresh when the data is older than this (default 180)
-      --offline             never start a fetch; show what the cache has
-      --wait                wait for a due fetch to finish before printing (guard: deciding)
-      --color WHEN          auto (default: colour on a terminal; NO_COLOR / CLICOLOR_FORCE
-                            respected), always, never — for plain/ansi and, never a
-                            terminal but shown on one, bash/zsh/fish/claude; bars always style
-      --demo                render a built-in sample reading (no credentials, no network)
-      --account NAME        one [accounts.NAME] of the config alone (also watch, tray, fetch,
-                            doctor, history, notify, cache); without it every account shows, in
-                            config order
-      --interval SECONDS    watch: seconds between frames (fractions allowed, default 1)
-      --notify              watch: also send desktop notifications, as elbowroom notify does
-      --force               fetch: ignore max_age and every cooldown
-      --json                fetch: print the reading as JSON; history: the samples as JSON
-      --csv                 history: the samples as CSV
-      --window NAME         history: one window (5h, 7d, opus, or an API key)
-      --since DURATION      history: how far back (24h default; 90m, 7d, 1h30m)
-      --min-left PCT        guard: pass with at least PCT % left (default: the warn threshold)
-                            in every window (each --window NAME, repeatable; default all)
-      --listen ADDR:PORT    serve: where to listen (default 127.0.0.1:9478; 0.0.0.0:PORT
-                            or [::]:PORT to be reachable from other machines); tray: where
-                            serve listens, for the menu's Open dashboard
-      -v, --verbose         fetch: log each step to stderr (tokens redacted); claude: say which
-                            status-line values were not data
+    OPTIONS (each names the commands it goes with; the rest go with render and watch)
+    \(FlagManual.helpText)
 
     HISTORY AND NOTIFICATIONS. Every reading is also kept as a sample per window (at most one a
     minute, 8 days) beside the cache: {5h.rate} is the burn rate now (%/h), {5h.spark} a sparkline,
     and eta/pace use the rate. elbowroom notify (for a timer: elbowroom init systemd-notify) and
     watch --notify notify once per crossing: warn, critical, used up, runs out before the reset.
-    In the config, [notify] turns each event on or off (warn critical exhausted runs_out reset)
+    In the config, [notify] turns each event on or off (warn critical exhausted runs_out reset unused)
     and notify_command = "..." gets each event as JSON on stdin instead of notify-send.
 
     FOR SCRIPTS, AGENTS AND TEAMS. elbowroom guard --min-left 20 && long-job runs the job
-    only with 20 % left; elbowroom serve answers GET /metrics (Prometheus), /v1/usage (JSON) and
-    /healthz; elbowroom hook (elbowroom init claude-hook) tells Claude Code when a window is low.
+    only with 20 % left (guard --until --timeout 6h waits for it); elbowroom serve answers GET /
+    (a dashboard), /metrics (Prometheus), /v1/usage (JSON) and /healthz; elbowroom hook
+    (elbowroom init claude-hook) tells Claude Code when a window is low; elbowroom mcp is an
+    MCP server on stdio with the tool get_headroom (elbowroom init mcp).
 
     RENDERING NEVER WAITS ON THE NETWORK. When the cache is older than max_age, elbowroom starts
     itself as elbowroom-fetch in the background and prints what it has; the next prompt shows the

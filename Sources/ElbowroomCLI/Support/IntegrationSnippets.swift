@@ -50,9 +50,10 @@ interval=30
 """#),
         ("tmux", "tmux.conf", #"""
 # ~/.tmux.conf: elbowroom in the status line (tmux runs it in the background, at most once
-# a second, and shows the last output; styles are tmux #[fg=…] markup)
+# a second, and shows the last output; styles are tmux #[fg=…] markup). The length fits
+# three [accounts.NAME] side by side and the clock.
 set -g status-interval 15
-set -g status-right-length 80
+set -g status-right-length 240
 set -g status-right '#(elbowroom -a tmux) %H:%M'
 """#),
         ("bash", "bash.sh", #"""
@@ -108,38 +109,47 @@ click-left = elbowroom fetch >/dev/null 2>&1
 # <swiftbar.hideRunInTerminal>true</swiftbar.hideRunInTerminal>
 exec elbowroom -a swiftbar
 """#),
-        ("prometheus", "prometheus.service", #"""
-# ~/.config/systemd/user/elbowroom-prometheus.service: writes usage gauges for
-# node_exporter's textfile collector (point --collector.textfile.directory at DIR).
-# Enable with: systemctl --user enable --now elbowroom-prometheus.timer
+        ("prometheus", "prometheus.systemd", #"""
+# Two systemd user units: put each file below in ~/.config/systemd/user/ (or let
+# `elbowroom init prometheus --write` put them there), then:
+#   systemctl --user daemon-reload && systemctl --user enable --now elbowroom-prometheus.timer
+
+# ~/.config/systemd/user/elbowroom-prometheus.service
+# The textfile-collector route, without a listening port of our own: the timer writes what
+# `elbowroom -a prometheus` prints into node_exporter's textfile directory (start node_exporter
+# with --collector.textfile.directory=DIR, the DIR below), to a temporary file there first, then
+# renamed, so node_exporter never reads half a file. (For a port instead: elbowroom init serve.)
 [Unit]
-Description=elbowroom: Claude usage gauges for the Prometheus textfile collector
+Description=elbowroom: Claude usage gauges for node_exporter's textfile collector
 
 [Service]
 Type=oneshot
 Environment=DIR=%h/.local/share/node_exporter
-ExecStart=/bin/sh -c 'mkdir -p "$DIR" && elbowroom -a prometheus --wait > "$DIR/elbowroom.prom.tmp" && mv "$DIR/elbowroom.prom.tmp" "$DIR/elbowroom.prom"'
+ExecStart=/bin/sh -c 'mkdir -p "$DIR" && t=$(mktemp "$DIR/.elbowroom.XXXXXX") && elbowroom -a prometheus --wait > "$t" && chmod 644 "$t" && mv -f "$t" "$DIR/elbowroom.prom" || { rm -f "$t"; exit 1; }'
 
 # ~/.config/systemd/user/elbowroom-prometheus.timer
-# [Unit]
-# Description=elbowroom: refresh Claude usage gauges every minute
-#
-# [Timer]
-# OnBootSec=1min
-# OnUnitActiveSec=1min
-#
-# [Install]
-# WantedBy=timers.target
+[Unit]
+Description=elbowroom: refresh the Claude usage gauges every minute
+
+[Timer]
+OnBootSec=1min
+OnUnitActiveSec=1min
+
+[Install]
+WantedBy=timers.target
 """#),
-        ("systemd-notify", "systemd-notify.service", #"""
-# ~/.config/systemd/user/elbowroom-notify.service: a desktop notification when a Claude usage
-# window crosses into warn or critical, reaches 100 %, will run out before it resets at the
-# current rate (and, if [notify] reset = true, when it resets) — once per crossing, however
-# many bars and timers run. For setups without a long-running bar (`elbowroom watch --notify`
-# does the same inside one). Needs notify-send (libnotify-bin) and a notification daemon, or
-# notify_command in the config. (`elbowroom init systemd-notify` names elbowroom in full
-# when it is not on systemd's PATH.)
-# Enable with: systemctl --user enable --now elbowroom-notify.timer
+        ("systemd-notify", "systemd-notify.systemd", #"""
+# Two systemd user units: put each file below in ~/.config/systemd/user/ (or let
+# `elbowroom init systemd-notify --write` put them there), then:
+#   systemctl --user daemon-reload && systemctl --user enable --now elbowroom-notify.timer
+
+# ~/.config/systemd/user/elbowroom-notify.service
+# A desktop notification when a Claude usage window crosses into warn or critical, reaches
+# 100 %, will run out before it resets at the current rate (and, if [notify] reset = true, when
+# it resets) — once per crossing, however many bars and timers run. For setups without a
+# long-running bar (`elbowroom watch --notify` does the same inside one). Needs notify-send
+# (libnotify-bin) and a notification daemon, or notify_command in the config; try the route
+# with `elbowroom notify --test`.
 [Unit]
 Description=elbowroom: notify about Claude usage crossings
 
@@ -148,15 +158,15 @@ Type=oneshot
 ExecStart=elbowroom notify
 
 # ~/.config/systemd/user/elbowroom-notify.timer
-# [Unit]
-# Description=elbowroom: check Claude usage for notifications every minute
-#
-# [Timer]
-# OnBootSec=1min
-# OnUnitActiveSec=1min
-#
-# [Install]
-# WantedBy=timers.target
+[Unit]
+Description=elbowroom: check Claude usage for notifications every minute
+
+[Timer]
+OnBootSec=1min
+OnUnitActiveSec=1min
+
+[Install]
+WantedBy=timers.target
 """#),
         ("claude-hook", "claude-hook.json", #"""
 {
@@ -171,11 +181,14 @@ ExecStart=elbowroom notify
 }
 """#),
         ("serve", "serve.service", #"""
-# ~/.config/systemd/user/elbowroom-serve.service: Claude usage over HTTP on loopback, for
-# Prometheus (GET /metrics) and programs (GET /v1/usage, /healthz). Any number of scrapers cause
-# no extra requests to Anthropic: serve reads the cache and fetches as a render would.
-# Enable with: systemctl --user enable --now elbowroom-serve.service
-# Prometheus (prometheus.yml):
+# One systemd user unit: put the file below in ~/.config/systemd/user/ (or let
+# `elbowroom init serve --write` put it there), then:
+#   systemctl --user daemon-reload && systemctl --user enable --now elbowroom-serve.service
+
+# ~/.config/systemd/user/elbowroom-serve.service
+# Claude usage over HTTP on loopback, for Prometheus (GET /metrics) and programs (GET /v1/usage,
+# /healthz). Any number of scrapers cause no extra requests to Anthropic: serve reads the cache
+# and fetches as a render would. Prometheus (prometheus.yml):
 #   scrape_configs:
 #     - job_name: elbowroom
 #       static_configs: [{ targets: ["127.0.0.1:9478"] }]
@@ -191,40 +204,46 @@ PrivateTmp=yes
 [Install]
 WantedBy=default.target
 """#),
-        ("node-exporter", "node-exporter.service", #"""
-# ~/.config/systemd/user/elbowroom-textfile.service: the node_exporter textfile-collector
-# route, without a listening port of our own. Every minute the timer writes what
-# `elbowroom -a prometheus` prints into the collector's directory: to a temporary file there
-# first, then renamed, so node_exporter never reads half a file. Start node_exporter with
-# --collector.textfile.directory=DIR (the same DIR as below).
-# Enable with: systemctl --user enable --now elbowroom-textfile.timer
-[Unit]
-Description=elbowroom: Claude usage gauges for node_exporter's textfile collector
-
-[Service]
-Type=oneshot
-Environment=DIR=%h/.local/share/node_exporter
-ExecStart=/bin/sh -c 'mkdir -p "$DIR" && t=$(mktemp "$DIR/.elbowroom.XXXXXX") && elbowroom -a prometheus --wait > "$t" && chmod 644 "$t" && mv -f "$t" "$DIR/elbowroom.prom" || { rm -f "$t"; exit 1; }'
-
-# ~/.config/systemd/user/elbowroom-textfile.timer
-# [Unit]
-# Description=elbowroom: refresh the Claude usage gauges every minute
+        ("mcp", "mcp.sh", #"""
+# elbowroom as an MCP server: any agent that speaks MCP gets the tool get_headroom (each usage
+# window's percent left, reset, burn rate, and a one-line advice). Read-only, from the cache.
 #
-# [Timer]
-# OnBootSec=1min
-# OnUnitActiveSec=1min
+# Claude Code, for every project (user scope):
+claude mcp add --scope user elbowroom -- elbowroom mcp
+#   and to let it call the tool without asking, in ~/.claude/settings.json:
+#   { "permissions": { "allow": ["mcp__elbowroom__get_headroom"] } }
 #
-# [Install]
-# WantedBy=timers.target
+# Or one project's .mcp.json (or a file for claude --mcp-config):
+# { "mcpServers": { "elbowroom": { "command": "elbowroom", "args": ["mcp"] } } }
+#
+# Codex, in ~/.codex/config.toml:
+# [mcp_servers.elbowroom]
+# command = "elbowroom"
+# args = ["mcp"]
+#
+# Any other client (OpenCode, Cursor, Gemini CLI, …): a stdio server, command elbowroom, args ["mcp"].
 """#),
         ("tray", "tray.service", #"""
-# ~/.config/systemd/user/elbowroom-tray.service: a tray icon with Claude usage headroom (a
-# StatusNotifierItem) in KDE Plasma, GNOME (with the AppIndicator extension), XFCE, Cinnamon,
-# LXQt or waybar's tray, started with the graphical session. Menu: every window, Refresh now,
-# Open dashboard (while elbowroom serve runs), Quit.
-# Enable with: systemctl --user enable --now elbowroom-tray.service
-# A desktop that does not start graphical-session.target (XFCE, LXQt, a bare window manager):
-# use the XDG autostart entry below instead. One or the other, not both.
+# A tray icon with Claude usage headroom (a StatusNotifierItem) in KDE Plasma, GNOME (with the
+# AppIndicator extension), XFCE, Cinnamon, LXQt or waybar's tray. Menu: every window, Refresh
+# now, Open dashboard (while elbowroom serve runs), Quit.
+#
+# GNOME and KDE Plasma (they start graphical-session.target): one systemd user unit. Put the
+# file below in ~/.config/systemd/user/ (or let `elbowroom init tray --write` put it there), then:
+#   systemctl --user daemon-reload && systemctl --user enable --now elbowroom-tray.service
+#
+# Elsewhere (XFCE, LXQt, a window manager with waybar): instead, an XDG autostart entry, saved as
+# ~/.config/autostart/elbowroom-tray.desktop (without the "# "). One or the other, not both.
+# [Desktop Entry]
+# Type=Application
+# Name=elbowroom
+# Comment=Claude usage headroom in the tray
+# Exec=elbowroom tray
+# NoDisplay=true
+# X-GNOME-Autostart-enabled=true
+
+# ~/.config/systemd/user/elbowroom-tray.service
+# elbowroom's tray icon, started with the graphical session.
 [Unit]
 Description=elbowroom: Claude usage headroom in the tray
 PartOf=graphical-session.target
@@ -238,25 +257,47 @@ NoNewPrivileges=yes
 
 [Install]
 WantedBy=graphical-session.target
-
-# ~/.config/autostart/elbowroom-tray.desktop
-# [Desktop Entry]
-# Type=Application
-# Name=elbowroom
-# Comment=Claude usage headroom in the tray
-# Exec=elbowroom tray
-# NoDisplay=true
-# X-GNOME-Autostart-enabled=true
 """#),
     ]
 
     public static var names: [String] { all.map(\.name) }
 
     /// Names typed from memory, and the snippet each means: the bar's name for the window
-    /// manager's, and the old name of `prometheus` (it sets up gauges, not notifications).
+    /// manager's, and node_exporter's name for the textfile route (`prometheus`: one route, one
+    /// pair of units). `systemd` is none of them: `init systemd` lists the systemd snippets.
     public static let aliases: [(alias: String, name: String)] = [
-        ("i3bar", "i3"), ("swaybar", "sway"), ("systemd", "prometheus"),
+        ("i3bar", "i3"), ("swaybar", "sway"), ("node-exporter", "prometheus"),
     ]
+
+    /// The snippets that are systemd user units (`init NAME --write` puts them in place), with
+    /// the unit `systemctl --user enable --now` starts; what `init systemd` lists.
+    public static let systemdUnits: [(name: String, enable: String)] = [
+        ("prometheus", "elbowroom-prometheus.timer"),
+        ("systemd-notify", "elbowroom-notify.timer"),
+        ("serve", "elbowroom-serve.service"),
+        ("tray", "elbowroom-tray.service"),
+    ]
+
+    /// Where a unit's block starts in a systemd snippet: a line naming its file.
+    public static let unitMarker = "# ~/.config/systemd/user/"
+
+    /// The unit files in a systemd snippet, in order: each block from its marker line (kept, as
+    /// the file's first line) to the next; blank lines at a block's end dropped.
+    public static func units(in text: String) -> [(file: String, text: String)] {
+        var units: [(file: String, text: String)] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix(unitMarker) {
+                units.append((String(line.dropFirst(unitMarker.count)), ""))
+            }
+            guard !units.isEmpty else { continue }
+            units[units.count - 1].text += line + "\n"
+        }
+        return units.map { unit in
+            var text = Substring(unit.text)
+            while text.hasSuffix("\n\n") { text = text.dropLast() }
+            return (unit.file, String(text))
+        }
+    }
 
     /// What each snippet sets up, for the README's table and `init`'s word on an alias.
     static let summaries: [(name: String, summary: String)] = [
@@ -272,11 +313,11 @@ WantedBy=graphical-session.target
         ("claude", "Claude Code's own status line (and free fresh numbers for the rest)"),
         ("polybar", "a polybar module, long-running, click to refresh"),
         ("swiftbar", "a SwiftBar / xbar menu bar item (macOS)"),
-        ("prometheus", "a systemd timer writing gauges for Prometheus's textfile collector"),
+        ("prometheus", "a systemd timer writing gauges for node_exporter's textfile collector (alias node-exporter)"),
         ("systemd-notify", "a systemd timer sending desktop notifications on warn, critical, used up"),
         ("claude-hook", "a Claude Code hook: one line of context when a window is low"),
         ("serve", "a systemd service answering GET /metrics and /v1/usage on loopback"),
-        ("node-exporter", "a systemd timer writing gauges for node_exporter's textfile collector"),
+        ("mcp", "an MCP server for Claude Code, Codex and other agents: the tool get_headroom"),
         ("tray", "a tray icon for Linux desktops: systemd user unit or XDG autostart entry"),
     ]
 
@@ -287,7 +328,7 @@ WantedBy=graphical-session.target
 
     /// Whether the snippet shows the numbers (not Prometheus gauges or notifications): `init`
     /// then says what they mean.
-    static func showsNumbers(_ name: String) -> Bool { !["prometheus", "systemd-notify", "serve", "node-exporter"].contains(name) }
+    static func showsNumbers(_ name: String) -> Bool { !["prometheus", "systemd-notify", "serve", "mcp"].contains(name) }
 
     /// `name`, or the snippet an alias of it means.
     public static func canonicalName(_ name: String) -> String {

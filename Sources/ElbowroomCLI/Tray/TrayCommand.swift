@@ -100,7 +100,7 @@ enum TrayCommand {
             for i in parts.indices {
                 if invocation.demo {
                     if first {
-                        parts[i].cache = DemoReading.cache(now: now)
+                        parts[i].cache = DemoReading.cache(now: now, provider: parts[i].account?.provider ?? parts[i].context.paths.provider)
                         if needsHistory { parts[i].history = DemoReading.history(now: now) }
                     }
                     continue

@@ -17,6 +17,8 @@ public struct CacheFile: Codable, Sendable, Equatable {
     public var fetch: FetchState
     /// Notifications already sent, one `NotifyLedger` line per window; `nil` until `notify` runs.
     public var notified: [String]?
+    /// Who used each window: `AttributionState` lines; `nil` until a status line or a fetch brings some.
+    public var attribution: [String]?
 
     public init(account: String, reading: Reading? = nil, fetch: FetchState = FetchState()) {
         self.version = Self.currentVersion
@@ -29,22 +31,36 @@ public struct CacheFile: Codable, Sendable, Equatable {
     /// (`CacheFileReader`): this runs on every render. Held equal to its reference,
     /// `decodeWithCodable` (Tests/ElbowroomCoreTests/ReferenceDecoding.swift).
     public static func decode(_ data: Data) -> CacheFile? {
-        guard let file = CacheFileReader.read(data), file.version == currentVersion, file.datesAreSane else { return nil }
-        return file
+        guard var file = CacheFileReader.read(data), file.version == currentVersion else { return nil }
+        file.dropInsaneWindows()
+        return file.datesAreSane ? file : nil
     }
 
-    /// Every date within a century of 1970…2070: a file with absurd times (hand-edited, or
-    /// written by something else) is treated as corrupt, i.e. a miss, rather than trusted.
+    /// Every date within a century of 1970…2070 (`EpochTime.isSane`): a file with absurd times
+    /// (hand-edited, or written by something else) is treated as corrupt, i.e. a miss, rather
+    /// than trusted. A window with an absurd time is not the file's fault: it is dropped
+    /// (`dropInsaneWindows`) and the rest of the reading, and the fetch state with its cooldown,
+    /// stay — a miss would mean a fetch on every render.
     var datesAreSane: Bool {
-        func sane(_ date: Date?) -> Bool {
-            date.map { $0.timeIntervalSince1970.isFinite && abs($0.timeIntervalSince1970) < 3.2e9 } ?? true
-        }
+        func sane(_ date: Date?) -> Bool { date.map(EpochTime.isSane) ?? true }
         guard sane(reading?.fetchedAt), sane(fetch.lastAttempt), sane(fetch.lastSuccess),
               sane(fetch.cooldownUntil) else { return false }
-        for window in reading?.windows ?? [] where !sane(window.observedAt) || !sane(window.resetsAt) {
-            return false
-        }
         return sane(reading?.extra?.resetsAt)
+    }
+
+    /// Leaves out the windows whose observation or reset is no time at all (`EpochTime.isSane`).
+    mutating func dropInsaneWindows() {
+        guard let windows = reading?.windows else { return }
+        var insane = false
+        for window in windows where !Self.isSane(window) { insane = true }
+        guard insane else { return }
+        var kept: [UsageWindow] = []
+        for window in windows where Self.isSane(window) { kept.append(window) }
+        reading?.windows = kept
+    }
+
+    static func isSane(_ window: UsageWindow) -> Bool {
+        EpochTime.isSane(window.observedAt) && (window.resetsAt.map(EpochTime.isSane) ?? true)
     }
 
     public func encoded() -> Data {

@@ -36,6 +36,7 @@ enum CacheFileReader {
         var reading: Reading?
         var fetch: FetchState?
         var notified: [String]?
+        var attribution: [String]?
         try r.object { r, key throws(Failure) in
             switch key {
             case "version": version = try r.int()
@@ -43,6 +44,7 @@ enum CacheFileReader {
             case "reading": reading = try r.null() ? nil : try Self.reading(&r)
             case "fetch": fetch = try Self.fetchState(&r)
             case "notified": notified = try Self.strings(&r)
+            case "attribution": attribution = try Self.strings(&r)
             default: try r.skipValue()
             }
         }
@@ -50,6 +52,7 @@ enum CacheFileReader {
         var file = CacheFile(account: account, reading: reading, fetch: fetch)
         file.version = version
         file.notified = notified
+        file.attribution = attribution
         return file
     }
 
@@ -108,9 +111,11 @@ enum CacheFileReader {
         var binding: Bool?
         var observedAt: Date?
         var source: ReadingSource?
+        var detail: String?
         try r.object { r, name throws(Failure) in
             switch name {
             case "key": key = try r.string()
+            case "detail": detail = try r.null() ? nil : try r.string()
             case "label": label = try r.null() ? nil : try r.string()
             case "used": used = try r.double()
             case "resetsAt": resetsAt = try r.null() ? nil : try Self.date(&r)
@@ -130,6 +135,7 @@ enum CacheFileReader {
         window.severity = severity
         window.binding = binding
         window.source = source
+        window.detail = detail
         return window
     }
 
@@ -198,6 +204,8 @@ enum CacheFileReader {
         case "status_line": .statusLine
         case "demo": .demo
         case "claude_snapshot": .claudeSnapshot
+        case "session_log": .sessionLog
+        case "plugin": .plugin
         default: nil
         }
     }

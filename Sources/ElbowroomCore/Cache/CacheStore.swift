@@ -71,13 +71,21 @@ public struct CacheStore: Sendable {
         FileSystem.privateDirectoryProblem(directory).map { "cannot use the cache directory: " + $0 }
     }
 
+    /// `read()` with the fetch state of the fetch lock laid over it when that is newer: what
+    /// every process that decides about fetching must see.
     public func load() -> CacheFile? {
-        var cache: CacheFile?
         switch read() {
-        case .loaded(let loaded): cache = loaded
+        case .loaded(let loaded): return withMarker(loaded)
         case .refused: return nil
-        case .missing, .unusable: cache = nil
+        case .missing, .unusable: return withMarker(nil)
         }
+    }
+
+    /// `cache` with the fetch state the fetcher kept in the fetch lock (`FetchStateMarker`) when
+    /// it could not write the cache, if that is newer. A render reads only the cache file, and
+    /// asks this only when the cache says a fetch is due, so that a cache that cannot be written
+    /// does not start a fetcher on every prompt (one that would then find the cooldown and exit).
+    public func withMarker(_ cache: CacheFile?) -> CacheFile? {
         guard let marker = FetchStateMarker.read(fetchLockFile),
               let attempt = marker.lastAttempt, attempt > (cache?.fetch.lastAttempt ?? .distantPast) else {
             return cache
@@ -139,7 +147,18 @@ public struct CacheStore: Sendable {
         let before = cache.reading
         if change(&cache) {
             // The history is a convenience: failing to write it never fails the cache write.
-            if let reading = cache.reading, reading != before { _ = try? HistoryStore(file: historyFile).record(reading) }
+            if let reading = cache.reading, reading != before {
+                _ = try? HistoryStore(file: historyFile).record(reading)
+                // The server's numbers (the status line's are taken in with their session).
+                if reading.source == .api || reading.source == .claudeSnapshot {
+                    let at = Int64(reading.fetchedAt.timeIntervalSince1970)
+                    AttributionRecorder.record(nil, windows: reading.windows, at: at,
+                                               fromStatusLine: false, cache: &cache, historyFile: historyFile)
+                    // A year of history: the finished days summed up, at most once an hour.
+                    let daily = DailyArchive(historyFile: historyFile)
+                    if daily.isDue { _ = try? daily.maintain(now: at) }
+                }
+            }
             try save(cache)
         }
         return cache

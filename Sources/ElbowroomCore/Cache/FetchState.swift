@@ -90,8 +90,10 @@ public struct FetchState: Codable, Sendable, Equatable {
             wait = min(max(retryAfter.flatMap { $0.isFinite ? $0 : nil } ?? Self.defaultRetryAfter, 1), 86400)
         case .signedOut, .forbidden, .config, .expired:
             // These end when the user acts (signs in, opens Claude Code); doctor and `fetch` retry
-            // on demand, and the renderer checks again after this while.
-            wait = Self.backoff(failures: consecutiveFailures, cap: Self.maxBackoff / 4)
+            // on demand, and the renderer checks again after this while — or after the wait the
+            // server's refusal asks for (a 403 with an Anthropic error: an hour), at most a day.
+            wait = retryAfter.flatMap { $0.isFinite ? min(max($0, 1), 86400) : nil }
+                ?? Self.backoff(failures: consecutiveFailures, cap: Self.maxBackoff / 4)
         default:
             wait = Self.backoff(failures: consecutiveFailures)
         }

@@ -24,18 +24,22 @@ public enum ReadingLimits {
 extension Reading {
     /// This reading as the cache keeps it: at most `ReadingLimits.maxWindows` windows (the known
     /// ones first, in display order), no window with an over-long key, labels and plan cut short,
-    /// every number finite and within bounds. `dropped` counts the windows left out.
+    /// every number finite and within bounds, every time one the cache accepts (`EpochTime`: a
+    /// window with an absurd observation or reset is left out, never the whole reading).
+    /// `dropped` counts the windows left out.
     public func limitedForCache() -> (reading: Reading, dropped: Int) {
         var kept: [UsageWindow] = []
         var dropped = 0
         for window in windows {
-            guard kept.count < ReadingLimits.maxWindows, window.key.utf8.count <= ReadingLimits.maxKeyBytes else {
+            guard kept.count < ReadingLimits.maxWindows, window.key.utf8.count <= ReadingLimits.maxKeyBytes,
+                  CacheFile.isSane(window) else {
                 dropped += 1
                 continue
             }
             var w = window
             w.used = w.used.isFinite ? min(max(w.used, 0), 100) : 0
             w.label = w.label.map { SafeText.prefix($0, maxBytes: ReadingLimits.maxTextBytes) }
+            w.detail = w.detail.map { SafeText.prefix($0, maxBytes: ReadingLimits.maxTextBytes) }
             if let severity = w.severity, severity.utf8.count > 32 { w.severity = nil }
             kept.append(w)
         }
@@ -61,6 +65,6 @@ extension Reading {
             disabledReason: extra.disabledReason.map { SafeText.prefix($0, maxBytes: ReadingLimits.maxTextBytes) },
             limitReached: extra.limitReached,
             period: extra.period.map { String($0.prefix(32)) },
-            resetsAt: extra.resetsAt, source: extra.source)
+            resetsAt: extra.resetsAt.flatMap { EpochTime.isSane($0) ? $0 : nil }, source: extra.source)
     }
 }

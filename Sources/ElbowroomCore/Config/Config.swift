@@ -59,7 +59,10 @@ public enum Display: String, Sendable, CaseIterable {
 /// | `display` | `"left"` | `left` or `used`: what the shipped templates' percentages count — headroom left (`5h 63%`: 63 % still to use) or used, as Claude Code's `/usage` shows (`5h 37%`); Claude Code's context follows, so a line has one meaning. Colours stay on what is left ([templates](templates.md#left-or-used-display)) |
 /// | `reset_policy` | `"reset"` | `reset` or `unknown`: what a window shows once its reset time has passed and no newer number came ([below](#after-a-reset-reset_policy)) |
 /// | `notify_command` | — | a shell command run with each notification as JSON on stdin, instead of `notify-send` / `osascript` ([notifications](history-and-notifications.md#your-own-command-notify_command)) |
-/// | `[notify] warn`, `critical`, `exhausted`, `runs_out`, `reset` | `true` (`reset`: `false`) | which events notify ([notifications](history-and-notifications.md#notifications)) |
+/// | `[notify] warn`, `critical`, `exhausted`, `runs_out`, `reset`, `unused`, `elsewhere` | `true` (`reset`: `false`) | which events notify ([notifications](history-and-notifications.md#notifications)) |
+/// | `[notify] unused_before` | `"1h"` | `unused` notifies when a window resets within this long (`"90m"`, `"2h"`, or seconds) |
+/// | `[notify] unused_left` | `50` | … with at least this much (%) left |
+/// | `[notify] elsewhere_points` | `5` | how many points a window must rise while no local Claude Code session spends before `elsewhere` notifies (0.1 to 100) ([usage from elsewhere](history-and-notifications.md#usage-from-elsewhere)) |
 /// | `[thresholds] warn` | `25` | headroom left (%) at or below which a window is `warn` |
 /// | `[thresholds] critical` | `10` | headroom left (%) at or below which a window is `critical` |
 /// | `[templates] <adapter>` | — | a template name or inline text for that adapter; `default` for all, `tooltip` for tooltips ([templates](templates.md)) |
@@ -79,9 +82,9 @@ public struct Config: Sendable, Equatable {
     public var userAgent: String?
     public var thresholds = Thresholds()
     /// Adapter name (or `default`, `tooltip`) → template name or inline text.
-    public var templates: [String: String] = [:]
+    public var templates = StringTable()
     /// Semantic style name → colour spec, e.g. `ok = "green"`, `warn = "#ffaa00"`.
-    public var colors: [String: String] = [:]
+    public var colors = StringTable()
     /// The file it came from, when there was one.
     public var source: String?
     /// `source`: where usage numbers come from.
@@ -230,13 +233,25 @@ public struct Config: Sendable, Equatable {
         case ("", "notify_command"):
             let command = try string()
             notifyCommand = command.isEmpty ? nil : command
+        case ("notify", "unused_before"):
+            if case .number = e.value {
+                notify.unusedBefore = try number(min: 1, max: Self.maxSeconds)
+            } else {
+                let text = try string()
+                guard let seconds = DurationArgument.parse(text), seconds <= Self.maxSeconds else {
+                    throw fail("'notify.unused_before' must be a duration such as \"1h\", \"90m\" or \"2h30m\", not \"\(text)\"")
+                }
+                notify.unusedBefore = seconds
+            }
+        case ("notify", "unused_left"): notify.unusedLeft = try number(min: 0, max: 100)
         case ("notify", let key) where NotifyKind(rawValue: key) != nil:
             guard case .bool(let on) = e.value else {
                 throw fail("'notify.\(key)' must be true or false, not \(e.value.typeName)")
             }
             notify.set(NotifyKind(rawValue: key)!, on)
+        case ("notify", "elsewhere_points"): notify.elsewherePoints = try number(min: 0.1, max: 100)
         case ("notify", let key):
-            throw fail("unknown key 'notify.\(key)'\(Suggest.hint(for: key, in: NotifyKind.allCases.map(\.rawValue)))", atValue: false)
+            throw fail("unknown key 'notify.\(key)'\(Suggest.hint(for: key, in: NotifyKind.allCases.map(\.rawValue) + ["unused_before", "unused_left", "elsewhere_points"]))", atValue: false)
         case ("thresholds", "warn"): thresholds.warn = try number(min: 0, max: 100)
         case ("thresholds", "critical"): thresholds.critical = try number(min: 0, max: 100)
         case ("templates", _): templates[e.key] = try string()

@@ -12,7 +12,7 @@ struct FlexibleDate: Decodable {
     let date: Date?
 
     init(from decoder: Decoder) throws {
-        date = Self.decode(decoder).flatMap { abs($0.timeIntervalSince1970) < 3.2e9 ? $0 : nil }
+        date = Self.decode(decoder).flatMap { EpochTime.isSane($0) ? $0 : nil }
     }
 
     private static func decode(_ decoder: Decoder) -> Date? {
@@ -20,8 +20,8 @@ struct FlexibleDate: Decodable {
         if let text = try? container.decode(String.self) {
             return ISO8601.parse(text.trimmed)
         }
-        if let number = try? container.decode(Double.self), number.isFinite, number > 0 {
-            return Date(timeIntervalSince1970: number > 1e11 ? number / 1000 : number)
+        if let number = try? container.decode(Double.self) {
+            return EpochTime.date(unix: number)
         }
         return nil
     }

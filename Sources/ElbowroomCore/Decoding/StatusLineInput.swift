@@ -12,6 +12,12 @@ public struct StatusLineInput: Sendable, Equatable {
     public var currentDir: String?
     public var costUSD: Double?
     public var contextUsedPercent: Double?
+    /// `session_id`, for attribution (`AttributionState`).
+    public var sessionID: String?
+    /// Where the session works: `workspace.project_dir`, else `cwd`, else `workspace.current_dir`.
+    public var project: String?
+    /// The session's tokens so far (`context_window.total_input_tokens` + `total_output_tokens`).
+    public var tokens: Int64?
     /// The windows from `rate_limits` (`five_hour`, `seven_day`, …), or empty.
     public var windows: [UsageWindow]
     /// Values left out because they are not data (see `UsagePercent`), for `--verbose`.
@@ -24,7 +30,8 @@ public struct StatusLineInput: Sendable, Equatable {
 
     public init(modelName: String? = nil, currentDir: String? = nil, costUSD: Double? = nil,
                 contextUsedPercent: Double? = nil, windows: [UsageWindow] = [], notes: [String] = [],
-                spendLimit: ExtraUsage? = nil, sentRateLimits: Bool = false) {
+                spendLimit: ExtraUsage? = nil, sentRateLimits: Bool = false,
+                sessionID: String? = nil, project: String? = nil, tokens: Int64? = nil) {
         self.modelName = modelName
         self.currentDir = currentDir
         self.costUSD = costUSD
@@ -33,6 +40,9 @@ public struct StatusLineInput: Sendable, Equatable {
         self.notes = notes
         self.spendLimit = spendLimit
         self.sentRateLimits = sentRateLimits || !windows.isEmpty || spendLimit != nil
+        self.sessionID = sessionID
+        self.project = project
+        self.tokens = tokens
     }
 
     /// Decodes stdin; `nil` when it is not a JSON object at all.
@@ -72,7 +82,16 @@ public struct StatusLineInput: Sendable, Equatable {
             modelName: fields.modelName, currentDir: fields.currentDir, costUSD: fields.costUSD.map(boundedCost),
             contextUsedPercent: fields.contextUsedPercent.map(boundedPercent),
             windows: WindowCatalog.sorted(windows), notes: notes.sorted(),
-            spendLimit: spendLimit, sentRateLimits: fields.limits != nil)
+            spendLimit: spendLimit, sentRateLimits: fields.limits != nil,
+            sessionID: fields.sessionID, project: fields.projectDir ?? fields.cwd ?? fields.currentDir,
+            tokens: tokenCount(fields.inputTokens, fields.outputTokens))
+    }
+
+    /// Input plus output tokens, each within 0…2⁵⁰; `nil` when neither was sent.
+    static func tokenCount(_ input: Double?, _ output: Double?) -> Int64? {
+        guard input != nil || output != nil else { return nil }
+        func bounded(_ n: Double?) -> Int64 { Int64(min(max(n ?? 0, 0), 1e15).rounded(.down)) }
+        return bounded(input) + bounded(output)
     }
 
     /// A gateway's `spend_limit` as money: dollars in cents, the percent as sent (a gateway lets

@@ -20,6 +20,12 @@ enum StatusLineReader {
         var currentDir: String?
         var costUSD: Double?
         var contextUsedPercent: Double?
+        /// For attribution (`AttributionState`): the session, where it works, what it used so far.
+        var sessionID: String?
+        var cwd: String?
+        var projectDir: String?
+        var inputTokens: Double?
+        var outputTokens: Double?
         /// `rate_limits` entries in document order (first of a repeated key), `nil` when absent
         /// or not an object.
         var limits: [Entry]?
@@ -44,12 +50,45 @@ enum StatusLineReader {
                 switch key {
                 case "model":
                     fields.modelName = try Self.field("display_name", of: &r) { r throws(Failure) in try r.lenientString() }
+                case "session_id":
+                    fields.sessionID = try r.lenientString()
+                case "cwd":
+                    fields.cwd = try r.lenientString()
                 case "workspace":
-                    fields.currentDir = try Self.field("current_dir", of: &r) { r throws(Failure) in try r.lenientString() }
+                    var current: String?, project: String?
+                    let ok = try r.leniently { r throws(Failure) in
+                        current = nil
+                        project = nil
+                        try r.object { r, key throws(Failure) in
+                            switch key {
+                            case "current_dir": current = try r.lenientString()
+                            case "project_dir": project = try r.lenientString()
+                            default: try r.skipValue()
+                            }
+                        }
+                    }
+                    fields.currentDir = ok ? current : nil
+                    fields.projectDir = ok ? project : nil
                 case "cost":
                     fields.costUSD = try Self.field("total_cost_usd", of: &r) { r throws(Failure) in try Self.flexibleNumber(&r) }
                 case "context_window":
-                    fields.contextUsedPercent = try Self.field("used_percentage", of: &r) { r throws(Failure) in try Self.flexibleNumber(&r) }
+                    var used: Double?, input: Double?, output: Double?
+                    let ok = try r.leniently { r throws(Failure) in
+                        used = nil
+                        input = nil
+                        output = nil
+                        try r.object { r, key throws(Failure) in
+                            switch key {
+                            case "used_percentage": used = try Self.flexibleNumber(&r)
+                            case "total_input_tokens": input = try Self.flexibleNumber(&r)
+                            case "total_output_tokens": output = try Self.flexibleNumber(&r)
+                            default: try r.skipValue()
+                            }
+                        }
+                    }
+                    fields.contextUsedPercent = ok ? used : nil
+                    fields.inputTokens = ok ? input : nil
+                    fields.outputTokens = ok ? output : nil
                 case "rate_limits":
                     fields.limits = try Self.rateLimits(&r)
                 default:

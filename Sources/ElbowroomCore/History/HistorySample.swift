@@ -21,9 +21,9 @@ public struct HistorySample: Sendable, Equatable {
     /// The sample for one window of a reading; `nil` when its key cannot be stored (see `HistoryFile`).
     public init?(_ window: UsageWindow) {
         guard HistoryFile.isStorableKey(window.key) else { return nil }
-        self.init(at: Int64(window.observedAt.timeIntervalSince1970.rounded(.down)), key: window.key,
+        self.init(at: EpochTime.seconds(window.observedAt), key: window.key,
                   used: (window.used * 100).rounded() / 100,
-                  resetsAt: window.resetsAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) })
+                  resetsAt: window.resetsAt.map { EpochTime.seconds($0) })
     }
 
     /// Whether this sample belongs to the window instance that resets at `reset`: the same reset

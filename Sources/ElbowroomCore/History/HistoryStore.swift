@@ -123,8 +123,8 @@ public struct UsageHistory: Sendable, Equatable {
     /// The samples of the window instance `window` is in (same key, same reset time), oldest
     /// first, ending with `window`'s own observation even when the history does not have it yet.
     public func instance(of window: UsageWindow) -> [HistorySample] {
-        let reset = window.resetsAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
-        let observed = Int64(window.observedAt.timeIntervalSince1970.rounded(.down))
+        let reset = window.resetsAt.map { EpochTime.seconds($0) }
+        let observed = EpochTime.seconds(window.observedAt)
         var series: [HistorySample] = []
         // Through a buffer, so the samples of other windows are looked at, not copied (a copy
         // retains and releases its key: most of this loop's cost over a few hundred samples).

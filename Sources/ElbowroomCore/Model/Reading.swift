@@ -13,6 +13,10 @@ public enum ReadingSource: String, Codable, Sendable, CaseIterable {
     case statusLine = "status_line"
     /// The built-in sample (`--demo`).
     case demo
+    /// Codex's own session logs (`codex_source = "logs"`): a file, not any API.
+    case sessionLog = "session_log"
+    /// A source plugin's output (`provider = "plugin:NAME"`).
+    case plugin
     /// Claude Code's own copy of the usage body (`cachedUsageUtilization` in its global config).
     case claudeSnapshot = "claude_snapshot"
 }
@@ -90,10 +94,15 @@ public struct UsageWindow: Codable, Sendable, Equatable {
     /// Where this window's number came from, when it differs from the reading's (a status-line
     /// value laid over an API reading); `nil`: the reading's source.
     public var source: ReadingSource?
+    /// The source's own figures in words, when `used` alone does not say it all: a Codex credit
+    /// limit's `259% used, 1,811.97 of 700 credits` (`used` stops at 100), why a workspace is blocked.
+    public var detail: String?
 
     public init(key: String, label: String? = nil, used: Double, resetsAt: Date?,
-                severity: String? = nil, binding: Bool? = nil, observedAt: Date, source: ReadingSource? = nil) {
+                severity: String? = nil, binding: Bool? = nil, observedAt: Date, source: ReadingSource? = nil,
+                detail: String? = nil) {
         self.key = key
+        self.detail = detail
         self.source = source
         self.label = label
         self.used = used.isFinite ? min(max(used, 0), 100) : 0

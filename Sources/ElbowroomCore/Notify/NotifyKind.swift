@@ -11,6 +11,11 @@ public enum NotifyKind: String, Sendable, CaseIterable, Comparable {
     case runsOut = "runs_out"
     /// The window reset.
     case reset
+    /// The window resets within `unused_before` with at least `unused_left` % still left: use it or lose it.
+    case unused
+    /// The window rose by `[notify] elsewhere_points` or more while no local Claude Code session
+    /// spent anything (`AttributionState`: another machine, claude.ai, the desktop app).
+    case elsewhere
 
     public static func < (a: NotifyKind, b: NotifyKind) -> Bool {
         (allCases.firstIndex(of: a) ?? 0) < (allCases.firstIndex(of: b) ?? 0)
@@ -25,9 +30,17 @@ public struct NotifySettings: Sendable, Equatable {
     /// One bit per kind (`bit(_:)`). Every render builds the config, and an array of kinds would
     /// cost its first use of `[NotifyKind]` (~11 k instructions of runtime metadata) each time.
     private var bits: UInt8
+    /// `unused_before`: how close to its reset a window must be for `unused`, seconds.
+    public var unusedBefore: Double = 3600
+    /// `unused_left`: the least headroom left (%) that `unused` calls thrown away.
+    public var unusedLeft: Double = 50
+
+    /// `[notify] elsewhere_points`: how many points a window must rise with no local spending
+    /// before `elsewhere` notifies.
+    public var elsewherePoints: Double = 5
 
     public init() {
-        bits = Self.bit(.warn) | Self.bit(.critical) | Self.bit(.exhausted) | Self.bit(.runsOut)
+        bits = Self.bit(.warn) | Self.bit(.critical) | Self.bit(.exhausted) | Self.bit(.runsOut) | Self.bit(.unused) | Self.bit(.elsewhere)
     }
 
     /// The enabled kinds, in `NotifyKind` order.
@@ -46,6 +59,8 @@ public struct NotifySettings: Sendable, Equatable {
         case .exhausted: 4
         case .runsOut: 8
         case .reset: 16
+        case .unused: 32
+        case .elsewhere: 64
         }
     }
 }

@@ -8,10 +8,13 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 public struct NotifyEvent: Sendable, Equatable {
     public var kind: NotifyKind
     public var window: WindowView
+    /// For `elsewhere`: the run of rises no local session made (`AttributionState.Run`).
+    public var run: AttributionState.Run?
 
-    public init(kind: NotifyKind, window: WindowView) {
+    public init(kind: NotifyKind, window: WindowView, run: AttributionState.Run? = nil) {
         self.kind = kind
         self.window = window
+        self.run = run
     }
 }
 
@@ -22,6 +25,8 @@ public struct NotifyEvent: Sendable, Equatable {
 ///   first seen past them) notifies once, for the highest enabled one; all reached are claimed.
 /// - `runs_out`: the first time in a window instance that `eta` has a value (it runs out before
 ///   the reset at the current rate), unless it is used up already.
+/// - `unused`: the first time in a window instance that it resets within `unused_before` with at
+///   least `unused_left` % left (use it or lose it).
 /// - `reset`: when a window the ledger knew resets — its reset time passes, or a reading shows a
 ///   later window instance. A window first seen after its reset does not notify.
 /// - Disabled events are claimed all the same, so turning one on later does not replay old crossings.
@@ -30,11 +35,11 @@ public enum NotifyPlanner {
                             settings: NotifySettings) -> (events: [NotifyEvent], ledger: NotifyLedger) {
         var events: [NotifyEvent] = []
         var entries: [NotifyLedger.Entry] = []
-        let now = Int64(view.now.timeIntervalSince1970.rounded(.down))
+        let now = EpochTime.seconds(view.now)
         for stored in reading?.windows ?? [] {
             guard HistoryFile.isStorableKey(stored.key),
                   let window = view.windows.first(where: { $0.key == stored.key }) else { continue }
-            let reset = stored.resetsAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+            let reset = stored.resetsAt.map { EpochTime.seconds($0) }
             func notify(_ kind: NotifyKind) {
                 if settings.isEnabled(kind) { events.append(NotifyEvent(kind: kind, window: window)) }
             }
@@ -69,6 +74,11 @@ public enum NotifyPlanner {
                 if window.eta != nil && window.used < 100 && !entry.has(.runsOut) {
                     entry.claim(.runsOut)
                     notify(.runsOut)
+                }
+                if let resetsIn = window.resetsIn, resetsIn > 0, resetsIn <= settings.unusedBefore,
+                   window.left >= settings.unusedLeft, !entry.has(.unused) {
+                    entry.claim(.unused)
+                    notify(.unused)
                 }
             }
             entries.append(entry)

@@ -174,7 +174,7 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
             expanded = home ?? self.home
         } else if value.hasPrefix("~/") {
             let home = home ?? self.home
-            expanded = (home.hasSuffix("/") ? home : home + "/") + value.dropFirst(2)
+            expanded = Paths.join(home, String(value.dropFirst(2)))
         } else {
             expanded = value
         }
@@ -197,7 +197,7 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
     /// The first executable called `name` in `directories` (default: `executableSearchPath`).
     public func findExecutable(_ name: String, in directories: [String]? = nil) -> String? {
         for dir in directories ?? executableSearchPath {
-            let candidate = (dir.hasSuffix("/") ? dir : dir + "/") + name
+            let candidate = Paths.join(dir, name)
             if FileSystem.isExecutable(candidate) { return candidate }
         }
         return nil

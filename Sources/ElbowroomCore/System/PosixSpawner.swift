@@ -125,6 +125,18 @@ public struct PosixSpawner: ProcessSpawner {
     /// `TimedOut`.
     public func run(path: String, arguments: [String], environment: [String: String], stdin: Data,
                     timeout: TimeInterval) throws -> (status: Int32, stdout: Data) {
+        try run(path: path, arguments: arguments, environment: environment, stdin: stdin, timeout: timeout, errorsToo: false)
+    }
+
+    /// `run`, with the child's stderr in the same pipe as its stdout.
+    public func runCollectingErrors(path: String, arguments: [String], environment: [String: String], stdin: Data,
+                                    timeout: TimeInterval) throws -> (status: Int32, output: Data) {
+        let result = try run(path: path, arguments: arguments, environment: environment, stdin: stdin, timeout: timeout, errorsToo: true)
+        return (result.status, result.stdout)
+    }
+
+    private func run(path: String, arguments: [String], environment: [String: String], stdin: Data,
+                     timeout: TimeInterval, errorsToo: Bool) throws -> (status: Int32, stdout: Data) {
         var inPipe: [Int32] = [0, 0]
         var outPipe: [Int32] = [0, 0]
         guard Self.closeOnExecPipe(&inPipe), Self.closeOnExecPipe(&outPipe) else {
@@ -134,7 +146,7 @@ public struct PosixSpawner: ProcessSpawner {
         do {
             pid = try CStringArray.with(environment.map { $0.key + "=" + $0.value }) {
                 try spawn(path: path, arguments: arguments, environment: $0, detached: false,
-                          stdinFD: inPipe[0], stdoutFD: outPipe[1])
+                          stdinFD: inPipe[0], stdoutFD: outPipe[1], errorsToStdout: errorsToo)
             }
         } catch {
             [inPipe[0], inPipe[1], outPipe[0], outPipe[1]].forEach { close($0) }
@@ -238,7 +250,7 @@ public struct PosixSpawner: ProcessSpawner {
     /// `detached` is for platforms without `forkDetached` (Linux never asks for it here).
     private func spawn(path: String, arguments: [String],
                        environment envp: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
-                       detached: Bool, stdinFD: Int32?, stdoutFD: Int32?) throws -> pid_t {
+                       detached: Bool, stdinFD: Int32?, stdoutFD: Int32?, errorsToStdout: Bool = false) throws -> pid_t {
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
         var attributes: posix_spawnattr_t?
@@ -262,7 +274,11 @@ public struct PosixSpawner: ProcessSpawner {
         } else {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if errorsToStdout, let stdoutFD {
+            posix_spawn_file_actions_adddup2(&actions, stdoutFD, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
         // The child gets stdio and nothing else: a detached fetcher must not hold its caller's
         // pipes open (a bar or test reading our stdout to EOF would wait for the fetch).
         var flags: Int16 = Int16(POSIX_SPAWN_SETSIGMASK) | Int16(POSIX_SPAWN_SETSIGDEF)

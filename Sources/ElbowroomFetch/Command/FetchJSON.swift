@@ -5,11 +5,13 @@ import Foundation
 #endif
 import ElbowroomCore
 
-/// The `--json` line. Stable; `schema` changes only when a field changes meaning.
+/// The `--json` line. Stable; `schema` changes only when a field changes meaning (2: `account`
+/// is the `[accounts.NAME]` fetched, or `null` for the environment's own login; the login's
+/// path, which `account` was in schema 1, is `login`).
 ///
 /// ```json
-/// {"schema":1,"status":"fetched|skipped|failed","outcome":"ok|network|…|null","message":null,
-///  "reason":null,"account":"/home/me/.claude/.credentials.json","plan":"max","source":"api",
+/// {"schema":2,"status":"fetched|skipped|failed","outcome":"ok|network|…|null","message":null,
+///  "reason":null,"account":"work","login":"/home/me/.claude/.credentials.json","plan":"max","source":"api",
 ///  "fetched_at":"2026-11-22T14:03:07Z","last_attempt":"…","cooldown_until":null,
 ///  "windows":[{"key":"five_hour","label":"Session","used":12.5,"left":87.5,
 ///              "resets_at":"2026-11-22T18:00:00Z","severity":null}],
@@ -18,7 +20,10 @@ import ElbowroomCore
 /// `outcome` is this run's outcome, or for a skip the last recorded one. Dates are ISO-8601 UTC;
 /// `used`/`left` are percent (0…100); money is in minor units (cents).
 public enum FetchJSON {
-    public static func line(_ report: FetchReport) -> String {
+    public static let schema = 2
+
+    /// - Parameter account: the `[accounts.NAME]` fetched (`ELBOWROOM_ACCOUNT`), if one.
+    public static func line(_ report: FetchReport, account: String? = nil) -> String {
         // Keys in sorted order, as the line has always been written.
         var finite = true
         func number(_ value: Double?) -> JSONValue {
@@ -61,16 +66,17 @@ public enum FetchJSON {
             ])
         }
         let document = JSONValue.object([
-            .init("account", .string(text(cache?.account))),
+            .init("account", .string(text(account))),
             .init("cooldown_until", date(cache?.fetch.cooldownUntil)),
             .init("extra_usage", extraUsage),
             .init("fetched_at", date(reading?.fetchedAt)),
             .init("last_attempt", date(cache?.fetch.lastAttempt)),
+            .init("login", .string(text(cache?.account))),
             .init("message", .string(message)),
             .init("outcome", .string(outcome)),
             .init("plan", .string(text(reading?.plan))),
             .init("reason", .string(reason)),
-            .init("schema", .number(1)),
+            .init("schema", .number(schema)),
             .init("source", .string(reading?.source.rawValue)),
             .init("status", .string(status)),
             .init("windows", .array(windows)),

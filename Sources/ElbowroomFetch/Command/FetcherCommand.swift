@@ -101,7 +101,7 @@ public enum FetcherCommand {
 
         let report = FetchCoordinator(context: context).run(urgency: options.urgency, maxAge: options.maxAge)
         if options.json {
-            stdout(FetchJSON.line(report))
+            stdout(FetchJSON.line(report, account: context.accountName))
         }
         switch report.result {
         case .failed(let error):

@@ -28,34 +28,15 @@ public struct ProcClaudeProcessDetector: ClaudeProcessDetector {
     }
 
     /// Fails closed: when `/proc` cannot be listed we cannot know, so we say it runs (and leave
-    /// the token alone) rather than risk a second refresher.
+    /// the token alone) rather than risk a second refresher. The rule is `ClaudeProcesses`'.
     public func isClaudeRunning() -> Bool {
-        let entries = FileSystem.entries(of: procRoot)
-        if entries.isEmpty { return true }
-        for name in entries {
-            guard let pid = Int32(name), pid != ownPID else { continue }
-            let dir = procRoot + "/" + name
-            var info = stat()
-            guard stat(dir, &info) == 0, info.st_uid == uid else { continue }
-            let comm = FileSystem.read(dir + "/comm", limit: 4096).map { String(decoding: $0, as: UTF8.self).trimmed } ?? ""
-            if comm == "claude" { return true }
-            guard let raw = FileSystem.read(dir + "/cmdline", limit: 1 << 16) else { continue }
-            let args = raw.split(separator: 0, omittingEmptySubsequences: true).map { String(decoding: $0, as: UTF8.self) }
-            if Self.isClaude(comm: comm, arguments: args) { return true }
-        }
-        return false
+        guard let pids = ClaudeProcesses.pids(procRoot: procRoot, uid: uid, ownPID: ownPID) else { return true }
+        return !pids.isEmpty
     }
 
-    /// The matching rule, shared with the macOS `ps` detector.
+    /// The matching rule (`ClaudeProcesses.isClaude`), shared with the macOS `ps` detector.
     static func isClaude(comm: String, arguments: [String]) -> Bool {
-        if let first = arguments.first, first == "claude" || first.hasSuffix("/claude") { return true }
-        let runtime = comm.hasPrefix("node") || comm.hasPrefix("bun")
-            || arguments.first.map { $0.hasSuffix("/node") || $0 == "node" || $0.hasSuffix("/bun") || $0 == "bun" } == true
-        guard runtime else { return false }
-        return arguments.dropFirst().contains { arg in
-            arg == "claude" || arg.hasSuffix("/claude") || arg.hasSuffix("claude-code/cli.js")
-                || arg.hasSuffix("claude-code/cli.mjs")
-        }
+        ClaudeProcesses.isClaude(comm: comm, arguments: arguments)
     }
 }
 

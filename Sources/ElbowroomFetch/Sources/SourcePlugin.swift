@@ -10,7 +10,8 @@ import ElbowroomCore
 /// (absolute entries only). Run by the fetcher only — never on the render path — with the
 /// argument `read`, a small JSON request on stdin, a clean environment (`environment`: no
 /// credential, no variable of the parent but the few below), a time limit (`timeout` in the
-/// config; it and everything it started are killed after it) and an output cap (`maxOutput`).
+/// config; it and everything it started are killed after it) and an output cap (`maxOutput`);
+/// anything it leaves running, daemonised or not, is ended when it ends (`StrayReaper`).
 /// It prints one reading as JSON (`Output`, docs/accounts-and-agents.md#source-plugins); any
 /// failure is a fetch failure, with its backoff, shown on the account's part of the line.
 struct SourcePlugin {
@@ -46,6 +47,10 @@ struct SourcePlugin {
         guard let path = find() else {
             throw .config("source plugin \(Self.prefix + name) not found in \(Paths.join(context.paths.configHome, "sources")) or on PATH")
         }
+        if let why = ExecutableTrust.refusal(path) {
+            context.log("refusing \(path): \(why)")
+            throw .config("source plugin \(Self.prefix + name) refused: \(ExecutableTrust.withoutPath)")
+        }
         let now = context.clock()
         let request = JSONValue.object([
             .init("version", .number("1")), .init("account", .string(context.accountName ?? "")),
@@ -53,6 +58,11 @@ struct SourcePlugin {
         ]).serializedString() + "\n"
         context.log("running \(path) read")
         let result: (status: Int32, stdout: Data)
+        // Whatever it started ends with it (`StrayReaper`), whether it finished or was killed.
+        defer {
+            let strays = StrayReaper.endStrays()
+            if strays > 0 { context.log("ended \(strays) process(es) the plugin left running") }
+        }
         do {
             result = try spawner.run(path: path, arguments: ["read"], environment: environment,
                                      stdin: Data(request.utf8), timeout: config.timeout)
@@ -84,6 +94,9 @@ struct SourcePlugin {
         var used: Double?
         var left: Double?
         var resets_at: Date?
+        /// `resets_at` was given but is no time (`EpochTime`: Unix seconds, or milliseconds by
+        /// magnitude, within a century of 1970; or ISO 8601): the window is left out.
+        var unreadableReset = false
 
         enum CodingKeys: String, CodingKey { case key, label, used, left, resets_at }
 
@@ -94,10 +107,11 @@ struct SourcePlugin {
             used = try? c.decodeIfPresent(Double.self, forKey: .used)
             left = try? c.decodeIfPresent(Double.self, forKey: .left)
             if let seconds = try? c.decodeIfPresent(Double.self, forKey: .resets_at) {
-                resets_at = Date(timeIntervalSince1970: seconds)
+                resets_at = EpochTime.date(unix: seconds)
             } else if let text = try? c.decodeIfPresent(String.self, forKey: .resets_at) {
-                resets_at = ISO8601.parse(text)
+                resets_at = ISO8601.parse(text).flatMap { EpochTime.isSane($0) ? $0 : nil }
             }
+            unreadableReset = resets_at == nil && c.contains(.resets_at) && (try? c.decodeNil(forKey: .resets_at)) != true
         }
     }
 
@@ -115,12 +129,18 @@ struct SourcePlugin {
             }
         }
         var windows: [UsageWindow] = []
+        var notes: [String] = []
         for w in output.windows ?? [] {
             guard let name = w.key, !name.isEmpty, let used = w.used ?? w.left.map({ 100 - $0 }), used.isFinite else { continue }
             let key = WindowCatalog.key(forName: name)
+            // A reset that is no time (`EpochTime`) drops its window, never the reading.
+            if w.unreadableReset {
+                notes.append("\(SafeText.clean(SafeText.prefix(key, maxBytes: 64), lines: .join)): resets_at is no time; left out")
+                continue
+            }
             guard !windows.contains(where: { $0.key == key }) else { continue }
             windows.append(UsageWindow(key: key, label: w.label, used: used, resetsAt: w.resets_at, observedAt: now))
         }
-        return Reading(windows: windows, plan: output.plan, fetchedAt: now, source: .api)
+        return Reading(windows: windows, plan: output.plan, fetchedAt: now, source: .plugin, notes: notes)
     }
 }

@@ -14,6 +14,10 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     case unauthorized
     /// 403: the token cannot read usage (no `user:profile` scope).
     case forbidden
+    /// 403 whose body is an Anthropic error (`{"error":{"type":"permission_error",…}}`): the server
+    /// refused this token. Claude Code remembers that for the token and does not ask again for an
+    /// hour (`refusedLoginWait`); a new login asks sooner (the credentials changed).
+    case refusedLogin(type: String)
     /// 429; `retryAfter` is already resolved to seconds (0 or absent became 300).
     case rateLimited(retryAfter: TimeInterval)
     /// 5xx.
@@ -44,7 +48,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .network: return .network
         case .timeout: return .timeout
         case .unauthorized: return .unauthorized
-        case .forbidden: return .forbidden
+        case .forbidden, .refusedLogin: return .forbidden
         case .rateLimited: return .rateLimited
         case .server: return .server
         case .undecodable, .redirect: return .undecodable
@@ -59,12 +63,17 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     public var retryAfter: TimeInterval? {
         switch self {
         case .rateLimited(let seconds): return seconds
+        case .refusedLogin: return Self.refusedLoginWait
         case .refresh(let inner), .at(_, let inner): return inner.retryAfter
         default: return nil
         }
     }
 
     public var description: String { describe(at: .usageAPI) }
+
+    /// How long a token the usage api refused with an Anthropic error is not asked with again
+    /// (Claude Code's 3600 s, CLAUDE-CODE.md).
+    public static let refusedLoginWait: TimeInterval = 3600
 
     enum Endpoint: Equatable {
         case usageAPI, tokenEndpoint
@@ -98,6 +107,8 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(name) refused the request (403)"
         case .forbidden:
             return "this login cannot read usage (403): the token lacks the user:profile scope (tokens from `claude setup-token` do); sign in with `claude` then /login"
+        case .refusedLogin(let type):
+            return "\(name) refused this login (403 \(type)); not asked again for an hour, or until you sign in again (`claude` then /login)"
         case .rateLimited(let seconds):
             return "rate limited by \(name); next try in \(Self.duration(seconds))"
         case .server(let status): return "\(name) had a server error (\(status)); will retry"

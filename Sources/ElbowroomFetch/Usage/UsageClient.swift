@@ -66,9 +66,11 @@ public struct UsageClient: Sendable {
         }
     }
 
-    /// Maps a status to success or a `FetchError`. Like Claude Code, a 403 is rate limiting
-    /// (`Retry-After`, else 5 min, at most 1 h) unless the login's scopes really lack
-    /// `user:profile`: only then is it "this login cannot read usage".
+    /// Maps a status to success or a `FetchError`. Like Claude Code, a 403 whose body is an
+    /// Anthropic error (`error.type` a string) refuses this token: not asked again for an hour
+    /// (`refusedLogin`); any other 403 is rate limiting (`Retry-After`, else 5 min, at most 1 h)
+    /// unless the login's scopes really lack `user:profile`: only then is it "this login cannot
+    /// read usage" (CLAUDE-CODE.md, corrected 2026-11-27).
     static func check(_ response: HTTPResponse, scopes: [String]? = nil, now: Date) throws(FetchError) {
         switch response.status {
         case 200..<300: return
@@ -76,11 +78,24 @@ public struct UsageClient: Sendable {
         case 401: throw .unauthorized
         case 403 where scopes.map({ !$0.contains("user:profile") }) == true:
             throw .forbidden
-        case 403, 429:
+        case 403:
+            if let type = anthropicErrorType(response.body) { throw .refusedLogin(type: type) }
+            throw .rateLimited(retryAfter: min(RetryAfter.seconds(response.header("retry-after"), now: now), longestRetryAfter))
+        case 429:
             throw .rateLimited(retryAfter: min(RetryAfter.seconds(response.header("retry-after"), now: now), longestRetryAfter))
         case 500..<600: throw .server(status: response.status)
         default: throw .undecodable("the usage api answered with an unexpected status (\(response.status))")
         }
+    }
+
+    /// `error.type` of an Anthropic error body (`{"type":"error","error":{"type":"permission_error",
+    /// "message":…}}`), cleaned and short; `nil` for anything else (an HTML page, no body, a
+    /// proxy's JSON without a string `error.type`).
+    static func anthropicErrorType(_ body: Data) -> String? {
+        guard body.count < 64 * 1024,
+              body.firstIndex(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }).map({ body[$0] == 0x7B }) == true,
+              let type = (try? JSONValue.parse(body))?["error"]?["type"]?.stringValue, !type.isEmpty else { return nil }
+        return SafeText.clean(SafeText.prefix(type, maxBytes: 64), lines: .join)
     }
 
     /// A 200 whose body is an error envelope (`{"error":{"type":"rate_limit_error"}}`) is rate

@@ -68,7 +68,7 @@ public enum TemplateLibrary {
     }
 
     private static func userPath(_ name: String, paths: Paths) -> String {
-        (paths.userTemplatesDir.hasSuffix("/") ? paths.userTemplatesDir : paths.userTemplatesDir + "/") + name + ".tmpl"
+        Paths.join(paths.userTemplatesDir, name + ".tmpl")
     }
 
     private static func userTemplateNames(paths: Paths) -> [String] {
@@ -79,7 +79,7 @@ public enum TemplateLibrary {
     /// A template file's text without its final newline, or `nil` when it cannot be read; an error
     /// when it is larger than a template may be (read no further than that: a huge file in the
     /// templates directory must not cost a prompt its memory).
-    static func readTemplateFile(_ path: String) throws(TemplateError) -> String? {
+    package static func readTemplateFile(_ path: String) throws(TemplateError) -> String? {
         let limit = Template.maxSourceBytes + 2  // and a final "\r\n"
         guard let data = FileSystem.read(path, limit: limit) else {
             if let size = FileSystem.size(of: path), size > limit {

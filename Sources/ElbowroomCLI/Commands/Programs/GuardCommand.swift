@@ -14,6 +14,8 @@ import ElbowroomTemplate
 /// every account is checked and the worst answer wins: one below the line (1) over one without
 /// data (69) over enough left (0), the line naming the account.
 ///
+/// `--until` waits for headroom instead (`GuardUntil`).
+///
 /// On the render path's rules (a script may run it as often as a prompt): FoundationEssentials
 /// only, no dictionaries or sets.
 enum GuardCommand {
@@ -34,6 +36,9 @@ enum GuardCommand {
             return 2
         }
         guard let selection = AccountSelection.made(invocation, config: config, context: context) else { return 2 }
+        if options.until {
+            return GuardUntil.run(options, invocation: invocation, config: config, selection: selection, context: context)
+        }
         var worst: (rank: Int, verdict: Verdict)?
         for part in selection.parts {
             var verdict = check(options, invocation: invocation, config: config, context: part.context)

@@ -1,8 +1,12 @@
-import ElbowroomCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
+#endif
 
-/// A duration on the command line: `24h`, `90m`, `7d`, `45s`, `1h30m`, `2w`, or plain seconds.
-enum DurationArgument {
-    static func parse(_ text: String) -> TimeInterval? {
+/// A duration on the command line or in the config: `24h`, `90m`, `7d`, `45s`, `1h30m`, `2w`, or plain seconds.
+public enum DurationArgument {
+    public static func parse(_ text: String) -> TimeInterval? {
         if let seconds = Double(text), seconds.isFinite, seconds > 0 { return seconds }
         var total = 0.0
         var number = ""

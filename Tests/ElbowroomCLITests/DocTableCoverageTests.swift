@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import ElbowroomCore
+@testable import ElbowroomTemplate
+import ElbowroomAdapters
+@testable import ElbowroomCLI
+
+/// The manual's tables are written once, in the doc comment of the code they describe, and
+/// scripts/generate copies them into docs/ and the man pages. These hold each table to the names
+/// the code accepts: a variable, filter or config key added without its row fails here, not in a
+/// user's hands.
+@Suite struct DocTableCoverageTests {
+    /// The doc-comment table of `file` headed `header`, as its lines.
+    static func table(_ file: String, headed header: String) throws -> String {
+        let text = try ShippedFiles.read(file)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        let start = try #require(lines.firstIndex(of: "/// " + header), "\(file): no table headed \(header)")
+        return lines[start...].prefix { $0.hasPrefix("/// |") }.joined(separator: "\n")
+    }
+
+    @Test func everyVariableHasItsRow() throws {
+        let table = try Self.table("Sources/ElbowroomTemplate/Values/Variable.swift", headed: "| variable | type | value |")
+        let windowPrefixes = WindowCatalog.aliases.map { $0.alias + "." } + Variable.standIns.map { $0 + "." }
+        var missing: [String] = []
+        for name in Variable.allNames {
+            // A window's field is documented once, as `W.field`.
+            let documented = windowPrefixes.first(where: name.hasPrefix).map { "W." + name.dropFirst($0.count) } ?? name
+            if !table.contains("`\(documented)`") { missing.append(documented) }
+        }
+        #expect(Set(missing).isEmpty, "variables with no row in Variable.swift's table: \(Set(missing).sorted())")
+    }
+
+    @Test func everyFilterHasItsRow() throws {
+        let table = try Self.table("Sources/ElbowroomTemplate/Values/Filter.swift", headed: "| filter | applies to | result |")
+        let missing = Filter.names.filter { !table.contains("`\($0)") }
+        #expect(missing.isEmpty, "filters with no row in Filter.swift's table: \(missing)")
+    }
+
+    @Test func everyConfigKeyHasItsRow() throws {
+        let table = try Self.table("Sources/ElbowroomCore/Config/Config.swift", headed: "| key | default | meaning |")
+        var missing: [String] = []
+        for key in Config.rootKeys where !table.contains("`\(key)`") { missing.append(key) }
+        for key in Config.accountKeys where !table.contains("`[accounts.NAME] \(key)`") { missing.append("accounts.NAME." + key) }
+        let notifyRows = table.split(separator: "\n").filter { $0.contains("`[notify]") }.joined(separator: "\n")
+        for kind in NotifyKind.allCases where !Self.names(kind.rawValue, in: notifyRows) { missing.append("notify." + kind.rawValue) }
+        for key in ["warn", "critical"] where !table.contains("`[thresholds] \(key)`") { missing.append("thresholds." + key) }
+        let colorRows = table.split(separator: "\n").filter { $0.contains("`[colors]") }.joined(separator: "\n")
+        for key in Config.semanticColorKeys where !Self.names(key, in: colorRows) { missing.append("colors." + key) }
+        for name in Config.tables where !Self.mentionsTable(name.replacingOccurrences(of: ".NAME", with: ""), in: table) {
+            missing.append("[\(name)]")
+        }
+        #expect(missing.isEmpty, "config keys with no row in Config.swift's table: \(missing)")
+    }
+
+    /// A row names a table's keys as `` `[notify] warn`, `critical` ``.
+    static func names(_ key: String, in rows: String) -> Bool { rows.contains("`\(key)`") || rows.contains("] \(key)`") }
+
+    static func mentionsTable(_ table: String, in text: String) -> Bool { text.contains("`[\(table)]") || text.contains("`[\(table).") }
+
+    /// Adapters and `init` names are lists the generator writes from the registry itself; what
+    /// it writes must name every one (so a region that was deleted by hand is noticed).
+    @Test func everyAdapterAndInitNameIsInTheDocs() throws {
+        let adapters = try ShippedFiles.read("docs/adapters.md")
+        let missingAdapters = AdapterRegistry.builtIn.map(\.name).filter { !adapters.contains("`\($0)`") }
+        #expect(missingAdapters.isEmpty, "adapters missing from docs/adapters.md: \(missingAdapters)")
+        let missingInits = IntegrationSnippets.names.filter { !adapters.contains("`\($0)`") }
+        #expect(missingInits.isEmpty, "init names missing from docs/adapters.md: \(missingInits)")
+    }
+}
