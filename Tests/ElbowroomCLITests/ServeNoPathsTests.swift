@@ -34,6 +34,10 @@ import ElbowroomTestSupport
                 #expect((try? JSONSerialization.jsonObject(with: Data(answer.body.utf8))) != nil, "still JSON: \(answer.body)")
             }
         }
+        // The dashboard shows each account's failure: without its path too.
+        let page = try RawHTTP.get(port: serve.port, "/")
+        #expect(page.status == 200)
+        #expect(!page.body.contains(e.sandbox.root) && !page.body.contains("auth.json"), "the dashboard names a path")
         // doctor still says where.
         let doctor = try e.run(["doctor", "--account", "codex"])
         #expect(doctor.stdout.contains(e.sandbox.home + "/.codex/auth.json"), "\(doctor.stdout)")

@@ -78,11 +78,15 @@ import Testing
         _ = s.observe(a, windows: Self.five(10), at: 0, fromStatusLine: true)
         _ = s.observe(a, windows: Self.five(12), at: 5, fromStatusLine: true)
         _ = s.observe(nil, windows: Self.five(20), at: 9, fromStatusLine: false)
-        #expect(AttributionState(lines: s.lines) == s)
-        #expect(AttributionState.knows(a, in: s.lines))
+        #expect(AttributionState(lines: s.lines) == s && AttributionState(text: s.text) == s)
+        #expect(AttributionState.knows(a, in: s.text))
         var moved = a
         moved.tokens += 1
-        #expect(!AttributionState.knows(moved, in: s.lines))
+        #expect(!AttributionState.knows(moved, in: s.text))
+        var other = a
+        other.id = "abc"
+        #expect(!AttributionState.knows(other, in: s.text), "a session whose id is the start of another's")
+        #expect(AttributionState.knows(a, in: "s abc-1 1250000 900 42 0 1 Opus 4\t/p"), "on the first line too")
         #expect(AttributionState(lines: s.lines).label("abc-1") == "my app")
     }
 

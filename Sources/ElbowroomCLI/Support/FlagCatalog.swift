@@ -121,7 +121,7 @@ package enum FlagCatalog {
         Flag(long: "--listen", scope: .serve, values: .free(label: "address"), summary: "ADDR:PORT to listen on",
              placeholder: "ADDR:PORT",
              help: "`serve`: where to listen (default `127.0.0.1:9478`; `0.0.0.0:PORT` or `[::]:PORT` to be reachable "
-                 + "from other machines); `tray`: where serve listens, for the menu's Open dashboard."),
+                 + "from other machines; `unix:/PATH` for a Unix socket only you can open, mode 0600); `tray`: where serve listens, for the menu's Open dashboard."),
         Flag(long: "--listen", scope: .tray, values: .free(label: "address"), summary: "where elbowroom serve listens (Open dashboard)",
              placeholder: "ADDR:PORT"),
         Flag(long: "--allow-host", scope: .serve, values: .free(label: "host"), summary: "another Host name to answer (repeatable)",

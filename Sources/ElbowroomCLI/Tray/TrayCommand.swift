@@ -97,6 +97,8 @@ enum TrayCommand {
                 refreshPending = false
                 lastForced = now
             }
+            // At most `SpawnBudget.perPass` fetchers a tick over several accounts, as `watch`.
+            let tickBudget = selection.isSeveral ? SpawnBudget() : nil
             for i in parts.indices {
                 if invocation.demo {
                     if first {
@@ -106,7 +108,7 @@ enum TrayCommand {
                     continue
                 }
                 parts[i].tick(now: now, first: first, force: forceNow, offline: invocation.offline,
-                              needsHistory: needsHistory, refusal: &refusal, stderr: context.stderr)
+                              needsHistory: needsHistory, budget: tickBudget, refusal: &refusal, stderr: context.stderr)
             }
             first = false
             let frame = selection.isSeveral
@@ -178,6 +180,8 @@ enum TrayCommand {
 
     /// Whether `elbowroom serve` answers at `address` (a loopback connect, a few milliseconds).
     static func reachable(_ address: ListenAddress) -> Bool {
+        // A serve on a Unix socket has no address a browser can open.
+        guard address.unixPath == nil else { return false }
         var target = address
         if target.host == "0.0.0.0" { target.host = "127.0.0.1" }
         if target.host == "::" { target.host = "::1" }

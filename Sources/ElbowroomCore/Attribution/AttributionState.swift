@@ -29,14 +29,14 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 ///
 /// ```
 /// seen 1800000000
-/// s 3f9c…-SESSION 1250000 48000 4242 1800000300 1 Opus 4<TAB>/home/me/code/app
+/// s 3f9c…-SESSION 1250000 48000 4242 1800000300 1 Opus%204 %2Fhome%2Fme%2Fcode%2Fapp
 /// p five_hour 3f9c…-SESSION 250000 9000
 /// w five_hour 1800007980 41.5 1800000300
 /// t five_hour 1800007980 3f9c…-SESSION 12.5 3100000
 /// r five_hour 1800007980 1800000000 1800000300 6 0
 /// h five_hour 1800007980 1800000300 1800000480 2
 /// ```
-/// `seen`: the first status line; `s`: a session's cumulative cost and tokens, its Claude Code
+/// In the cache the lines are one string, separated by `|`. `seen`: the first status line; `s`: a session's cumulative cost and tokens, its Claude Code
 /// process (`-` unknown), when last seen, whether the log names it (`AttributionLog`), model and project; `p`: a session's spend pending for a
 /// window; `w`: a window's instance (reset time, `-` unknown), level and when it was set; `t`: points
 /// and cost of the current instance per consumer; `r`: the current `elsewhere` run (from, to,
@@ -154,9 +154,10 @@ public struct AttributionState: Sendable, Equatable {
     /// Whether a status line with `report` would change nothing the state knows of its session —
     /// a render asks this of the cache's lines before it takes any lock: a byte comparison of
     /// each line's start, no parse.
-    public static func knows(_ report: SessionReport, in lines: [String]?) -> Bool {
-        guard let lines else { return false }
+    public static func knows(_ report: SessionReport, in text: String?) -> Bool {
+        guard var text else { return false }
         var prefix = ByteWriter(capacity: 96)
+        prefix.byte(0x7C)
         prefix.text("s ")
         prefix.text(report.id)
         prefix.byte(0x20)
@@ -165,14 +166,18 @@ public struct AttributionState: Sendable, Equatable {
         prefix.integer(report.tokens)
         prefix.byte(0x20)
         let want = prefix.bytes
-        for var line in lines where line.utf8.count > want.count {
-            let same = line.withUTF8 { bytes in
-                for i in 0..<want.count where bytes[i] != want[i] { return false }
-                return true
+        // Every line but the first starts after a `|`; the first, as if after one.
+        return text.withUTF8 { bytes in
+            var start = 0
+            while start < bytes.count {
+                var i = 1
+                while i < want.count, start + i - 1 < bytes.count, bytes[start + i - 1] == want[i] { i += 1 }
+                if i == want.count { return true }
+                while start < bytes.count, bytes[start] != 0x7C { start += 1 }
+                start += 1
             }
-            if same { return true }
+            return false
         }
-        return false
     }
 
     // MARK: - Observing
@@ -392,25 +397,26 @@ public struct AttributionState: Sendable, Equatable {
         for line in lines ?? [] { read(line) }
     }
 
+    /// From the lines in one string (`CacheFile.attribution`), separated by `|`.
+    public init(text: String?) {
+        for line in (text ?? "").split(separator: "|") { read(String(line)) }
+    }
+
+    /// The lines in one string, as the cache keeps them: separated by `|`, which no line has, and
+    /// with nothing JSON escapes (a render reads the cache, and an escape costs its reader a
+    /// slower path).
+    public var text: String { lines.joined(separator: "|") }
+
     mutating func read(_ line: String) {
-        let head: Substring
-        var tail = ""
-        if let tab = line.firstIndex(of: "\t") {
-            head = line[..<tab]
-            tail = String(line[line.index(after: tab)...])
-        } else {
-            head = Substring(line)
-        }
-        let f = head.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        let f = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         func reset(_ s: String) -> Int64?? { s == "-" ? .some(nil) : Int64(s).map { .some($0) } }
         switch f.first {
         case "seen" where f.count == 2:
             firstStatusLine = Int64(f[1])
-        case "s" where f.count >= 7:
+        case "s" where f.count == 9:
             guard let cost = Int64(f[2]), let tokens = Int64(f[3]), let at = Int64(f[5]) else { return }
-            let model = f.count > 7 ? f[7...].joined(separator: " ") : ""
             sessions.append(Session(id: f[1], pid: Int32(f[4]), cost: cost, tokens: tokens, at: at,
-                                    model: model, project: tail, logged: f[6] == "1"))
+                                    model: Self.unfield(f[7]), project: Self.unfield(f[8]), logged: f[6] == "1"))
         case "p" where f.count == 5:
             guard let cost = Int64(f[3]), let tokens = Int64(f[4]) else { return }
             pending.append(Pending(key: f[1], session: f[2], cost: cost, tokens: tokens))
@@ -436,9 +442,8 @@ public struct AttributionState: Sendable, Equatable {
         func reset(_ r: Int64?) -> String { r.map { String($0) } ?? "-" }
         if let firstStatusLine { out.append("seen \(firstStatusLine)") }
         for s in sessions {
-            var line = "s \(s.id) \(s.cost) \(s.tokens) \(s.pid.map { String($0) } ?? "-") \(s.at) \(s.logged ? 1 : 0)"
-            if !s.model.isEmpty { line += " " + s.model }
-            out.append(line + "\t" + s.project)
+            out.append("s \(s.id) \(s.cost) \(s.tokens) \(s.pid.map { String($0) } ?? "-") \(s.at) \(s.logged ? 1 : 0) "
+                + Self.field(s.model) + " " + Self.field(s.project))
         }
         for p in pending { out.append("p \(p.key) \(p.session) \(p.cost) \(p.tokens)") }
         for w in windows { out.append("w \(w.key) \(reset(w.resetsAt)) \(HistoryFile.percent(w.level)) \(w.at)") }
@@ -462,6 +467,26 @@ public struct AttributionState: Sendable, Equatable {
         let whole = hundredths / 100, fraction = hundredths % 100
         if fraction == 0 { return String(whole) }
         return fraction % 10 == 0 ? "\(whole).\(fraction / 10)" : "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
+    /// Text as one field of a line: `-` when empty, else percent-encoded where it would break the
+    /// line or make JSON escape it (space and controls, `"`, `%`, `/`, `\\`, `|`, DEL).
+    static func field(_ text: String) -> String {
+        guard !text.isEmpty else { return "-" }
+        var bytes: [UInt8] = []
+        let hex = Array("0123456789ABCDEF".utf8)
+        for b in text.utf8 {
+            if b <= 0x20 || b == 0x22 || b == 0x25 || b == 0x2F || b == 0x5C || b == 0x7C || b == 0x7F {
+                bytes += [0x25, hex[Int(b >> 4)], hex[Int(b & 15)]]
+            } else {
+                bytes.append(b)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func unfield(_ text: String) -> String {
+        text == "-" ? "" : DailySummary.decode(text)
     }
 
     /// Dollars as micro-dollars, within 0 … 10⁹ dollars.

@@ -109,7 +109,7 @@ public struct UsageView: Sendable, Equatable {
     /// Top-level keys of the last body elbowroom has never heard of.
     public var unknownKeys: [String] = []
     /// The cache's attribution state lines, read only for `W.top` (`topConsumer(of:)`).
-    public var attribution: [String]?
+    public var attribution: String?
     /// No data, and only Claude Code's status line can bring some (`source = "statusline"`). A
     /// render that has a status line which brought none says "Claude Code sent no limits"
     /// instead (before the first response, API-key sessions and some versions send none).

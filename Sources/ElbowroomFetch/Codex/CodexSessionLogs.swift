@@ -165,7 +165,8 @@ enum CodexSessionLogs {
             if let seconds = try? c.decodeIfPresent(Double.self, forKey: .resets_at) {
                 resets_at = seconds
             } else if let text = try? c.decodeIfPresent(String.self, forKey: .resets_at) {
-                if let date = ISO8601.parse(text) { resets_at = date.timeIntervalSince1970 } else { unreadableReset = true }
+                // A real time within the bound, kept as seconds (never then read as milliseconds).
+                if let date = ISO8601.parse(text), EpochTime.isSane(date) { resets_at = date.timeIntervalSince1970 } else { unreadableReset = true }
             }
         }
 

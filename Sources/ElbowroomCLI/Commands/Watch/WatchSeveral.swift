@@ -59,6 +59,8 @@ extension WatchCommand {
                 refreshPending = false
                 lastForced = now
             }
+            // At most `SpawnBudget.perPass` fetchers a tick; the rest on the next ones.
+            let tickBudget = SpawnBudget()
             for i in parts.indices {
                 if invocation.demo {
                     if first {
@@ -68,7 +70,7 @@ extension WatchCommand {
                     continue
                 }
                 parts[i].tick(now: now, first: first, force: forceNow, offline: invocation.offline,
-                              needsHistory: needsHistory, refusal: &refusal, stderr: context.stderr)
+                              needsHistory: needsHistory, budget: tickBudget, refusal: &refusal, stderr: context.stderr)
             }
             first = false
             if watchResumed != 0 {
@@ -104,7 +106,8 @@ extension WatchCommand.WatchedAccount {
     /// due, with its own respawn guard; `force` asks for a refresh now (coalesced by the caller).
     /// `refusal` is why the cache directory is refused (every account's: one for all), said on
     /// `stderr` once when it changes.
-    mutating func tick(now: Date, first: Bool, force: Bool, offline: Bool, needsHistory: Bool,
+    /// `budget`: the fetchers this pass over the accounts may still start (`SpawnBudget`).
+    mutating func tick(now: Date, first: Bool, force: Bool, offline: Bool, needsHistory: Bool, budget: SpawnBudget?,
                        refusal: inout String?, stderr: any OutputSink) {
         let stamp = FileSystem.modificationDate(of: store.file)
         // A refused directory is looked at again each tick (its owner or mode may be fixed).
@@ -118,6 +121,7 @@ extension WatchCommand.WatchedAccount {
         }
         notifier?.tick(cache: cache, history: history, now: now)
         guard !offline, refusal == nil else { return }
+        trigger.budget = budget
         if force {
             if trigger.startIfDue(cache: cache, urgency: .now) { lastSpawn = now }
         } else if lastSpawn.map({ now.timeIntervalSince($0) >= WatchCommand.respawnGuard }) ?? true {
