@@ -62,7 +62,10 @@ let package = Package(
         .target(name: "ElbowroomCore", swiftSettings: rendererSwiftSettings),
         .target(name: "ElbowroomTemplate", dependencies: ["ElbowroomCore"], swiftSettings: rendererSwiftSettings),
         .target(name: "ElbowroomAdapters", dependencies: ["ElbowroomCore", "ElbowroomTemplate"], swiftSettings: rendererSwiftSettings),
-        .target(name: "ElbowroomCLI", dependencies: ["ElbowroomCore", "ElbowroomTemplate", "ElbowroomAdapters"], swiftSettings: rendererSwiftSettings),
+        .target(name: "ElbowroomCLI", dependencies: ["ElbowroomCore", "ElbowroomTemplate", "ElbowroomAdapters", "ElbowroomDBus"], swiftSettings: rendererSwiftSettings),
+        // A small D-Bus client (the wire protocol over the session bus socket) for `elbowroom
+        // tray`; a render never calls into it (docs/tray.md says why it is written here).
+        .target(name: "ElbowroomDBus", swiftSettings: rendererSwiftSettings),
         // One program, renderer and fetcher: `elbowroom`, and `elbowroom-fetch` when started by that
         // name (a link beside it; main.swift picks by the name it was started as).
         .executableTarget(
@@ -107,9 +110,10 @@ let package = Package(
         .testTarget(name: "ElbowroomAdaptersTests", dependencies: ["ElbowroomAdapters", "ElbowroomTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "ElbowroomFetchTests", dependencies: ["ElbowroomFetch", "CSystem", "ElbowroomTestSupport", "elbowroom-http"]),
         // Seeded fuzzing of every parser (scripts/fuzz runs the same checks under libFuzzer).
+        .testTarget(name: "ElbowroomDBusTests", dependencies: ["ElbowroomDBus", "ElbowroomTestSupport"]),
         .testTarget(name: "ElbowroomFuzzTests", dependencies: ["ElbowroomAdapters", "ElbowroomTestSupport"]),
         .testTarget(
             name: "ElbowroomCLITests",
-            dependencies: ["ElbowroomCLI", "ElbowroomFetch", "ElbowroomTestSupport", "elbowroom", "elbowroom-http", "elbowroom-generate"]),
+            dependencies: ["ElbowroomCLI", "ElbowroomDBus", "ElbowroomFetch", "ElbowroomTestSupport", "elbowroom", "elbowroom-http", "elbowroom-generate"]),
     ]
 )

@@ -59,6 +59,7 @@ _elbowroom() {
         case $command in
             ''|render) COMPREPLY=($(compgen -W "$render --help --version" -- "$cur")) ;;
             watch) COMPREPLY=($(compgen -W "$render --interval --notify" -- "$cur")) ;;
+            tray) COMPREPLY=($(compgen -W "$render --listen" -- "$cur")) ;;
             fetch) COMPREPLY=($(compgen -W "--force --json -v --verbose --account" -- "$cur")) ;;
             history) COMPREPLY=($(compgen -W "--window --since --json --csv --chart --by --daily --account" -- "$cur")) ;;
             guard) COMPREPLY=($(compgen -W "--min-left --window --wait --until --timeout --account" -- "$cur")) ;;
@@ -73,7 +74,7 @@ _elbowroom() {
     fi
     case $command in
         '')
-            COMPREPLY=($(compgen -W "render watch fetch doctor templates adapters init cache history notify completions guard serve hook mcp help" -- "$cur")) ;;
+            COMPREPLY=($(compgen -W "render watch tray fetch doctor templates adapters init cache history notify completions guard serve hook mcp help" -- "$cur")) ;;
         init)
             ((nargs == 0)) && _elbowroom_names init ;;
         templates)

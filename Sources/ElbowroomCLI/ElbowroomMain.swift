@@ -18,6 +18,7 @@ public enum ElbowroomMain {
             }
             return RenderCommand.run(invocation, context: context)
         case .watch: return WatchCommand.run(invocation, context: context)
+        case .tray(let listen): return TrayCommand.run(invocation, listen: listen, context: context)
         case .fetch, .doctor, .history, .notify, .cache:
             return perAccount(invocation, context: context)
         case .initSnippet where invocation.keepStatusLine:
@@ -87,6 +88,7 @@ public enum ElbowroomMain {
         case .serve(let listen, let allowHosts):
             return ServeCommand.run(listen: listen, allowHosts: allowHosts, invocation: invocation, context: context)
         case .hook: return HookCommand.run(offline: invocation.offline, context: context)
+        case .tray(let listen): return TrayCommand.run(invocation, listen: listen, context: context)
         case .mcp: return MCPCommand.run(invocation, context: context)
         case .version:
             context.stdout.write("elbowroom \(Version.current)\n")

@@ -82,7 +82,7 @@ import ElbowroomTestSupport
     /// The snippets in docs/adapters.md are `init`'s, byte for byte (scripts/generate writes them).
     @Test func theDocsShowWhatInitPrints() throws {
         let docs = try ShippedFiles.read("docs/adapters.md") + ShippedFiles.read("docs/history-and-notifications.md")
-            + ShippedFiles.read("docs/programs.md")
+            + ShippedFiles.read("docs/programs.md") + ShippedFiles.read("docs/tray.md")
         for (name, _, text) in IntegrationSnippets.all {
             #expect(docs.contains("\n" + text + "\n```"), "docs lack init \(name)'s snippet")
         }

@@ -10,6 +10,7 @@ import Testing
         switch flag.scope {
         case .render, .global: command = []
         case .watch: command = ["watch"]
+        case .tray: command = ["tray"]
         case .history: command = ["history"]
         case .fetch: command = ["fetch"]
         case .guard: command = ["guard"]

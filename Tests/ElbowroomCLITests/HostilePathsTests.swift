@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ElbowroomCore
+import ElbowroomAdapters
 import ElbowroomTestSupport
 @testable import ElbowroomCLI
 
@@ -229,6 +230,26 @@ import ElbowroomTestSupport
             let strings = try strings(inJSON: Data(run.stdout.utf8))
             #expect(strings.contains { $0.hasPrefix("M") }, "\(payload.prefix(30).debugDescription): the label reached the output: \(run.stdout.prefix(500))")
             for string in strings { check("a fetch --json string", payload, string, oneLine: false, tabs: true) }
+        },
+        OutputPath(name: "tray: title, tooltip and menu rows") { payload in
+            // What the item puts on the bus (TrayItem sends these as they are, the tooltip
+            // escaped as markup).
+            let s = CLISandbox()
+            try seed(s, payload)
+            var invocation = Invocation()
+            invocation.adapter = "plain"
+            invocation.color = .never
+            invocation.tooltip = "tooltip"
+            let setup = try RenderSetup.make(invocation, context: s.context)
+            let cache = CacheStore(paths: s.context.paths).load()
+            let frame = setup.frame(cache: cache, now: s.clock.now, provider: .claude)
+            let view = TrayView(frame: frame, palette: Palette(defaults: TrayIcon.colors), now: s.clock.now)
+            check("tray title", payload, view.title, oneLine: true)
+            check("tray tooltip", payload, view.tooltip, oneLine: false)
+            #expect(!view.rows.isEmpty)
+            for row in view.rows { check("tray menu row", payload, row, oneLine: true) }
+            let markup = Pango.escape(view.tooltip)
+            #expect(!markup.contains("<") && !markup.contains(">"), "\(markup.prefix(200))")
         },
     ]
 

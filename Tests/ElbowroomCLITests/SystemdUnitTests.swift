@@ -36,13 +36,13 @@ import Testing
         }
     }
 
-    /// `init systemd` says which of three it could mean instead of quietly meaning one.
+    /// `init systemd` says which of four it could mean instead of quietly meaning one.
     @Test func initSystemdListsTheChoices() throws {
         let e = try EndToEnd()
         let run = try e.runBounded(["init", "systemd"])
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
-        for name in ["prometheus", "systemd-notify", "serve"] {
+        for name in ["prometheus", "systemd-notify", "serve", "tray"] {
             #expect(run.stderr.contains("elbowroom init \(name) "), "\(run.stderr)")
         }
         #expect(run.stderr.contains("notifications"))

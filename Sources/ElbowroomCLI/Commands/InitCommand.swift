@@ -61,8 +61,8 @@ enum InitCommand {
 
     static func run(_ name: String, write: Bool = false, context: CLIContext) -> Int32 {
         if name == "systemd" {
-            // Three snippets are systemd units; the word alone does not say which one is meant.
-            context.stderr.write("elbowroom: 'init systemd' could mean any of three systemd snippets; pick one:\n"
+            // Four snippets are systemd units; the word alone does not say which one is meant.
+            context.stderr.write("elbowroom: 'init systemd' could mean any of four systemd snippets; pick one:\n"
                 + IntegrationSnippets.systemdUnits.map { unit in
                     "  elbowroom init \(unit.name)\(String(repeating: " ", count: max(1, 16 - unit.name.count)))\(IntegrationSnippets.summary(of: unit.name))\n"
                 }.joined()
@@ -100,7 +100,7 @@ enum InitCommand {
     }
 
     /// The words after `elbowroom` that make it a command in a snippet (not prose in a comment).
-    static let commandWords = [" -a ", " watch", " fetch", " notify", " serve", " hook", " guard", " -t ", " mcp",
+    static let commandWords = [" -a ", " watch", " tray", " fetch", " notify", " serve", " hook", " guard", " -t ", " mcp",
                                // the MCP snippet's JSON and TOML, which name the program alone
                                "\", \"args\": [\"mcp\"]", "\"\n# args = [\"mcp\"]"]
 

@@ -18,6 +18,8 @@ public struct Invocation: Equatable, Sendable {
         case completions(CompletionsAction)
         case guardCheck(GuardOptions)
         case serve(listen: String?, allowHosts: [String] = [])
+        /// `tray [--listen ADDR:PORT]`: where `serve` listens, for the menu's "Open dashboard".
+        case tray(listen: String?)
         case hook
         case mcp
         case version
@@ -121,7 +123,7 @@ public enum ArgumentParser {
         case "--min-left", "--until", "--timeout": (["guard"], "'elbowroom guard'")
         case "--then", "--then-position": (["render"], "a render for Claude Code's status line: elbowroom -a claude --then 'COMMAND'")
         case "--keep": (["init"], "'elbowroom init claude --keep'")
-        case "--listen": (["serve"], "'elbowroom serve'")
+        case "--listen": (["serve", "tray"], "'elbowroom serve' or 'elbowroom tray'")
         case "--allow-host": (["serve"], "'elbowroom serve'")
         case "--since": (["history"], "'elbowroom history'")
         case "--by", "--daily": (["history"], "'elbowroom history'")
@@ -129,8 +131,8 @@ public enum ArgumentParser {
         case "--list": (["completions"], "'elbowroom completions'")
         case "--write": (["init"], "'elbowroom init NAME' (a systemd snippet)")
         case "--test": (["notify"], "'elbowroom notify'")
-        case "--account": (["render", "watch", "fetch", "doctor", "history", "notify", "cache", "guard"],
-                           "a command that reads usage (render, watch, fetch, doctor, history, notify, cache, guard)")
+        case "--account": (["render", "watch", "tray", "fetch", "doctor", "history", "notify", "cache", "guard"],
+                           "a command that reads usage (render, watch, tray, fetch, doctor, history, notify, cache, guard)")
         default: nil
         }
     }
@@ -301,6 +303,9 @@ public enum ArgumentParser {
         case "hook":
             try noPositional()
             invocation.command = .hook
+        case "tray":
+            try noPositional()
+            invocation.command = .tray(listen: listen)
         case "mcp":
             try noPositional()
             invocation.command = .mcp

@@ -11,6 +11,7 @@ enum CommandCatalog {
     static let all: [Command] = [
         Command(name: "render", summary: "print the status once (the default)", renders: true),
         Command(name: "watch", summary: "stream one line per change for bars", renders: true),
+        Command(name: "tray", summary: "a tray icon for Linux desktops (StatusNotifierItem)", renders: true),
         Command(name: "fetch", summary: "fetch now, in the foreground"),
         Command(name: "doctor", summary: "check every part, one line each"),
         Command(name: "templates", summary: "list, show or check templates"),

@@ -87,7 +87,7 @@ package enum CompletionScripts {
 
     /// zsh: a command's `_arguments` line, one spec a line.
     static func zshArguments(_ scope: FlagCatalog.Scope) -> String {
-        var out = "_arguments -s" + (scope == .watch ? " $render_options" : "")
+        var out = "_arguments -s" + (scope == .watch || scope == .tray ? " $render_options" : "")
         for (i, flag) in FlagCatalog.flags(scope).enumerated() {
             out += i == 0 || flag.zshSameLine ? " " : " \\\n            "
             out += zshSpec(flag)
@@ -102,6 +102,7 @@ package enum CompletionScripts {
             switch flag.scope {
             case .render: line += " -n $renders"
             case .watch: line += " -n '__fish_seen_subcommand_from watch'"
+            case .tray: line += " -n '__fish_seen_subcommand_from tray'"
             case .history: line += " -n '__fish_seen_subcommand_from history'"
             case .fetch: line += " -n '__fish_seen_subcommand_from fetch'"
             case .guard: line += " -n '__fish_seen_subcommand_from guard'"
@@ -187,6 +188,7 @@ _elbowroom() {
         case $command in
             ''|render) COMPREPLY=($(compgen -W "$render \#(FlagCatalog.flags(.global).map(\.long).joined(separator: " "))" -- "$cur")) ;;
             watch) COMPREPLY=($(compgen -W "$render \#(bashWords(.watch))" -- "$cur")) ;;
+            tray) COMPREPLY=($(compgen -W "$render \#(bashWords(.tray))" -- "$cur")) ;;
             fetch) COMPREPLY=($(compgen -W "\#(bashWords(.fetch))" -- "$cur")) ;;
             history) COMPREPLY=($(compgen -W "\#(bashWords(.history))" -- "$cur")) ;;
             guard) COMPREPLY=($(compgen -W "\#(bashWords(.guard))" -- "$cur")) ;;
@@ -269,6 +271,8 @@ _elbowroom() {
           _arguments -s $render_options && ret=0 ;;
         watch)
           \#(zshArguments(.watch))
+        tray)
+          \#(zshArguments(.tray))
         history)
           \#(zshArguments(.history))
         fetch)

@@ -18,7 +18,7 @@ package enum FlagCatalog {
     }
 
     /// Which commands take it: `render` flags go with `render` and `watch`.
-    enum Scope: Equatable { case render, watch, history, fetch, `guard`, serve, doctor, notify, cache, `init`, global }
+    enum Scope: Equatable { case render, watch, tray, history, fetch, `guard`, serve, doctor, notify, cache, `init`, global }
 
     struct Flag {
         let long: String
@@ -68,7 +68,7 @@ package enum FlagCatalog {
         Flag(long: "--demo", scope: .render, summary: "render a built-in sample reading",
              help: "render a built-in sample reading (no credentials, no network): handy for trying templates."),
         Flag(long: "--account", scope: .render, values: .accounts, summary: "one account of the config alone",
-             help: "one `[accounts.NAME]` of the config alone (render, watch, fetch, doctor, history, notify, cache, guard); "
+             help: "one `[accounts.NAME]` of the config alone (render, watch, tray, fetch, doctor, history, notify, cache, guard); "
                  + "without it every account shows, in config order."),
         Flag(long: "--then", scope: .render, values: .free(label: "command"),
              summary: "claude: then run your own status line on the same stdin",
@@ -121,7 +121,9 @@ package enum FlagCatalog {
         Flag(long: "--listen", scope: .serve, values: .free(label: "address"), summary: "ADDR:PORT to listen on",
              placeholder: "ADDR:PORT",
              help: "`serve`: where to listen (default `127.0.0.1:9478`; `0.0.0.0:PORT` or `[::]:PORT` to be reachable "
-                 + "from other machines; `unix:/PATH` for a Unix socket only you can open, mode 0600)."),
+                 + "from other machines; `unix:/PATH` for a Unix socket only you can open, mode 0600); `tray`: where serve listens, for the menu's Open dashboard."),
+        Flag(long: "--listen", scope: .tray, values: .free(label: "address"), summary: "where elbowroom serve listens (Open dashboard)",
+             placeholder: "ADDR:PORT"),
         Flag(long: "--allow-host", scope: .serve, values: .free(label: "host"), summary: "another Host name to answer (repeatable)",
              placeholder: "NAME",
              help: "`serve`: answer requests naming this host too (repeatable; NAME or NAME:PORT); a request naming "

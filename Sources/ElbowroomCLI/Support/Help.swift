@@ -19,6 +19,7 @@ enum Help {
                         [--max-age SECONDS] [--offline] [--wait] [--color auto|always|never] [--demo]
       elbowroom -a claude --then 'COMMAND' [--then-position after|before|none]
       elbowroom watch    [-a NAME] [-t ...] [--interval SECONDS] [--notify]
+      elbowroom tray     [-t ...] [--tooltip ...] [--account NAME] [--listen ADDR:PORT]
       elbowroom fetch    [--force] [--json]
       elbowroom doctor
       elbowroom templates [list | show NAME | check FILE|TEXT]

@@ -223,6 +223,41 @@ claude mcp add --scope user elbowroom -- elbowroom mcp
 #
 # Any other client (OpenCode, Cursor, Gemini CLI, …): a stdio server, command elbowroom, args ["mcp"].
 """#),
+        ("tray", "tray.service", #"""
+# A tray icon with Claude usage headroom (a StatusNotifierItem) in KDE Plasma, GNOME (with the
+# AppIndicator extension), XFCE, Cinnamon, LXQt or waybar's tray. Menu: every window, Refresh
+# now, Open dashboard (while elbowroom serve runs), Quit.
+#
+# GNOME and KDE Plasma (they start graphical-session.target): one systemd user unit. Put the
+# file below in ~/.config/systemd/user/ (or let `elbowroom init tray --write` put it there), then:
+#   systemctl --user daemon-reload && systemctl --user enable --now elbowroom-tray.service
+#
+# Elsewhere (XFCE, LXQt, a window manager with waybar): instead, an XDG autostart entry, saved as
+# ~/.config/autostart/elbowroom-tray.desktop (without the "# "). One or the other, not both.
+# [Desktop Entry]
+# Type=Application
+# Name=elbowroom
+# Comment=Claude usage headroom in the tray
+# Exec=elbowroom tray
+# NoDisplay=true
+# X-GNOME-Autostart-enabled=true
+
+# ~/.config/systemd/user/elbowroom-tray.service
+# elbowroom's tray icon, started with the graphical session.
+[Unit]
+Description=elbowroom: Claude usage headroom in the tray
+PartOf=graphical-session.target
+After=graphical-session.target
+
+[Service]
+ExecStart=elbowroom tray
+Restart=on-failure
+RestartSec=5
+NoNewPrivileges=yes
+
+[Install]
+WantedBy=graphical-session.target
+"""#),
     ]
 
     public static var names: [String] { all.map(\.name) }
@@ -240,6 +275,7 @@ claude mcp add --scope user elbowroom -- elbowroom mcp
         ("prometheus", "elbowroom-prometheus.timer"),
         ("systemd-notify", "elbowroom-notify.timer"),
         ("serve", "elbowroom-serve.service"),
+        ("tray", "elbowroom-tray.service"),
     ]
 
     /// Where a unit's block starts in a systemd snippet: a line naming its file.
@@ -282,6 +318,7 @@ claude mcp add --scope user elbowroom -- elbowroom mcp
         ("claude-hook", "a Claude Code hook: one line of context when a window is low"),
         ("serve", "a systemd service answering GET /metrics and /v1/usage on loopback"),
         ("mcp", "an MCP server for Claude Code, Codex and other agents: the tool get_headroom"),
+        ("tray", "a tray icon for Linux desktops: systemd user unit or XDG autostart entry"),
     ]
 
     /// The snippet's line from `summaries` (every snippet has one; a test holds them so).

@@ -5,7 +5,8 @@ import ElbowroomAdapters
 extension WatchCommand {
     /// One account of a `watch` over several: its own cache, history, fetch trigger and notifier.
     struct WatchedAccount {
-        var account: Account
+        /// `nil` for the environment's own account (no `[accounts.NAME]`).
+        var account: Account?
         var context: CLIContext
         var store: CacheStore
         var trigger: FetchTrigger
@@ -63,28 +64,13 @@ extension WatchCommand {
             for i in parts.indices {
                 if invocation.demo {
                     if first {
-                        parts[i].cache = DemoReading.cache(now: now, provider: parts[i].account.provider)
+                        parts[i].cache = DemoReading.cache(now: now, provider: parts[i].account?.provider ?? parts[i].context.paths.provider)
                         if needsHistory { parts[i].history = DemoReading.history(now: now) }
                     }
                     continue
                 }
-                let stamp = FileSystem.modificationDate(of: parts[i].store.file)
-                if first || stamp != parts[i].stamp {
-                    let why: String?
-                    (parts[i].cache, why) = readCache(parts[i].store)
-                    if let why, why != refusal { context.stderr.write("elbowroom: \(why)\n") }
-                    refusal = why
-                    if needsHistory { parts[i].history = HistoryStore(paths: parts[i].context.paths).loadForRender() }
-                    parts[i].stamp = stamp
-                }
-                parts[i].notifier?.tick(cache: parts[i].cache, history: parts[i].history, now: now)
-                guard !invocation.offline, refusal == nil else { continue }
-                parts[i].trigger.budget = tickBudget
-                if forceNow {
-                    if parts[i].trigger.startIfDue(cache: parts[i].cache, urgency: .now) { parts[i].lastSpawn = now }
-                } else if parts[i].lastSpawn.map({ now.timeIntervalSince($0) >= respawnGuard }) ?? true {
-                    if parts[i].trigger.startIfDue(cache: parts[i].cache, urgency: .whenDue) { parts[i].lastSpawn = now }
-                }
+                parts[i].tick(now: now, first: first, force: forceNow, offline: invocation.offline,
+                              needsHistory: needsHistory, budget: tickBudget, refusal: &refusal, stderr: context.stderr)
             }
             first = false
             if watchResumed != 0 {
@@ -93,8 +79,8 @@ extension WatchCommand {
             }
             if out.readerHasGone() { return 0 }
             if watchPaused == 0 {
-                let data = parts.map {
-                    RenderSetup.AccountData(account: $0.account, cache: $0.cache, statusLine: nil, history: $0.history)
+                let data = parts.compactMap { part in
+                    part.account.map { RenderSetup.AccountData(account: $0, cache: part.cache, statusLine: nil, history: part.history) }
                 }
                 let line = refusal != nil ? setup.adapter.streamError(RenderCommand.cacheRefused)
                     : setup.adapter.streamFrame(setup.frame(accounts: data, now: now, template: cycle[cycleIndex]))
@@ -111,5 +97,35 @@ extension WatchCommand {
                                      cycleIndex: &cycleIndex, lastLine: &lastLine)
         }
         return 0
+    }
+}
+
+extension WatchCommand.WatchedAccount {
+    /// One tick of one account (`watch` over several, and `tray`): its cache (and history) re-read
+    /// when the file changed (a `stat`), its due notifications sent, and its fetch started when
+    /// due, with its own respawn guard; `force` asks for a refresh now (coalesced by the caller).
+    /// `refusal` is why the cache directory is refused (every account's: one for all), said on
+    /// `stderr` once when it changes.
+    /// `budget`: the fetchers this pass over the accounts may still start (`SpawnBudget`).
+    mutating func tick(now: Date, first: Bool, force: Bool, offline: Bool, needsHistory: Bool, budget: SpawnBudget?,
+                       refusal: inout String?, stderr: any OutputSink) {
+        let stamp = FileSystem.modificationDate(of: store.file)
+        // A refused directory is looked at again each tick (its owner or mode may be fixed).
+        if first || stamp != self.stamp || refusal != nil {
+            let why: String?
+            (cache, why) = WatchCommand.readCache(store)
+            if let why, why != refusal { stderr.write("elbowroom: \(why)\n") }
+            refusal = why
+            if needsHistory { history = HistoryStore(paths: context.paths).loadForRender() }
+            self.stamp = stamp
+        }
+        notifier?.tick(cache: cache, history: history, now: now)
+        guard !offline, refusal == nil else { return }
+        trigger.budget = budget
+        if force {
+            if trigger.startIfDue(cache: cache, urgency: .now) { lastSpawn = now }
+        } else if lastSpawn.map({ now.timeIntervalSince($0) >= WatchCommand.respawnGuard }) ?? true {
+            if trigger.startIfDue(cache: cache, urgency: .whenDue) { lastSpawn = now }
+        }
     }
 }
