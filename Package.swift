@@ -71,8 +71,12 @@ let package = Package(
             swiftSettings: staticOnLinuxRelease, linkerSettings: staticLinkOnLinuxRelease),
 
         // Network side, started detached by the renderer as `elbowroom-fetch`. Reads credentials,
-        // fetches, refreshes tokens; never on the render path.
-        .target(name: "CSystem"),
+        // fetches, refreshes tokens; never on the render path. CSystem holds the process calls
+        // Swift cannot make, and the program's arguments as the C library hands them over, which
+        // spares every start the Swift runtime's own search for them (arguments.c).
+        // DWARF 4: valgrind (Debian 12's 3.19, which scripts/bench --budget and gen-symbol-order
+        // run) gives up on a program with more than one C compile unit in clang's DWARF 5.
+        .target(name: "CSystem", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         .target(name: "ElbowroomFetch", dependencies: ["ElbowroomCore", "CSystem"], swiftSettings: rendererSwiftSettings),
         // Its HTTP on Linux: the system libcurl (the library the toolchain's own URLSession
         // wraps), in a small C program of its own, because a static program cannot load a shared
@@ -85,6 +89,16 @@ let package = Package(
         .executableTarget(
             name: "elbowroom-generate",
             dependencies: ["ElbowroomCore", "ElbowroomTemplate", "ElbowroomAdapters", "ElbowroomCLI"]),
+
+        // Development only, never installed: a static program (in every configuration, so the
+        // tests see what the release program does) that prints the arguments CommandLine gives it
+        // and the C library's (Sources/CSystem/arguments.c), for ArgumentsProbeTests. `swift
+        // build` builds it; no test target depends on it, as a dependency's static link flag
+        // would reach the test bundle's link.
+        .executableTarget(
+            name: "elbowroom-arguments-probe", dependencies: ["CSystem"], path: "Tests/ArgumentsProbe",
+            swiftSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux]))],
+            linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux]))]),
 
         // Tests.
         .target(name: "ElbowroomTestSupport", dependencies: ["ElbowroomCore"], path: "Tests/ElbowroomTestSupport"),

@@ -48,12 +48,21 @@ public enum ElbowroomMain {
             return run(invocation, context: selection.parts[0].context)
         case .fetch(let force, let json) where selection.isSeveral:
             return FetchCommand.runEach(selection, force: force, json: json, verbose: invocation.verbose, context: context)
+        case .doctor where selection.isSeveral:
+            // The general lines once, then each account's own under its name.
+            var status = DoctorCommand.print(DoctorCommand.general(context: selection.parts[0].context), context: context,
+                                             color: invocation.color)
+            for part in selection.parts {
+                if let account = part.account {
+                    context.stdout.write("account \(SafeText.clean(account.name, lines: .join)) (\(account.provider.word)):\n")
+                }
+                status = max(status, DoctorCommand.print(AccountDoctor.accountLines(context: part.context), context: part.context,
+                                                         color: invocation.color))
+            }
+            return status
         default:
             var status: Int32 = 0
             for part in selection.parts {
-                if selection.isSeveral, let account = part.account, case .doctor = invocation.command {
-                    context.stdout.write("account \(SafeText.clean(account.name, lines: .join)) (\(account.provider.word)):\n")
-                }
                 status = max(status, run(invocation, context: part.context))
             }
             return status

@@ -44,6 +44,16 @@ public struct Template: Sendable {
         self.repeatsWindows = repeatsWindows
     }
 
+    /// With everything worked out as the tree was parsed (`QuickParser`).
+    init(name: String, source: String, nodes: [Node], namedKeys: [String], namesAccounts: Bool, repeatsWindows: [Bool]) {
+        self.name = name
+        self.source = source
+        self.nodes = nodes
+        self.namedKeys = namedKeys
+        self.namesAccounts = namesAccounts
+        self.repeatsWindows = repeatsWindows
+    }
+
     /// Each top-level node as `String(reflecting:)` writes it: what elbowroom-generate lays out
     /// as Swift in `ShippedTemplates.swift` (the tree itself stays internal to this module).
     package var reflectedNodes: [String] { nodes.map { String(reflecting: $0) } }
@@ -90,6 +100,14 @@ public struct Template: Sendable {
                                 message: "template too large: \(size) bytes, at most \(maxSourceBytes) (64 KiB)",
                                 sourceLine: String(firstLine))
         }
+        // The templates people write, in one pass over their bytes; anything else, and every
+        // error with its position and did-you-mean, by the full lexer and parser (the same tree).
+        if let template = QuickParser.parse(source, name: name) { return template }
+        return try parseFully(source, name: name)
+    }
+
+    /// The full lexer and parser, `Character` by `Character`: what `QuickParser` is held equal to.
+    static func parseFully(_ source: String, name: String) throws(TemplateError) -> Template {
         let nodes = try Parser.parse(source, reporter: ErrorReporter(name: name, source: source))
         return Template(name: name, source: source, nodes: nodes)
     }

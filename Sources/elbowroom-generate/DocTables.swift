@@ -80,6 +80,20 @@ enum DocTables {
                     + IntegrationSnippets.names.map { n in
                         "| \(n) | `elbowroom init \(n)` | \(IntegrationSnippets.summary(of: n).replacing("|", with: "\\|")) |"
                     }).map { Substring($0) }
+            } else if name == "options" {
+                // `FlagCatalog`'s manual entries (`FlagManual`), as --help prints them.
+                var glyphs: [Unicode.Scalar] = []
+                var entries: [Substring] = []
+                for entry in FlagManual.entries {
+                    if man {
+                        var text = inline(entry.help, &glyphs)
+                        if let first = text.first, first.isLowercase { text = first.uppercased() + text.dropFirst() }
+                        entries += [".TP", Substring(Self.line(inline(entry.tag, &glyphs))), Substring(Self.line(text))]
+                    } else {
+                        entries += wrapped("- \(entry.tag): \(entry.help)").enumerated().map { i, l in Substring(i == 0 ? l : "  " + l) }
+                    }
+                }
+                out += glyphs.map { g in Substring(".if !c\\[u\(hex(g))] .char \\[u\(hex(g))] ?") } + entries
             } else if name == "contrast-table" {
                 out += ContrastTable.markdown().map { Substring($0) }
             } else if let list = lists.first(where: { $0.name == name }) {
@@ -92,7 +106,7 @@ enum DocTables {
                 let table = try self.table(root: root, file: source.file, header: source.header)
                 out += (man ? roff(table) : table).map { Substring($0) }
             } else {
-                throw Problem(description: "\(path): no region named \(name) (scripts/generate knows \((lists.map(\.name) + tables.map(\.name) + ["init-snippet NAME", "init-table", "contrast-table"]).joined(separator: ", ")))")
+                throw Problem(description: "\(path): no region named \(name) (scripts/generate knows \((lists.map(\.name) + tables.map(\.name) + ["init-snippet NAME", "init-table", "contrast-table", "options"]).joined(separator: ", ")))")
             }
             lines = lines[end...]
         }
@@ -189,14 +203,18 @@ enum DocTables {
     /// Markdown inline text as roff: `code` bold, *emphasis* italic, [links](…) as their text,
     /// a parenthesis holding only a link dropped, and everything outside ASCII escaped.
     static func inline(_ markdown: String, _ glyphs: inout [Unicode.Scalar]) -> String {
-        var text = markdown
-        // " ([fetching](fetching.md#…))" says where to read more: not in a man page.
-        while let range = parenthesisedLink(in: text) {
-            text.removeSubrange(range)
+        // Links only outside code spans (`-t '[{5h.left}%](level)'` is an example, not a link).
+        var parts = markdown.split(separator: "`", omittingEmptySubsequences: false).map(String.init)
+        for i in stride(from: 0, to: parts.count, by: 2) {
+            // " ([fetching](fetching.md#…))" says where to read more: not in a man page.
+            while let range = parenthesisedLink(in: parts[i]) {
+                parts[i].removeSubrange(range)
+            }
+            while let (range, label) = firstLink(in: parts[i], from: parts[i].startIndex) {
+                parts[i].replaceSubrange(range, with: label)
+            }
         }
-        while let (range, label) = firstLink(in: text, from: text.startIndex) {
-            text.replaceSubrange(range, with: label)
-        }
+        let text = parts.joined(separator: "`")
         var out = ""
         var inCode = false
         var inEmphasis = false

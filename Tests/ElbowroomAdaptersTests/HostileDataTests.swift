@@ -191,7 +191,7 @@ import Testing
             }
             let windows = object["windows"] as? [[String: Any]] ?? []
             guard windows.count == expected.view.windows.count, windows.allSatisfy({
-                Set($0.keys) == ["age", "binding", "eta", "has_reset", "key", "label", "left", "level", "name", "pace", "rate",
+                Set($0.keys) == ["age", "binding", "detail", "eta", "has_reset", "key", "label", "left", "level", "name", "pace", "rate",
                                  "resets_at", "resets_in", "shown", "source", "title", "used"]
             }) else { throw ConsumerModel.LiveSyntax("json windows \(windows)") }
             // The data itself, cleaned (JSON may keep a line break, escaped).

@@ -72,5 +72,40 @@ import ElbowroomTestSupport
         #expect(s.run("-a", "claude") == 0)
         #expect(s.stdout.text.contains("Claude Code sent no limits"))
         #expect(!s.stdout.text.contains("waiting for Claude Code's status line"))
+        // Every other consumer, which reads the cache and never sees the status line, says so
+        // too (it said "waiting for Claude Code's status line" after what came).
+        s.stdin = nil
+        for adapter in ["tmux", "plain", "waybar", "json", "zsh"] {
+            s.stdout.clear()
+            #expect(s.run("-a", adapter) == 0)
+            #expect(s.stdout.text.contains("Claude Code sent no limits"), "\(adapter): \(s.stdout.text)")
+            #expect(!s.stdout.text.contains("waiting for"), "\(adapter): \(s.stdout.text)")
+        }
+        // The same status line again writes nothing; one with limits brings the numbers.
+        let written = FileSystem.modificationDate(of: s.store.file)
+        s.stdin = Data(#"{"session_id":"x","model":{"display_name":"Opus 4.6"}}"#.utf8)
+        s.stdout.clear()
+        #expect(s.run("-a", "claude") == 0)
+        #expect(FileSystem.modificationDate(of: s.store.file) == written)
+        let reset = Int(s.clock.now.timeIntervalSince1970) + 3600
+        s.stdin = Data(#"{"model":{"display_name":"Opus 4.6"},"rate_limits":{"five_hour":{"used_percentage":30,"resets_at":\#(reset)}}}"#.utf8)
+        #expect(s.run("-a", "claude") == 0)
+        s.stdin = nil
+        s.stdout.clear()
+        #expect(s.run("-a", "plain") == 0)
+        #expect(s.stdout.text == "5h 70%\n", "\(s.stdout.text)")
+    }
+
+    /// Claude Code's own words for a credit row, never its codename, wherever a label shows: the
+    /// line (a used-up row needs attention, so the line shows it) and the notification.
+    @Test func aUsedUpClaudeCreditRowIsNamedAsClaudeCodeNamesIt() throws {
+        let s = CLISandbox()
+        s.saveCache(used: ["five_hour": 10, "cinder_cove": 100], age: 30)
+        #expect(s.run("-a", "plain", "--offline") == 0)
+        #expect(s.stdout.text == "5h 90% · Claude Code and Cowork credit 0%\n", "\(s.stdout.text)")
+        s.stdout.clear()
+        #expect(s.run("notify", "--offline") == 0)
+        #expect(s.stdout.text.contains("notified: Claude Code and Cowork credit: used up"), "\(s.stdout.text)")
+        #expect(!s.stdout.text.lowercased().contains("cinder"))
     }
 }

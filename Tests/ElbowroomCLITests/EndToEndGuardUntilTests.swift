@@ -70,9 +70,14 @@ import Testing
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        // Asleep in its wait (a reset an hour away, nothing due) before the signal.
-        usleep(700_000)
+        // Asleep in its wait (a reset an hour away, nothing due) before the signal: it sleeps,
+        // it does not spin (its own reads of the cache must not wake it).
+        usleep(1_500_000)
         #expect(process.isRunning)
+        let stat = try String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        let ticks = fields.count > 13 ? (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0) : 0
+        #expect(ticks < 30, "\(ticks) clock ticks of CPU in 1.5 s of waiting")
         let sent = Date()
         kill(process.processIdentifier, sig)
         #expect(Eventually.within(2) { !process.isRunning }, "still waiting after the signal")
@@ -108,6 +113,18 @@ import Testing
 
     /// On a terminal (a real tmux pane), one stderr line says what it waits for and counts down,
     /// in place; the final line replaces it.
+    @Test(.enabled(if: TmuxScreen.available, "needs tmux"))
+    func onATerminalTheLineSaysWhenTheNextFetchComesWhenThatIsSooner() throws {
+        let e = try EndToEnd(usage: .hang)
+        // max_age 600, the data 30 s old: the next fetch is due in 9m30s, the reset in an hour and 30 s.
+        try e.sandbox.writeConfig("timeout = 3\nmax_age = 600\n")
+        try Self.seed(e, used: 95, resetIn: 3630, age: 30)
+        let screen = TmuxScreen()
+        try screen.start("env -i \(e.envPrefix) \(EndToEnd.quote(e.elbowroom)) guard --until --window 5h --min-left 10; sleep 30")
+        #expect(screen.waitFor("elbowroom: guard: waiting for 10% left (5h has 5%); resets in 1h; next fetch in 9m", seconds: 5),
+                "\((try? screen.screen()) ?? "")")
+    }
+
     @Test(.enabled(if: TmuxScreen.available, "needs tmux"))
     func onATerminalOneLineCountsDownInPlace() throws {
         let e = try EndToEnd(usage: .hang)

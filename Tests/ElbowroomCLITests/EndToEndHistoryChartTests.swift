@@ -10,9 +10,9 @@ import Testing
     /// A day of samples every 10 minutes: the session window fills from 0 to ~97 % over each of
     /// its five-hour instances (resets 5, 10, 15 and 20 hours into the day), the weekly one
     /// climbs slowly from 20 %.
-    static func seed(_ e: EndToEnd) throws {
+    static func seed(_ e: EndToEnd, now: Int64 = Self.now, days: Int64 = 1) throws {
         let store = HistoryStore(paths: e.sandbox.paths)
-        let start = now - 86400
+        let start = now - days * 86400
         var t = start
         while t <= now {
             let intoInstance = (t - start) % (5 * 3600)
@@ -21,7 +21,7 @@ import Testing
             let windows = [
                 UsageWindow(key: "five_hour", used: Double(intoInstance) / (5 * 3600) * 100,
                             resetsAt: Date(timeIntervalSince1970: TimeInterval(reset)), observedAt: date),
-                UsageWindow(key: "seven_day", used: 20 + Double(t - start) / 86400 * 10,
+                UsageWindow(key: "seven_day", used: 20 + Double(t - start) / 86400 * 10 / Double(days),
                             resetsAt: Date(timeIntervalSince1970: TimeInterval(now + 3 * 86400)), observedAt: date),
             ]
             try store.record(Reading(windows: windows, fetchedAt: date, source: .api))
@@ -79,10 +79,33 @@ import Testing
         #expect(coloured.stdout.contains("\u{1B}[32m") && coloured.stdout.contains("\u{1B}[33m"))
         let plain = try Self.chart(e, ["--window", "5h"], columns: 80, extra: ["CLICOLOR_FORCE": "1", "NO_COLOR": "1"])
         #expect(!plain.stdout.contains("\u{1B}"))
+        e.sandbox.extra["CLICOLOR_FORCE"] = nil
+        e.sandbox.extra["NO_COLOR"] = nil
+        #expect(try e.run(["history", "--chart", "--color", "always"]).stdout.contains("\u{1B}[32m"))
+        e.sandbox.extra["CLICOLOR_FORCE"] = "1"
+        #expect(!(try e.run(["history", "--chart", "--color", "never"]).stdout.contains("\u{1B}")))
         // Wider terminal, wider chart.
         let wide = try Self.chart(e, ["--window", "7d"], columns: 150)
         #expect(wide.stdout.split(separator: "\n").contains { $0.hasPrefix("  0└") && $0.count == 150 })
         #expect(try e.run(["history", "--chart", "--json"]).status == 2)
+    }
+
+    /// Past the 8 days of samples, the daily summaries: each day's peak, its resets marked.
+    @Test func aLongRangeChartsEachDaysPeak() throws {
+        let e = try EndToEnd(usage: .hang)
+        try Self.seed(e, days: 7)
+        let run = try Self.chart(e, ["--window", "5h", "--since", "30d"], columns: 64)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "5h peak used % per day, 2026-12-16 08:00 to 2027-01-15 08:00 UTC", "\(run.stdout)")
+        let axis = try #require(lines.first { $0.hasPrefix("  0└") })
+        #expect(axis.count == 64)
+        #expect(axis.contains("↻"), "\(axis)")
+        // The first three weeks have no data; the last week peaks near the top every day.
+        let top = try #require(lines.first { $0.hasPrefix("100┤") })
+        #expect(Array(top.dropFirst(4)).prefix(40).allSatisfy { $0 == " " }, "\(top)")
+        #expect(top.suffix(10).contains { $0 != " " }, "\(top)")
+        #expect(try e.run(["history", "--chart", "--by", "model"]).status == 2)
     }
 
     @Test func nothingInRangeSaysSo() throws {

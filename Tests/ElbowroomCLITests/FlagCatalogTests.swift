@@ -39,6 +39,15 @@ import Testing
         }
     }
 
+    /// The manual has one entry per flag: its text is on exactly one of the flag's catalog
+    /// entries, so --help, the man page and docs/commands.md say one thing.
+    @Test(arguments: FlagCatalog.longs)
+    func everyFlagHasOneManualEntry(_ long: String) {
+        let texts = FlagCatalog.all.filter { $0.long == long }.compactMap(\.help)
+        #expect(texts.count == 1, "\(long): \(texts.count) manual texts in FlagCatalog (one entry of it takes help:)")
+        #expect(FlagManual.entries.filter { $0.tag.contains("`\(long)`") }.count == 1)
+    }
+
     @Test(arguments: FlagCatalog.all)
     func helpDocumentsEveryFlag(_ flag: FlagCatalog.Flag) {
         #expect(Help.text.contains(flag.long), "--help does not mention \(flag.long)")

@@ -86,3 +86,53 @@ struct InstallPrerequisitesTests {
         #expect(!run.stderr.contains("missing:"), "\(run.stderr)")
     }
 }
+
+/// `scripts/test`, the README's one test command: its last lines say how many tests passed,
+/// failed and skipped, and why they skipped, grouped (a newcomer could not tell a skip from a
+/// pass in 4,600 lines of output). `.ci/run` runs the same command.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3"))
+struct TestScriptTests {
+    @Test func theSummaryIsOneLineThenTheSkipReasonsGrouped() throws {
+        let log = NSTemporaryDirectory() + "elbowroom-test-log-\(UUID().uuidString)"
+        defer { unlink(log) }
+        try """
+            ◇ Test run started.
+            ✔ Test aPass() passed after 0.001 seconds.
+            ✔ Test aParameterisedPass(_:) with 32 test cases passed after 0.002 seconds.
+            ✘ Test aFailure() recorded an issue at Foo.swift:3:5: Expectation failed: 1 == 2
+            ↳ some detail
+            ✘ Test aFailure() failed after 0.003 seconds with 1 issue.
+            ➜ Suite TmuxTests skipped: "needs tmux"
+            ➜ Test one() skipped: "needs tmux"
+            ➜ Test two() skipped: "needs tmux"
+            ➜ Test three() skipped: "needs dunst"
+            ✔ Suite Other passed after 0.004 seconds.
+            ✘ Test run with 6 tests in 3 suites failed after 0.005 seconds with 1 issue.
+
+            """.write(toFile: log, atomically: true, encoding: .utf8)
+        let run = try BoundedRun.run("/usr/bin/python3", [ShippedFiles.path("scripts/lib/test-summary.py"), log],
+                                     environment: ["PATH": "/usr/bin:/bin"], seconds: 20)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == """
+            ✘ Test aFailure() recorded an issue at Foo.swift:3:5: Expectation failed: 1 == 2
+            2 passed, 1 failed, 3 skipped
+              2 skipped: needs tmux
+              1 skipped: needs dunst
+
+            """, "\(run.stdout)")
+    }
+
+    @Test func theReadmeAndCIRunTheSameCommand() throws {
+        let readme = try ShippedFiles.read("README.md")
+        let tests = try #require(readme.components(separatedBy: "## Tests\n").last)
+        #expect(tests.hasPrefix("\n```sh\nscripts/test\n```\n"))
+        let development = try ShippedFiles.read("docs/development.md")
+        #expect(!readme.contains("URLSession") && !development.contains("URLSession"))
+        let ci = try ShippedFiles.read(".ci/run")
+        #expect(ci.contains("\nscripts/test ||"))
+        #expect(!ci.contains("\nswift test"))
+        // scripts/test installs what .ci/run's first install line names: systemd among them.
+        let first = try #require(ci.split(separator: "\n").first { $0.hasPrefix("install ") })
+        for package in ["libcurl4-openssl-dev", "tmux", "dunst", "systemd"] { #expect(first.contains(" \(package)")) }
+    }
+}

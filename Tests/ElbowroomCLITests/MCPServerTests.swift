@@ -245,9 +245,14 @@ import Testing
         #expect(client.receiveLine(seconds: 2) == #"{"jsonrpc":"2.0","id":"last","result":{}}"#)
     }
 
-    /// No token, credentials path or home directory in anything the server says.
+    /// No token, credentials path or home directory in anything the server says, even when the
+    /// last fetch's error names a file in the home directory.
     @Test func noTokenOrHomePathInAnyAnswer() throws {
-        let e2e = try Self.seeded()
+        let e2e = try EndToEnd()
+        var cache = CacheFile(account: e2e.sandbox.paths.accountSource)
+        cache.fetch.recordFailure(.signedOut, message: "cannot parse the credentials in \(e2e.sandbox.credentialsFile)",
+                                  at: Date().addingTimeInterval(-5))
+        try CacheStore(paths: e2e.sandbox.paths).save(cache)
         var environment = e2e.sandbox.environment
         environment["CLAUDE_CODE_OAUTH_TOKEN"] = "sk-ant-oat01-ENV-SECRET"
         let client = try Self.client(e2e, environment: environment)
@@ -263,10 +268,34 @@ import Testing
         try ask("tools/call", ["name": "get_headroom", "arguments": ["account": "x"]])
         try ask("resources/list")
         try ask("resources/read", ["uri": "elbowroom://headroom"])
-        #expect(!transcript.isEmpty)
+        #expect(transcript.contains(#"cannot parse the credentials in ~\/.claude\/.credentials.json"#)
+                || transcript.contains("cannot parse the credentials in ~/.claude/.credentials.json"), "\(transcript)")
         for secret in [e2e.anthropic.validAccessToken, e2e.anthropic.validRefreshToken, "ENV-SECRET", "sk-ant", e2e.sandbox.home] {
             #expect(!transcript.contains(secret), "\(secret) in an answer")
         }
+    }
+
+    /// The Codex form `elbowroom init mcp` prints reads, uncommented, as the TOML Codex takes:
+    /// `[mcp_servers.elbowroom]` with this elbowroom as `command` and `args = ["mcp"]` (read by
+    /// Python's tomllib, a full TOML parser).
+    @Test func initMcpsCodexTableIsTOMLNamingThisProgram() throws {
+        let e2e = try EndToEnd()
+        let python = try #require(RealClaudeCode.python, "python3 is needed")
+        let run = try e2e.run(["init", "mcp"])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("# [mcp_servers.elbowroom]") }, "\(run.stdout)")
+        let table = lines[start...].prefix { $0.hasPrefix("# ") && !$0.hasPrefix("# Any") && $0 != "#" }
+            .map { String($0.dropFirst(2)) }.joined(separator: "\n")
+        let check = try BoundedRun.run(python, ["-c", """
+            import json, sys, tomllib
+            print(json.dumps(tomllib.loads(sys.argv[1])))
+            """, table], environment: ["PATH": "/usr/bin:/bin"], seconds: 10)
+        try #require(check.status == 0 || !check.stderr.contains("No module named 'tomllib'"), "python3 has no tomllib")
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any], "\(table)\n\(check.stderr)")
+        let server = (parsed["mcp_servers"] as? [String: Any])?["elbowroom"] as? [String: Any]
+        #expect(server?["command"] as? String == e2e.elbowroom, "\(table)")
+        #expect(server?["args"] as? [String] == ["mcp"])
     }
 
     /// An account that never had data: the first call starts the fetch and waits for it (as a

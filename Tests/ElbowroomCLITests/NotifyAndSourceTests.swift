@@ -131,7 +131,7 @@ import ElbowroomTestSupport
         s.saveCache(used: ["five_hour": 20], age: 30)
         #expect(s.run("doctor") == 0)
         let out = s.stdout.text
-        #expect(out.contains("ok   source: statusline — elbowroom never reads the Claude login"))
+        #expect(out.contains("ok   source: statusline (no login read, no network; 5h and 7d only)\n"))
         #expect(out.contains("ok   status line: \(s.sandbox.claudeConfigDir)/settings.json runs 'elbowroom -a claude'"))
         #expect(!out.contains("credentials:") && !out.contains("api:"))
         #expect(s.spawner.runs.isEmpty, "no probe")

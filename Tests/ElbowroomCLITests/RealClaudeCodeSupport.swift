@@ -271,9 +271,11 @@ final class ClaudeSession: @unchecked Sendable {
     /// Messages request (which brings the rate-limit headers) has been answered, and it has done
     /// writing the credentials file (2.1.331 rewrites it once at start-up, after its profile
     /// request: a test that changes the file before then would see its change undone).
-    func start() throws {
+    /// `arguments` go to Claude Code (`--mcp-config FILE`, …).
+    func start(arguments: [String] = []) throws {
         let env = claudeEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\(EndToEnd.quote($0.value))" }
         let command = "cd \(EndToEnd.quote(project)) && exec env -i \(env.joined(separator: " ")) \(EndToEnd.quote(claude))"
+            + arguments.map { " " + EndToEnd.quote($0) }.joined()
         let written = credentialsModified()
         try screen.start(command, width: 120, height: 30)
         var settledSince = Date()

@@ -137,6 +137,17 @@ import ElbowroomCore
         #expect(s.run("-a", "plian") == 2)
         #expect(s.stderr.text.contains("unknown adapter 'plian' (did you mean 'plain'?)"))
     }
+
+    /// `-a starship`: starship reads another adapter's output; say which, and the snippet.
+    @Test func starshipIsPointedAtItsSnippet() {
+        let s = CLISandbox()
+        #expect(s.run("-a", "starship") == 2)
+        #expect(s.stderr.text == "elbowroom: unknown adapter 'starship': starship runs elbowroom in a custom module, as -a plain (or -a ansi); 'elbowroom init starship' prints it; 'elbowroom adapters' lists them\n")
+        #expect(try! #require(IntegrationSnippets.snippet(named: "starship")).contains("elbowroom -a plain"))
+        let hook = CLISandbox()
+        #expect(hook.run("-a", "claude-hook") == 2)
+        #expect(hook.stderr.text.contains("that is a snippet, not an adapter; 'elbowroom init claude-hook' prints it"))
+    }
 }
 
 @Suite struct ClaudeStatusLineTests {

@@ -222,6 +222,47 @@ import ElbowroomCore
         #expect(!one.stdout.text.contains("credentials"), "\(one.stdout.text)")
     }
 
+    /// The general lines (programs, config, source) once, then each account's own under its
+    /// name: three accounts made 19 lines, the general ones three times.
+    @Test func doctorPrintsTheGeneralLinesOnceThenEachAccounts() {
+        let s = Self.sandbox()
+        _ = s.run("doctor")
+        let lines = s.stdout.text.split(separator: "\n").map(String.init)
+        for general in ["programs: ", "config: ", "source: "] {
+            #expect(lines.filter { $0.dropFirst(5).hasPrefix(general) }.count == 1, "\(general)\n\(s.stdout.text)")
+        }
+        let headers = lines.indices.filter { lines[$0].hasPrefix("account ") }
+        #expect(headers.map { lines[$0] } == ["account work (claude):", "account home (claude):", "account codex (codex):"])
+        // Before the first account: general lines only.
+        #expect(lines[..<headers[0]].allSatisfy { line in ["programs: ", "config: ", "source: ", "path: "].contains { line.dropFirst(5).hasPrefix($0) } },
+                "\(s.stdout.text)")
+        #expect(lines.filter { $0.dropFirst(5).hasPrefix("credentials: ") }.count == 2)
+        #expect(lines.filter { $0.dropFirst(5).hasPrefix("cache: ") }.count == 3)
+    }
+
+    /// The `source:` line, mark included, fits a terminal's 80 columns (it folded to four lines).
+    @Test(arguments: ["api", "statusline"]) func doctorsSourceLineFitsEightyColumns(source: String) {
+        let s = CLISandbox()
+        s.writeConfig("source = \"\(source)\"\n")
+        _ = s.run("doctor")
+        let line = s.stdout.text.split(separator: "\n").first { $0.dropFirst(5).hasPrefix("source: ") }
+        #expect(line != nil && line!.count <= 80, "\(line ?? "")")
+    }
+
+    /// `--demo`: each account its own provider's kind of rows (Codex and a plugin had Claude's
+    /// per-model rows and credits).
+    @Test func demoGivesEachProviderItsOwnRows() {
+        let s = CLISandbox()
+        s.writeConfig(Self.config + "\n[accounts.gem]\nprovider = \"plugin:gem\"\nlabel = \"G\"\n")
+        #expect(s.run("--demo", "-a", "plain") == 0)
+        let line = s.stdout.text
+        #expect(line.hasPrefix("W 5h 37% · 7d 59% · Sonnet 82% · Opus 8% · credits $12.34 / $50.00  H "), "\(line)")
+        #expect(line.hasSuffix("  X 7d 54% · 5h 72%  G Daily 80%\n"), "\(line)")
+        s.stdout.clear()
+        #expect(s.run("--demo", "-a", "plain", "--account", "codex") == 0)
+        #expect(s.stdout.text == "7d 54% · 5h 72%\n", "least headroom first")
+    }
+
     @Test func historyAndCacheTakeAccount() {
         let s = Self.sandbox()
         #expect(s.run("cache", "path", "--account", "codex") == 0)

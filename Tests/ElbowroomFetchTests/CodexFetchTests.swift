@@ -244,12 +244,15 @@ final class CodexHarness: @unchecked Sendable {
         let dir = h.codexHome + "/sessions/2026/11/24"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let reset = Int(h.clock.now.timeIntervalSince1970) + 7200
+        // Stamped minutes before the reset a window of its length allows (a reset further ahead
+        // than the window lasts is not believed).
+        func at(_ minutesAgo: Double) -> String { ISO8601.format(h.clock.now.addingTimeInterval(-60 * minutesAgo)) }
         let lines = [
-            #"{"timestamp":"2026-11-24T10:00:00.000Z","type":"session_meta","payload":{"id":"s"}}"#,
-            #"{"timestamp":"2026-11-24T10:01:00.000Z","type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":{"limit_id":"codex","primary":{"used_percent":10.0,"window_minutes":300,"resets_at":\#(reset)},"secondary":null}}}"#,
-            #"{"timestamp":"2026-11-24T10:02:00.000Z","type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":{"limit_id":null,"primary":{"used_percent":46.0,"window_minutes":10080,"resets_at":\#(reset)},"secondary":null,"plan_type":"pro"}}}"#,
-            #"{"timestamp":"2026-11-24T10:03:00.000Z","type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":{"limit_id":"codex_bengalfox","limit_name":"Spark","primary":{"used_percent":3.0,"window_minutes":300,"resets_at":\#(reset)},"secondary":null}}}"#,
-            #"{"timestamp":"2026-11-24T10:04:00.000Z","type":"event_msg","payload":{"type":"token_co"#,
+            #"{"timestamp":"\#(at(5))","type":"session_meta","payload":{"id":"s"}}"#,
+            #"{"timestamp":"\#(at(4))","type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":{"limit_id":"codex","primary":{"used_percent":10.0,"window_minutes":300,"resets_at":\#(reset)},"secondary":null}}}"#,
+            #"{"timestamp":"\#(at(3))","type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":{"limit_id":null,"primary":{"used_percent":46.0,"window_minutes":10080,"resets_at":\#(reset)},"secondary":null,"plan_type":"pro"}}}"#,
+            #"{"timestamp":"\#(at(2))","type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":{"limit_id":"codex_bengalfox","limit_name":"Spark","primary":{"used_percent":3.0,"window_minutes":300,"resets_at":\#(reset)},"secondary":null}}}"#,
+            #"{"timestamp":"\#(at(1))","type":"event_msg","payload":{"type":"token_co"#,
         ]
         try (lines.joined(separator: "\n")).write(toFile: dir + "/rollout-2026-11-24T10-00-00-abc.jsonl", atomically: true, encoding: .utf8)
         #expect(h.run().result == .fetched)
@@ -266,6 +269,22 @@ final class CodexHarness: @unchecked Sendable {
         #expect(h.run(.force).result == .fetched)
         #expect(Date().timeIntervalSince(started) < 5)
         #expect(h.cache?.reading?.windows.first { $0.key == "seven_day" }?.used == 46)
+    }
+}
+
+extension CodexFetchTests {
+    /// A session log's `resets_at` as an RFC 3339 string (October 2025, CODEX.md §5) that is no
+    /// real time within the bound (year 9999) drops its window: it is never turned into seconds
+    /// and then misread as milliseconds (a reset in 1977).
+    @Test func aSessionLogResetStringOutOfRangeDropsItsWindow() throws {
+        let now = Date(timeIntervalSince1970: 1_795_356_000)
+        let stamp = ISO8601.format(now.addingTimeInterval(-60))
+        let line = #"{"timestamp":"\#(stamp)","type":"event_msg","payload":{"type":"token_count","rate_limits":{"limit_id":"codex","primary":{"used_percent":7.0,"window_minutes":300,"resets_at":"9999-12-31T23:59:59Z"},"secondary":{"used_percent":20.0,"window_minutes":10080,"resets_at":"2026-11-25T10:00:00Z"}}}}"#
+        let reading = try #require(CodexSessionLogs.reading(fromLog: Data(line.utf8), now: now))
+        #expect(reading.window(key: "five_hour") == nil)
+        #expect(reading.window(key: "seven_day")?.resetsAt == ISO8601.parse("2026-11-25T10:00:00Z"))
+        #expect(reading.notes?.contains { $0.contains("resets_at is no time") } == true)
+        #expect(reading.source == .sessionLog)
     }
 }
 

@@ -180,6 +180,66 @@ import Glibc
         #expect(!FileSystem.exists(storage.refreshLock))
     }
 
+    static func date(_ path: String, secondsFromNow: Int) -> Bool {
+        let t = Int(Date().timeIntervalSince1970) + secondsFromNow
+        var times = [timespec(tv_sec: t, tv_nsec: 0), timespec(tv_sec: t, tv_nsec: 0)]
+        return utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW) == 0
+    }
+
+    /// A lock dated more than a minute ahead (its holder killed before the clock stepped back)
+    /// is stale: taken over, not waited on until the clock catches up.
+    @Test func aLockDatedAheadIsStaleAndTakenOver() throws {
+        let h = try FetchHarness(validAccess: "will-be-issued")
+        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        let storage = ClaudeCodeStorage(environment: h.sandbox.elbowroomEnvironment)
+        try FileManager.default.createDirectory(atPath: storage.legacyLock(), withIntermediateDirectories: false)
+        #expect(Self.date(storage.legacyLock(), secondsFromNow: 3600))
+        #expect(storage.lockHolders(now: Date()).first?.contains("stale (dated ahead") == true, "\(storage.lockHolders(now: Date()))")
+        #expect(h.run().result == .fetched)
+        #expect(h.tokenRequests.count == 1)
+        #expect(!FileSystem.exists(storage.legacyLock()))
+        // Within a minute ahead is a clock's jitter: still held.
+        try FileManager.default.createDirectory(atPath: storage.refreshLock, withIntermediateDirectories: false)
+        #expect(Self.date(storage.refreshLock, secondsFromNow: 30))
+        #expect(storage.lockStates(now: Date()).first?.text.contains(" held") == true)
+    }
+
+    /// A stale lock nobody can take over (a file, a directory with something in it) says so,
+    /// with its path, in the fetch's failure and in doctor's lines: not "refreshing right now".
+    @Test func aStaleLockThatCannotBeRemovedIsStuckAndNamed() throws {
+        for shape in ["file", "full directory", "symlink"] {
+            let h = try FetchHarness(validAccess: "will-be-issued")
+            try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+            let storage = ClaudeCodeStorage(environment: h.sandbox.elbowroomEnvironment)
+            let lock = storage.refreshLock
+            switch shape {
+            case "file": try Data("x".utf8).write(to: URL(fileURLWithPath: lock))
+            case "symlink": #expect(symlink("/nonexistent", lock) == 0)
+            default:
+                try FileManager.default.createDirectory(atPath: lock, withIntermediateDirectories: false)
+                try Data("x".utf8).write(to: URL(fileURLWithPath: lock + "/leftover"))
+            }
+            #expect(Self.date(lock, secondsFromNow: -600))
+            let pauses = LogBox()
+            let renewal = h.renewal(mode: .always, storage: storage, pause: { pauses.append("\($0)") })
+            let stale = OAuthCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+            do {
+                _ = try renewal.renew(stale: stale, why: "expired", now: h.clock.now)
+                Issue.record("refreshed past a stuck lock (\(shape))")
+            } catch {
+                #expect(error.outcome == .expired)
+                #expect(error.description.contains("claude code's refresh lock \(lock) is stuck"), "\(shape): \(error.description)")
+                #expect(!error.description.contains("refreshing it right now"))
+            }
+            #expect(pauses.lines.isEmpty, "a stuck lock is not waited on: it will not go away")
+            #expect(h.tokenRequests.isEmpty)
+            #expect(FileSystem.exists(lock) || shape == "symlink", "the lock is left for the user to look at")
+            let states = storage.lockStates(now: Date())
+            #expect(states.first?.stuck == true && states.first?.text.hasPrefix("\(lock) stuck") == true, "\(shape): \(states)")
+            #expect(!FileSystem.exists(storage.legacyLock()), "ours is not left behind")
+        }
+    }
+
     @Test func neverRefreshes() throws {
         let h = try FetchHarness(validAccess: "will-be-issued")
         try h.sandbox.writeConfig("refresh = \"never\"\n")

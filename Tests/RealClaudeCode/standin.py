@@ -26,6 +26,11 @@ Claude Code runs):
   "expires_in":  lifetime of issued access tokens, seconds (default 28800)
   "token_delay": seconds the token endpoint waits before answering a request that came through
                  the proxy (Claude Code's): its refresh stays in flight, its locks held
+  "tool_use":    {"when": TEXT, "steps": [{"name": TOOL, "input": {...}}, ...]}: in a conversation
+                 whose user messages hold TEXT, a streaming request that offers tools is answered
+                 with a tool_use of steps[n] (stop_reason "tool_use"), n being the number of
+                 tool_results Claude Code has sent back so far (one step a turn: ToolSearch to
+                 load a deferred MCP tool, then the tool); once every step has its result, "reply"
 
 Every request is appended to DIR/requests.jsonl as one JSON object: `port` ("http", "proxy" for
 the tunnels, "proxied" for plain http sent through the proxy),
@@ -209,6 +214,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
         headers = [("anthropic-ratelimit-unified-" + k, str(v)) for k, v in (config.get("ratelimit") or {}).items()]
         message_id = "msg_standin_" + uuid.uuid4().hex[:16]
         usage = {"input_tokens": 12, "output_tokens": 7, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+        tool = self.tool_to_call(request, config.get("tool_use"))
+        if tool is not None and request.get("stream"):
+            block = {"type": "tool_use", "id": "toolu_standin_" + uuid.uuid4().hex[:16], "name": tool["name"], "input": {}}
+            events = [
+                sse("message_start", {"type": "message_start", "message": {
+                    "id": message_id, "type": "message", "role": "assistant", "model": model, "content": [],
+                    "stop_reason": None, "stop_sequence": None, "usage": dict(usage, output_tokens=1)}}),
+                sse("content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}),
+                sse("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                            "delta": {"type": "input_json_delta",
+                                                      "partial_json": json.dumps(tool.get("input") or {})}}),
+                sse("content_block_stop", {"type": "content_block_stop", "index": 0}),
+                sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+                                      "usage": {"output_tokens": 7}}),
+                sse("message_stop", {"type": "message_stop"}),
+            ]
+            return self.send(200, "".join(events), content_type="text/event-stream; charset=utf-8",
+                             extra=headers + [("Cache-Control", "no-cache")])
         if not request.get("stream"):
             return self.send(200, json.dumps({
                 "id": message_id, "type": "message", "role": "assistant", "model": model,
@@ -230,6 +253,35 @@ class Handler(http.server.BaseHTTPRequestHandler):
         ]
         return self.send(200, "".join(events), content_type="text/event-stream; charset=utf-8",
                          extra=headers + [("Cache-Control", "no-cache")])
+
+
+    @staticmethod
+    def tool_to_call(request, config):
+        """The tool to call for this request (see "tool_use"), or None."""
+        if not config or not request.get("tools"):
+            return None
+        messages = request.get("messages") or []
+        # (2.1.332 may send a system message after the user's: the turn is the user's all the same.)
+        turns = [m for m in messages if m.get("role") != "system"]
+        if not turns or turns[-1].get("role") != "user":
+            return None
+        texts, results = [], 0
+        for message in messages:
+            content = message.get("content")
+            if isinstance(content, str):
+                texts.append(content)
+                continue
+            for block in content or []:
+                if not isinstance(block, dict):
+                    continue
+                if block.get("type") == "tool_result":
+                    results += 1
+                elif message.get("role") == "user":
+                    texts.append(block.get("text", ""))
+        if not any(config.get("when", "") in t for t in texts):
+            return None
+        steps = config.get("steps") or []
+        return steps[results] if results < len(steps) else None
 
 
 class ProxyHandler(Handler):

@@ -1,5 +1,6 @@
 // The few process calls Swift cannot make itself: prctl is variadic, which Swift does not
-// import, and glibc's module does not carry setfsuid(2). Part of the one static elbowroom program.
+// import, and glibc's module does not carry setfsuid(2); and the program's arguments from the C
+// library (arguments.c). Part of the one static elbowroom program.
 #ifndef ELBOWROOM_CSYSTEM_H
 #define ELBOWROOM_CSYSTEM_H
 
@@ -13,5 +14,15 @@ int elbowroom_set_not_dumpable(void);
 /// there is no such call.
 int elbowroom_setfsuid(unsigned int uid);
 int elbowroom_setfsgid(unsigned int gid);
+
+/// Linux: this process becomes a subreaper (`PR_SET_CHILD_SUBREAPER`): a descendant orphaned
+/// below it (a plugin's daemon that double-forked and left with `setsid`) becomes its child, not
+/// init's, so it can be found and ended. 0 on success; -1 where there is no such call.
+int elbowroom_set_child_subreaper(void);
+
+/// The argc and argv the C library started the program with, kept by a constructor before main
+/// (arguments.c: the Swift runtime's `CommandLine` asks the same function). An empty argv
+/// before that constructor has run.
+char **elbowroom_start_arguments(int *count);
 
 #endif

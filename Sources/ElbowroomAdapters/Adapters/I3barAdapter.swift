@@ -8,7 +8,9 @@ import ElbowroomCore
 /// then one `[{block}],` line per update. A one-shot `elbowroom -a i3bar` prints just `[{block}]`.
 ///
 /// Block keys, in order: `name` (`elbowroom`), `full_text`, `short_text` (worst window only),
-/// `color` (the level's colour; grey without data; left out for `"default"`), `urgent` (true when critical), and
+/// `color` (the level's colour; grey without data; left out for `"default"`), `urgent` (true when
+/// critical: the bar then draws the block in its urgent colours, and the text's spans carry no
+/// foreground of their own), and
 /// `"markup":"pango"` only when the text needs more than the block colour (several colours, bold,
 /// background) — then `full_text` and `short_text` are Pango with data escaped.
 public struct I3barAdapter: OutputAdapter {
@@ -23,7 +25,14 @@ public struct I3barAdapter: OutputAdapter {
     /// The block as ordered key/value pairs; `name` is left out for i3blocks, which routes clicks
     /// by the name in its own config.
     static func block(_ frame: RenderedFrame, includeName: Bool = true) -> JSONValue {
-        let runs = frame.singleLineRuns(frame.spans)
+        var runs = frame.singleLineRuns(frame.spans)
+        let urgent = frame.level == .critical
+        // An urgent block is drawn on the bar's urgent colours (white on #900000 by default)
+        // and its `color` is not used; a span's own foreground would be, and the level colours
+        // do not read there (ok green was 3.9:1). The bar's urgent text colour it is.
+        if urgent {
+            for i in runs.indices { runs[i].style.foreground = nil }
+        }
         let color = frame.blockColor
         let needsMarkup = runs.contains { !$0.style.isPlain && $0.style != Style(foreground: color) }
         var pairs: [(String, JSONValue)] = []
@@ -36,7 +45,7 @@ public struct I3barAdapter: OutputAdapter {
             pairs.append(("short_text", .string(frame.shortText)))
         }
         if let color { pairs.append(("color", .string(color.hex))) }
-        pairs.append(("urgent", .bool(frame.level == .critical)))
+        pairs.append(("urgent", .bool(urgent)))
         if needsMarkup { pairs.append(("markup", .string("pango"))) }
         return .object(pairs)
     }

@@ -16,13 +16,13 @@ import ElbowroomCore
 /// | `stale`, `offline` | booleans |
 /// | `error` | short reason when the status is not `ok`/`stale`/`loading`, else `null` |
 /// | `plan` | `pro`, `max`, … or `null` |
-/// | `source` | `api`, `status_line`, `demo` or `null` |
+/// | `source` | where the reading came from: `api`, `status_line`, `claude_snapshot`, `session_log` (Codex's session logs: a file, not an API), `plugin`, `demo` or `null` |
 /// | `cooldown_until` | ISO-8601 when a 429/backoff cooldown ends, or `null` |
-/// | `windows` | array, display order: `key` (API name), `name` (`5h`…), `label`, `title` (Claude Code's row title), `used`, `left` (percent, 2 decimals), `resets_at` (ISO or `null`), `resets_in` (seconds or `null`), `level`, `pace` (projected percent at reset, 1 decimal, or `null`), `eta` (seconds to 100 % or `null`), `rate` (percent per hour now, 2 decimals, or `null`; see the `rate` variable), `has_reset`, `binding` (the API says this limit binds now), `source` (`api`, `status_line`, `claude_snapshot`, `demo`), `age` (seconds since this number was observed), `shown` (Claude Code's `/usage` shows it) |
+/// | `windows` | array, display order: `key` (API name), `name` (`5h`…), `label`, `title` (Claude Code's row title), `used`, `left` (percent, 2 decimals), `resets_at` (ISO or `null`), `resets_in` (seconds or `null`), `level`, `pace` (projected percent at reset, 1 decimal, or `null`), `eta` (seconds to 100 % or `null`), `rate` (percent per hour now, 2 decimals, or `null`; see the `rate` variable), `has_reset`, `binding` (the API says this limit binds now), `source` (`api`, `status_line`, `claude_snapshot`, `session_log`, `plugin`, `demo`), `detail` (the source's figures in words: `259% used, 1,811.97 of 700 credits`, or `null`), `age` (seconds since this number was observed), `shown` (Claude Code's `/usage` shows it) |
 /// | `extra` | `null` or `enabled`, `monthly_limit_minor`, `used_minor` (minor units), `utilization`, `currency` (`null` when the API did not say), `exponent` (digits of the minor unit) |
 /// | `spend` | `null` or `used_minor`, `limit_minor`, `currency`, `exponent`, `percent` (may pass 100; `null` uncapped), `level`, `organisation`, `is_limit` (it drives `level`), `period`, `resets_at`, `source` |
 /// | `account` | the `[accounts.NAME]` this is, or `null` for the environment's own login (one meaning of "account" in every JSON elbowroom writes) |
-/// | `account_type` | `subscriber`, `organisation pool`, `spend only`, `gateway`, `no limits`, or `null` without data |
+/// | `account_type` | `subscriber`, `organisation pool`, `spend only`, `gateway`, `no limits`, `blocked` (a Codex workspace that refuses every request), or `null` without data |
 /// | `notice` | for an account with data but nothing to show: `team plan: no limits or spend to show`, else `null` |
 /// | `unknown_keys` | top-level keys of the last body elbowroom has never heard of |
 ///
@@ -60,6 +60,7 @@ public enum ViewJSON {
             .object([
                 ("age", seconds(w.age(now: view.now))),
                 ("binding", .bool(w.binding)),
+                ("detail", text(w.detail)),
                 ("eta", seconds(w.eta)),
                 ("has_reset", .bool(w.hasReset)),
                 ("key", text(w.key)),

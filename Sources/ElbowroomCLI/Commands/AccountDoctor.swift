@@ -6,12 +6,19 @@ import ElbowroomAdapters
 /// its usage comes from and its cache (Claude's credential and api lines do not apply to it).
 /// `DoctorCommand.run` prints them.
 enum AccountDoctor {
+    /// One account alone: Claude's whole check, or the programs line and the account's own.
     static func lines(context: CLIContext) -> [DoctorCommand.Line] {
+        if case .claude = context.paths.provider { return DoctorCommand.check(context: context) }
+        return [DoctorCommand.programs(context: context)] + accountLines(context: context)
+    }
+
+    /// The account's own lines, without the general ones (several accounts print those once).
+    static func accountLines(context: CLIContext) -> [DoctorCommand.Line] {
         let paths = context.paths
-        var lines = [DoctorCommand.programs(context: context)]
+        var lines: [DoctorCommand.Line] = []
         switch paths.provider {
         case .claude:
-            return DoctorCommand.check(context: context) + refusedAdapters(context: context)
+            return DoctorCommand.claudeAccount(context: context)
         case .codex where context.environment["ELBOWROOM_CODEX_SOURCE"] == "logs":
             let sessions = (paths.codexHome ?? "") + "/sessions"
             lines.append(DoctorCommand.Line(ok: FileSystem.exists(sessions),
@@ -34,11 +41,13 @@ enum AccountDoctor {
         }
         let config = (try? Config.load(paths: paths)) ?? Config()
         lines.append(DoctorCommand.cache(paths: paths, now: context.now(), config: config))
-        lines.append(contentsOf: refusedAdapters(context: context))
+        // What the last body or session-log event left out, and its drift, as for Claude.
+        lines += DoctorCommand.dataNotes(paths: paths)
         return lines
     }
 
-    /// A FAIL for each adapter plugin that is not run (`ExecutableTrust`), naming why.
+    /// A FAIL for each adapter plugin that is not run (`ExecutableTrust`), naming why (a general
+    /// line: adapter plugins are not an account's).
     static func refusedAdapters(context: CLIContext) -> [DoctorCommand.Line] {
         PluginDiscovery.all(paths: context.paths, environment: context.environment).compactMap { plugin in
             ExecutableTrust.refusal(plugin.path).map {

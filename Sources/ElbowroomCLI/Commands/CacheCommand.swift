@@ -33,15 +33,16 @@ enum CacheCommand {
                 return 0
             }
             context.stdout.write(describe(cache, now: context.now(), config: (try? Config.load(paths: context.paths)) ?? Config(),
-                                          account: context.accountName))
+                                          account: context.accountName, provider: context.paths.provider))
         }
         return 0
     }
 
     /// `account:` is the `[accounts.NAME]` (when there is one), as everywhere; `login:` where its
     /// login is read from (the cache's identity); `account type:` what kind of account it is.
-    static func describe(_ cache: CacheFile, now: Date, config: Config, account: String? = nil) -> String {
-        let view = UsageView(cache: cache, now: now, config: config)
+    static func describe(_ cache: CacheFile, now: Date, config: Config, account: String? = nil,
+                         provider: Provider = .claude) -> String {
+        let view = UsageView(cache: cache, now: now, config: config, provider: provider)
         var lines = (account.map { ["account: \($0)"] } ?? []) + ["login: \(cache.account)", "status: \(view.status.rawValue)"]
         if let reading = cache.reading {
             lines.append("data: \(reading.source.rawValue), \(DurationText.short(now.timeIntervalSince(reading.fetchedAt))) old (\(ISO8601.format(reading.fetchedAt)))")
@@ -51,8 +52,9 @@ enum CacheCommand {
                 var line = "  \(w.key): \(PercentText.whole(w.used))% used, \(PercentText.whole(w.left))% left, \(w.level.rawValue)"
                 if w.hasReset { line += ", reset since observed" }
                 if let r = w.resetsAt { line += ", resets \(ISO8601.format(r)) (in \(DurationText.short(r.timeIntervalSince(now))))" }
+                if let detail = w.detail { line += " (\(detail))" }
                 line += ", from \(w.source.rawValue) \(DurationText.short(w.age(now: now))) ago"
-                if !w.shown { line += ", not a /usage row" }
+                if !w.shown { line += provider == .claude ? ", not a /usage row" : ", shown when it needs attention" }
                 lines.append(line)
             }
             if let spend = view.spend { lines.append(describe(spend)) }

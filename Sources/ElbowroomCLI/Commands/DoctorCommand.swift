@@ -33,7 +33,11 @@ enum DoctorCommand {
     /// The lines are the context's account's (`AccountDoctor.lines`: Claude's checks, or another
     /// provider's).
     static func run(context: CLIContext, color: ColorMode = .auto) -> Int32 {
-        let lines = AccountDoctor.lines(context: context)
+        print(AccountDoctor.lines(context: context), context: context, color: color)
+    }
+
+    /// Prints `lines` with their marks; 0 when every one is ok.
+    static func print(_ lines: [Line], context: CLIContext, color: ColorMode) -> Int32 {
         let colored = color.allowsColor(environment: context.environment, isTTY: context.stdoutIsTTY)
         for line in lines {
             let mark = line.skipped ? "--  " : line.ok ? "ok  " : "FAIL"
@@ -118,9 +122,15 @@ enum DoctorCommand {
         return (false, "\(HTTPHelper.name) \(path) cannot start (\(reason)): no fetch can reach the network; install libcurl (Debian: libcurl4) or reinstall elbowroom")
     }
 
+    /// One account's whole check: the general lines, then the account's.
     static func check(context: CLIContext) -> [Line] {
+        general(context: context) + claudeAccount(context: context)
+    }
+
+    /// What holds for every account: the programs, the config and its templates, the PATH bars
+    /// see, the environment, and which `source` is on (one line each, printed once).
+    static func general(context: CLIContext) -> [Line] {
         let paths = context.paths
-        let now = context.now()
         var lines = [programs(context: context)]
         var config = Config()
         if !FileSystem.exists(paths.configFile) {
@@ -135,17 +145,32 @@ enum DoctorCommand {
         }
         lines.append(contentsOf: templates(config: config, paths: paths))
         if let path = pathNote(context: context) { lines.append(path) }
+        let ignored = context.environment.ignoredRelativePaths
+        if !ignored.isEmpty {
+            lines.append(Line(ok: false, text: "environment: ignoring \(ignored.joined(separator: ", ")): a path there must be absolute (a relative one would depend on the current directory)"))
+        }
+        lines.append(sourceLine(config: config))
+        lines.append(contentsOf: AccountDoctor.refusedAdapters(context: context))
         // In statusline mode the fetcher is never started: not having it is fine.
         if !config.usageSource.mayFetch { lines[0].ok = true }
-        lines.append(contentsOf: source(config: config, paths: paths))
+        return lines
+    }
+
+    /// A Claude account's own lines: its status-line setting (statusline mode), login, the
+    /// locks held on it, its cache and data, and whether the api answers.
+    static func claudeAccount(context: CLIContext) -> [Line] {
+        let paths = context.paths
+        let now = context.now()
+        let config = (try? Config.load(paths: paths)) ?? Config()
+        var lines = statusLineSetting(config: config, paths: paths)
         var signedIn = true
         if config.usageSource.mayFetch {
             let login = credentials(paths: paths, environment: context.environment, now: now)
             signedIn = login.ok
             lines.append(login)
             // Only while someone is refreshing: Claude Code (or elbowroom) holding its locks.
-            for holder in ClaudeCodeStorage(environment: context.environment).lockHolders(now: now) {
-                lines.append(Line(ok: true, text: "claude code lock: \(holder)"))
+            for lock in ClaudeCodeStorage(environment: context.environment).lockStates(now: now) {
+                lines.append(Line(ok: !lock.stuck, text: "claude code lock: \(lock.text)"))
             }
         }
         var cacheLine = cache(paths: paths, now: now, config: config)
@@ -157,10 +182,6 @@ enum DoctorCommand {
         lines.append(cacheLine)
         lines.append(contentsOf: dataNotes(paths: paths))
         lines.append(contentsOf: elsewhere(paths: paths, now: now))
-        let ignored = context.environment.ignoredRelativePaths
-        if !ignored.isEmpty {
-            lines.append(Line(ok: false, text: "environment: ignoring \(ignored.joined(separator: ", ")): a path there must be absolute (a relative one would depend on the current directory)"))
-        }
         // The probe sends no token: whether the api answers is its own question, login or not.
         if config.usageSource.mayFetch { lines.append(api(context: context)) }
         return lines

@@ -1,24 +1,28 @@
 import ElbowroomCore
 
 extension DoctorCommand {
-    /// Which `source` is on and what it means; in statusline mode, whether Claude Code's settings
-    /// run elbowroom as the status line (the only way data arrives then). Reads Claude Code's
-    /// `settings.json`, never the credentials.
-    static func source(config: Config, paths: Paths) -> [Line] {
+    /// Which `source` is on, in one line that fits 80 columns with its mark (what each means is
+    /// in docs/configuration.md).
+    static func sourceLine(config: Config) -> Line {
         switch config.usageSource {
         case .api:
-            return [Line(ok: true, text: "source: api — elbowroom-fetch reads Claude Code's login to ask Anthropic's usage endpoint (every window, extra usage); Claude Code's status line adds fresh 5-hour and weekly numbers for free. source = \"statusline\" never touches the login")]
+            return Line(ok: true, text: "source: api (Claude Code's login asks Anthropic; no statusline)")
         case .statusLine:
-            var lines = [Line(ok: true, text: "source: statusline — elbowroom never reads the Claude login, never starts elbowroom-fetch, never uses the network; it shows what Claude Code's status line last saw: the 5-hour and weekly windows only, fresh only while Claude Code runs (no per-model windows, no extra usage)")]
-            let settings = paths.claudeConfigDir + "/settings.json"
-            let command = statusLineCommand(settingsFile: settings)
-            if let command, command.contains("elbowroom") {
-                lines.append(Line(ok: true, text: "status line: \(settings) runs '\(command)'"))
-            } else {
-                lines.append(Line(ok: false, text: "status line: \(settings) \(command.map { "runs '\($0)', not elbowroom" } ?? "has no statusLine command"): without it no data arrives; `elbowroom init claude` prints the snippet"))
-            }
-            return lines
+            return Line(ok: true, text: "source: statusline (no login read, no network; 5h and 7d only)")
         }
+    }
+
+    /// In statusline mode, whether this account's Claude Code settings run elbowroom as the
+    /// status line (the only way data arrives then). Reads Claude Code's `settings.json`, never
+    /// the credentials.
+    static func statusLineSetting(config: Config, paths: Paths) -> [Line] {
+        guard config.usageSource == .statusLine else { return [] }
+        let settings = paths.claudeConfigDir + "/settings.json"
+        let command = statusLineCommand(settingsFile: settings)
+        if let command, command.contains("elbowroom") {
+            return [Line(ok: true, text: "status line: \(settings) runs '\(command)'")]
+        }
+        return [Line(ok: false, text: "status line: \(settings) \(command.map { "runs '\($0)', not elbowroom" } ?? "has no statusLine command"): without it no data arrives; `elbowroom init claude` prints the snippet")]
     }
 
     /// `statusLine.command` from Claude Code's settings, or `nil`.

@@ -1,5 +1,6 @@
 import ElbowroomCore
 import ElbowroomTemplate
+import ElbowroomAdapters
 
 /// `elbowroom history --chart [--window NAME] [--since DURATION]`: used % over time in the
 /// terminal, one panel per window, as wide as the terminal.
@@ -20,8 +21,8 @@ import ElbowroomTemplate
 ///   in eighths of a row (▁▂▃▄▅▆▇█); a column with no sample carries the one before it on, to 0
 ///   once that window instance's reset time has passed; before the first sample it is blank.
 /// - A reset inside the range is marked `↻` on the time axis, under its column.
-/// - Shapes carry the meaning, so it reads the same without colour; with colour (a terminal, no
-///   `NO_COLOR`, or `--color always`) each column is green, yellow or red by the headroom it left,
+/// - Shapes carry the meaning, so it reads the same without colour; with colour (a terminal and
+///   no `NO_COLOR`, or `--color always`; never with `--color never`) each column is green, yellow or red by the headroom it left,
 ///   against `[thresholds]`.
 struct HistoryChart {
     var samples: [HistorySample]
@@ -31,6 +32,10 @@ struct HistoryChart {
     var width: Int
     var color: Bool
     var thresholds = Thresholds()
+    /// What the panels plot, after the window's name.
+    var what = "used %"
+    /// Reset times besides the samples' own (the daily summaries'), per window key.
+    var resetMarks: [HistorySample] = []
     /// Rows of one panel.
     static let height = 8
     /// `100┤`: the label and the axis.
@@ -45,6 +50,20 @@ struct HistoryChart {
             return min(max(Int(size.ws_col), 20), 1000)
         }
         return 80
+    }
+
+    /// A chart of each day's peak over a range longer than the samples kept (`history --chart
+    /// --since 90d`): the daily summaries, each day a step at its peak, its resets marked.
+    static func daily(_ days: [DailySummary], start: Int64, end: Int64, color: ColorMode, context: CLIContext) -> String {
+        let config = (try? Config.load(paths: context.paths)) ?? Config()
+        var chart = HistoryChart(samples: days.map { HistorySample(at: max(start, $0.dayStart), key: $0.key, used: $0.peak, resetsAt: nil) }
+                                    .sorted { $0.at < $1.at },
+                                 start: start, end: end, width: width(context),
+                                 color: color.allowsColor(environment: context.environment, isTTY: context.stdoutIsTTY),
+                                 thresholds: config.thresholds)
+        chart.what = "peak used % per day"
+        chart.resetMarks = days.flatMap { day in day.resets.map { HistorySample(at: $0, key: day.key, used: 0, resetsAt: $0) } }
+        return chart.render()
     }
 
     func render() -> String {
@@ -81,7 +100,7 @@ struct HistoryChart {
         }
         // Each instance's reset time inside the range, once.
         var seen: [Int64] = []
-        for s in mine {
+        for s in mine + resetMarks.filter({ $0.key == key }) {
             guard let reset = s.resetsAt, !seen.contains(where: { HistorySample.sameInstance($0, reset) }) else { continue }
             seen.append(reset)
             if let c = column(reset), reset < end { resets[c] = true }
@@ -93,7 +112,7 @@ struct HistoryChart {
         let utc = LocalTime.fixed(offsetSeconds: 0)
         let name = SafeText.clean(WindowCatalog.shortName(forKey: key), lines: .join)
         let from = Date(timeIntervalSince1970: TimeInterval(start)), to = Date(timeIntervalSince1970: TimeInterval(end))
-        var out = "\(name) used %, \(utc.format(from, "%Y-%m-%d %H:%M")) to \(utc.format(to, "%Y-%m-%d %H:%M")) UTC\n"
+        var out = "\(name) \(what), \(utc.format(from, "%Y-%m-%d %H:%M")) to \(utc.format(to, "%Y-%m-%d %H:%M")) UTC\n"
         let (values, resets) = columns(key: key)
         let h = Self.height
         for row in 0..<h {

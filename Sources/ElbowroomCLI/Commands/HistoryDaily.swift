@@ -39,12 +39,7 @@ enum HistoryDaily {
         case .json: context.stdout.write(json(file, home: home))
         case .csv: context.stdout.write(csv(file))
         case .chart where !file.days.isEmpty:
-            // A day is a point at its peak: the chart of a long range (`--since 90d --chart`).
-            let points = file.days.map { HistorySample(at: $0.dayStart + 43_200, key: $0.key, used: $0.peak, resetsAt: nil) }
-            let config = (try? Config.load(paths: context.paths)) ?? Config()
-            context.stdout.write(HistoryChart(samples: points, start: fromDay * 86400, end: now, width: HistoryChart.width(context),
-                                              color: ColorMode.auto.allowsColor(environment: context.environment, isTTY: context.stdoutIsTTY),
-                                              thresholds: config.thresholds).render())
+            context.stdout.write(HistoryChart.daily(file.days, start: now - Int64(options.since), end: now, color: options.color, context: context))
         case .text, .chart:
             guard !file.days.isEmpty else {
                 context.stdout.write("no usage in the last \(DurationText.short(options.since)) (daily summaries: \(archive.file))\n")

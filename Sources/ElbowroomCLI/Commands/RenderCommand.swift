@@ -43,7 +43,7 @@ enum RenderCommand {
         // page it writes after a fork is copied first).
         var fetchAfterOutput: FetchTrigger?
         if invocation.demo {
-            cache = DemoReading.cache(now: now)
+            cache = DemoReading.cache(now: now, provider: context.paths.provider)
             // A person looking (a terminal): say what the numbers count, where they first see them.
             if context.stdoutIsTTY { context.stderr.write("elbowroom: sample numbers; \(setup.config.display.meaning)\n") }
             if setup.adapter.readsClaudeStatusLine { statusLine = StatusLineIngest.demo }
@@ -112,11 +112,13 @@ enum RenderCommand {
         let now = context.now()
         var data: [RenderSetup.AccountData] = []
         var waits = false
+        // At most `SpawnBudget.perPass` fetchers from one render, whatever the number of accounts due.
+        let budget = SpawnBudget()
         for account in accounts {
             let accountContext = context.selecting(account)
             var part = RenderSetup.AccountData(account: account)
             if invocation.demo {
-                part.cache = DemoReading.cache(now: now)
+                part.cache = DemoReading.cache(now: now, provider: account.provider)
                 if setup.adapter.readsClaudeStatusLine && account.provider == .claude { part.statusLine = StatusLineIngest.demo }
             } else {
                 let store = CacheStore(paths: accountContext.paths)
@@ -127,7 +129,7 @@ enum RenderCommand {
                         .ingest(into: part.cache)
                 }
                 if !invocation.offline {
-                    let trigger = FetchTrigger(context: accountContext, store: store, config: setup.config)
+                    let trigger = FetchTrigger(context: accountContext, store: store, config: setup.config, budget: budget)
                     if invocation.wait || FetchTrigger.isFirstRun(part.cache) {
                         part.waits = trigger.startIfDue(cache: part.cache)
                         waits = waits || part.waits

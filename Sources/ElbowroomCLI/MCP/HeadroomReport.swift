@@ -25,6 +25,35 @@ struct HeadroomReport {
 
     var now: Date
     var parts: [Part]
+    /// The user's home directory, written `~` wherever a message names a path under it (a fetch
+    /// error may name the credentials file): an agent's transcript may travel further than this
+    /// machine.
+    var home: String = "/"
+
+    init(now: Date, parts: [Part], home: String = "/") {
+        self.now = now
+        self.home = home
+        self.parts = parts.map { part in
+            var part = part
+            part.view.error = part.view.error.map { Self.withoutHome($0, home: home) }
+            return part
+        }
+    }
+
+    /// `text` with every `home` (followed by `/` or ending the text) written `~`.
+    static func withoutHome(_ text: String, home: String) -> String {
+        let home = home.hasSuffix("/") ? String(home.dropLast()) : home
+        guard !home.isEmpty else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let range = rest.firstRange(of: home) {
+            let after = rest[range.upperBound...]
+            out += rest[..<range.lowerBound]
+            out += after.isEmpty || after.hasPrefix("/") ? "~" : home
+            rest = after
+        }
+        return out + rest
+    }
 
     // MARK: Advice
 

@@ -128,6 +128,6 @@ final class HeadroomSource: @unchecked Sendable {
             parts.append(HeadroomReport.Part(name: account?.name ?? "default", label: account?.label ?? provider.agent,
                                              provider: provider, view: view))
         }
-        return .success(HeadroomReport(now: context.now(), parts: parts))
+        return .success(HeadroomReport(now: context.now(), parts: parts, home: context.environment.home))
     }
 }

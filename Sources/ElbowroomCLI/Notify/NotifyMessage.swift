@@ -25,7 +25,9 @@ enum NotifyMessage {
     static func title(_ event: NotifyEvent, account: String? = nil) -> String {
         let w = event.window
         let who = account.map { text($0, lines: .join) } ?? "Claude"
-        let label = who + " " + text(w.label, lines: .join)
+        let own = text(w.label, lines: .join)
+        // "Claude Code and Cowork credit" names its agent already.
+        let label = own.hasPrefix(who + " ") ? own : who + " " + own
         switch event.kind {
         case .warn, .critical: return "\(label): \(PercentText.whole(w.left))% left"
         case .exhausted: return "\(label): used up"
@@ -51,7 +53,15 @@ enum NotifyMessage {
         SafeText.clean(SafeText.prefix(data, maxBytes: ReadingLimits.maxTextBytes), lines: lines)
     }
 
+    /// What happened, then the source's own figures when it has some (`259% used, 1,811.97 of
+    /// 700 credits`: a credit limit's percent stops at 100, its words do not).
     static func body(_ event: NotifyEvent) -> String {
+        let sentence = bodySentence(event)
+        guard let detail = event.window.detail, !detail.isEmpty else { return sentence }
+        return sentence + " " + text(detail.prefix(1).uppercased() + detail.dropFirst(), lines: .join) + "."
+    }
+
+    static func bodySentence(_ event: NotifyEvent) -> String {
         let w = event.window
         let resets = w.resetsIn.map { "resets in \(DurationText.short($0))" }
         switch event.kind {

@@ -27,13 +27,26 @@ struct RenderSetup {
         var short: String
     }
 
+    /// For an adapter name that is an `init` snippet's (a program that reads another adapter's
+    /// output): which adapter it runs, and the snippet that sets it up.
+    static func snippetHint(_ name: String) -> String {
+        switch name {
+        case "starship":
+            return ": starship runs elbowroom in a custom module, as -a plain (or -a ansi); 'elbowroom init starship' prints it"
+        case "node-exporter", "systemd-notify", "serve", "claude-hook":
+            return ": that is a snippet, not an adapter; 'elbowroom init \(name)' prints it"
+        default:
+            return ""
+        }
+    }
+
     static func make(_ invocation: Invocation, context: CLIContext) throws(Failure) -> RenderSetup {
         let paths = context.paths
         // Without -a: colour on a terminal (NO_COLOR, CLICOLOR_FORCE, --color), plain text elsewhere.
         let adapterName = invocation.adapter ?? "ansi"
         guard let adapter = AdapterRegistry.resolve(name: adapterName, paths: paths, environment: context.environment) else {
             let names = AdapterRegistry.all(paths: paths, environment: context.environment).map(\.name) + AdapterRegistry.aliasNames
-            throw Failure(message: "unknown adapter '\(adapterName)'\(Suggest.hint(for: adapterName, in: names)); 'elbowroom adapters' lists them",
+            throw Failure(message: "unknown adapter '\(adapterName)'\(Suggest.hint(for: adapterName, in: names))\(snippetHint(adapterName)); 'elbowroom adapters' lists them",
                           adapter: nil, short: "unknown adapter")
         }
         var config: Config

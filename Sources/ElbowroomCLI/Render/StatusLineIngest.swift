@@ -11,6 +11,18 @@ struct StatusLineIngest {
     var store: CacheStore
     var verbose: Bool
 
+    /// A status line that came without `rate_limits` (before Claude Code's first answer, an API-key
+    /// session, some versions) while the cache has nothing: the cache says so
+    /// (`UsageView.statusLineSentNoLimits` as the fetch state's message), so every bar and prompt
+    /// says "Claude Code sent no limits" instead of waiting for what came. Written once: the same
+    /// again changes nothing. A cache that has data, or that a fetch has written, is left alone.
+    static func markNoLimits(_ input: StatusLineInput, in file: inout CacheFile) -> Bool {
+        guard !input.sentRateLimits, file.reading == nil, file.fetch.lastAttempt == nil,
+              file.fetch.message != UsageView.statusLineSentNoLimits else { return false }
+        file.fetch.message = UsageView.statusLineSentNoLimits
+        return true
+    }
+
     /// What `--demo` shows for the `claude.*` variables.
     static let demo = StatusLineInput(modelName: "Opus", costUSD: 1.25, contextUsedPercent: 37)
 
@@ -39,12 +51,14 @@ struct StatusLineIngest {
         var copy = cache ?? CacheFile(account: store.account)
         let moved = reading.map { copy.ingest($0) } ?? false
         let spent = report.map { !AttributionState.knows($0, in: copy.attribution) } ?? false
-        guard moved || spent else { return (input, cache) }
+        let sentNone = reading == nil && Self.markNoLimits(input, in: &copy)
+        guard moved || spent || sentNone else { return (input, cache) }
         let at = Int64(now.timeIntervalSince1970.rounded(.down))
         let historyFile = store.historyFile
         do {
             let updated = try store.update { cache in
                 var changed = reading.map { cache.ingest($0) } ?? false
+                if reading == nil && Self.markNoLimits(input, in: &cache) { changed = true }
                 if AttributionRecorder.record(report, windows: reading?.windows ?? [], at: at, fromStatusLine: true,
                                               cache: &cache, historyFile: historyFile) {
                     changed = true
@@ -54,7 +68,7 @@ struct StatusLineIngest {
             return (input, updated)
         } catch {
             context.stderr.write("elbowroom: cannot update the cache: \(error)\n")
-            return (input, moved ? copy : cache)
+            return (input, moved || sentNone ? copy : cache)
         }
     }
 }

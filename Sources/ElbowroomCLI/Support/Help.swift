@@ -1,7 +1,7 @@
 import ElbowroomAdapters
 
 /// `elbowroom --help`: snippets first, details after. The adapter and `init` lists come from the
-/// registry and the snippets.
+/// registry and the snippets, the options from `FlagCatalog` (`FlagManual`).
 enum Help {
     static let text = """
     elbowroom \(Version.current): how much of your Claude usage windows is left, wherever you look.
@@ -36,59 +36,8 @@ enum Help {
       elbowroom mcp
       elbowroom --version | --help
 
-    RENDER OPTIONS
-    \(fill(["  -a, --adapter NAME    output format:"] + AdapterRegistry.builtIn.map(\.name) + [
-                 "or", "a", "plugin", "(elbowroom-adapter-NAME", "in", "~/.config/elbowroom/adapters", "or", "on", "PATH);",
-                 "also"] + AdapterRegistry.aliasNames + ["(i3bar's", "protocol);"],
-            indent: "                        ", last: "", commaBefore: "or"))
-                            default ansi: colour on a terminal, plain text otherwise
-      -t, --template X      a template name (elbowroom templates list) or inline text,
-                            e.g. -t '[{5h.left}%](level) ({stale}stale {age})'
-      --tooltip X           template for the tooltip / dropdown (waybar, swiftbar)
-      --max-age SECONDS     refresh when the data is older than this (default 180)
-      --offline             never start a fetch; show what the cache has
-      --wait                wait for a due fetch to finish before printing (guard: deciding)
-      --color WHEN          auto (default: colour on a terminal; NO_COLOR / CLICOLOR_FORCE
-                            respected), always, never — for plain/ansi and, never a
-                            terminal but shown on one, bash/zsh/fish/claude; bars always style
-      --demo                render a built-in sample reading (no credentials, no network)
-      --account NAME        one [accounts.NAME] of the config alone (also watch, fetch, doctor,
-                            history, notify, cache); without it every account shows, in config order
-      --then COMMAND        claude: after taking in Claude Code's status line, run COMMAND (your
-                            own status line, through /bin/sh, within 2 s) on the same stdin and
-                            show its output too; a failing or slow one shows a short reason
-      --then-position P     where elbowroom's own line goes: after COMMAND's output (default),
-                            before it, or none (the numbers are still taken in)
-      --keep                init claude: print settings that wrap the statusLine already in
-                            settings.json ($CLAUDE_CONFIG_DIR or ~/.claude) with --then
-      --interval SECONDS    watch: seconds between frames (fractions allowed, default 1)
-      --notify              watch: also send desktop notifications, as elbowroom notify does
-      --force               fetch: ignore max_age and every cooldown
-      --json                fetch: print the reading as JSON; history: the samples as JSON
-      --csv                 history: the samples as CSV
-      --chart               history: a chart of used % over time (COLUMNS wide), resets marked
-      --window NAME         history: one window (5h, 7d, opus, or an API key)
-      --since DURATION      history: how far back (24h default; 90m, 7d, 1h30m; past 8 days
-                            one row per day, up to 450d)
-      --by WHAT             history: points of a window (5h unless --window) per session,
-                            model or project, elsewhere for usage no local session made
-      --daily               history: one row per window per day (peak, points, resets, top)
-      --min-left PCT        guard: pass with at least PCT % left (default: the warn threshold)
-                            in every window (each --window NAME, repeatable; default all)
-      --until               guard: wait until enough is left (a reset, fresher data), then exit 0
-      --timeout DURATION    guard --until: give up after this long (6h, 90m) with exit 1
-                            (implies --until)
-      --listen ADDR:PORT    serve: where to listen (default 127.0.0.1:9478; 0.0.0.0:PORT
-                            or [::]:PORT to be reachable from other machines)
-      --allow-host NAME     serve: answer requests naming this host too (repeatable; NAME or
-                            NAME:PORT); others than localhost, 127.0.0.1, [::1] and the address
-                            bound get 421
-      -v, --verbose         fetch: log each step to stderr (tokens redacted); claude: say which
-                            status-line values were not data
-      --write               init: put a systemd snippet's unit files in ~/.config/systemd/user
-                            ($XDG_CONFIG_HOME/systemd/user) and say the systemctl line to run
-      --test                notify: send one sample notification through the configured route
-                            (notify-send or notify_command) and show what it answered
+    OPTIONS (each names the commands it goes with; the rest go with render and watch)
+    \(FlagManual.helpText)
 
     HISTORY AND NOTIFICATIONS. Every reading is also kept as a sample per window (at most one a
     minute, 8 days) beside the cache: {5h.rate} is the burn rate now (%/h), {5h.spark} a sparkline,

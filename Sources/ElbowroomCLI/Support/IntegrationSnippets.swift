@@ -50,9 +50,10 @@ interval=30
 """#),
         ("tmux", "tmux.conf", #"""
 # ~/.tmux.conf: elbowroom in the status line (tmux runs it in the background, at most once
-# a second, and shows the last output; styles are tmux #[fg=…] markup)
+# a second, and shows the last output; styles are tmux #[fg=…] markup). The length fits
+# three [accounts.NAME] side by side and the clock.
 set -g status-interval 15
-set -g status-right-length 80
+set -g status-right-length 240
 set -g status-right '#(elbowroom -a tmux) %H:%M'
 """#),
         ("bash", "bash.sh", #"""

@@ -82,9 +82,9 @@ public struct Config: Sendable, Equatable {
     public var userAgent: String?
     public var thresholds = Thresholds()
     /// Adapter name (or `default`, `tooltip`) → template name or inline text.
-    public var templates: [String: String] = [:]
+    public var templates = StringTable()
     /// Semantic style name → colour spec, e.g. `ok = "green"`, `warn = "#ffaa00"`.
-    public var colors: [String: String] = [:]
+    public var colors = StringTable()
     /// The file it came from, when there was one.
     public var source: String?
     /// `source`: where usage numbers come from.

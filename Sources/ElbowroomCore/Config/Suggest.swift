@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// "Did you mean" for names: the closest candidate within a small edit distance.
 public enum Suggest {
     /// The candidate closest to `word` (Levenshtein distance at most 2, or a third of its

@@ -4,6 +4,13 @@ import FoundationEssentials
 #else
 import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where Claude Code keeps its login and the locks around it, named exactly as Claude Code 2.1
 /// names them (docs/fetching.md, "Claude Code's locks"), so that elbowroom and a running Claude
@@ -61,15 +68,59 @@ public struct ClaudeCodeStorage: Sendable, Equatable {
     /// every 5 s).
     public static let refreshLockStaleAfter: TimeInterval = 60
 
+    /// A lock dated more than this far ahead of now is stale too: its holder was killed before the
+    /// clock stepped back, and by mtime alone it would stay "fresh" until the clock caught up.
+    public static let lockFutureSlack: TimeInterval = 60
+
+    /// Whether a lock last touched at `touched` is stale: untouched for more than `staleAfter`,
+    /// or dated more than `lockFutureSlack` ahead.
+    public static func lockIsStale(touched: Date, now: Date, staleAfter: TimeInterval) -> Bool {
+        let age = now.timeIntervalSince(touched)
+        return age > staleAfter || -age > lockFutureSlack
+    }
+
+    /// Why a stale lock at `path` cannot be taken over (removed with `rmdir` and made again, the
+    /// only takeover Claude Code and elbowroom make), or `nil` when it can: it is a file, a
+    /// symlink or anything but a directory, or a directory with something in it.
+    public static func stuckReason(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            return "it is \(info.st_mode & S_IFMT == S_IFLNK ? "a symlink" : info.st_mode & S_IFMT == S_IFREG ? "a file" : "not a directory"), not the directory a lock is"
+        }
+        return FileSystem.entries(of: path).isEmpty ? nil : "it is a directory with something in it"
+    }
+
+    /// One of Claude Code's refresh locks as it is now (`lockStates`).
+    public struct LockState: Equatable, Sendable {
+        public var path: String
+        public var text: String
+        /// Stale, and nothing can take it over: refreshing is blocked until it is removed.
+        public var stuck: Bool
+    }
+
     /// Who holds Claude Code's refresh locks now, for `doctor` and `fetch --verbose`: a line per
     /// lock that exists (none when nobody is refreshing).
-    public func lockHolders(now: Date) -> [String] {
+    public func lockHolders(now: Date) -> [String] { lockStates(now: now).map(\.text) }
+
+    /// Each refresh lock that exists: held, stale (the next refresh takes it over) or stuck
+    /// (stale and not an empty directory: nothing takes it over; the user must remove it).
+    public func lockStates(now: Date) -> [LockState] {
         let pid = FileSystem.read(refreshLockOwner, limit: 64 * 1024).flatMap(Self.ownerPID).map { " by process \($0)" } ?? ""
         return [refreshLock, legacyLock()].compactMap { path in
-            guard FileSystem.exists(path), let touched = FileSystem.modificationDate(of: path) else { return nil }
-            let age = max(0, Int(min(now.timeIntervalSince(touched), 1e9)))
-            let state = Double(age) > Self.refreshLockStaleAfter ? "stale (left by a holder that stopped; the next refresh takes it over)" : "held"
-            return "\(path) \(state)\(path == refreshLock ? pid : ""), last touched \(age)s ago"
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return nil }
+            let touched = FileSystem.modificationDate(info)
+            let seconds = now.timeIntervalSince(touched)
+            let when = seconds >= 0 ? "last touched \(Int(min(seconds, 1e9)))s ago" : "dated \(Int(min(-seconds, 1e9)))s ahead"
+            guard Self.lockIsStale(touched: touched, now: now, staleAfter: Self.refreshLockStaleAfter) else {
+                return LockState(path: path, text: "\(path) held\(path == refreshLock ? pid : ""), \(when)", stuck: false)
+            }
+            if let why = Self.stuckReason(path) {
+                return LockState(path: path, text: "\(path) stuck, \(when): stale, but \(why), so neither claude code nor elbowroom can take it over and refreshing is blocked; remove it (rm -r '\(path)') when no claude code is refreshing", stuck: true)
+            }
+            let cause = seconds >= 0 ? "left by a holder that stopped" : "dated ahead: left by a holder killed before the clock stepped back"
+            return LockState(path: path, text: "\(path) stale (\(cause); the next refresh takes it over)\(path == refreshLock ? pid : ""), \(when)", stuck: false)
         }
     }
 

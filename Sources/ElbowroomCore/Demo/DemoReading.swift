@@ -26,6 +26,34 @@ public enum DemoReading {
     /// A plausible history for the demo windows, so `--demo` shows `rate`, `spark` and an `eta`
     /// at the current rate: the session window started slowly and burns about 25 %/h in the last
     /// hour; the weekly ones grew by day and rested by night.
+    /// The sample for an account of `provider`: Claude's as above; a Codex account its own kind
+    /// of rows (a 5-hour and a weekly window, no per-model rows, no credits); a source plugin's
+    /// one window of its own (what such a program typically reports: a daily quota).
+    public static func cache(now: Date, provider: Provider) -> CacheFile {
+        let observed = now.addingTimeInterval(-42)
+        let reading: Reading
+        switch provider {
+        case .claude:
+            return cache(now: now)
+        case .codex:
+            reading = Reading(
+                windows: [
+                    UsageWindow(key: "five_hour", label: "Session", used: 28, resetsAt: now.addingTimeInterval(3 * 3600 + 20 * 60), observedAt: observed),
+                    UsageWindow(key: "seven_day", label: "Weekly", used: 46, resetsAt: now.addingTimeInterval(4 * 86400 + 2 * 3600), observedAt: observed),
+                ],
+                plan: "plus", fetchedAt: observed, source: .demo)
+        case .plugin:
+            reading = Reading(
+                windows: [
+                    UsageWindow(key: "daily", label: "Daily", used: 20, resetsAt: now.addingTimeInterval(9 * 3600), observedAt: observed),
+                ],
+                fetchedAt: observed, source: .demo)
+        }
+        var fetch = FetchState()
+        fetch.recordSuccess(at: observed)
+        return CacheFile(account: "demo", reading: reading, fetch: fetch)
+    }
+
     public static func history(now: Date) -> UsageHistory {
         let reading = cache(now: now).reading!
         let end = Int64(reading.fetchedAt.timeIntervalSince1970.rounded(.down))

@@ -29,10 +29,14 @@ public enum WindowCatalog {
         aliases.first { $0.key == key }?.alias ?? key
     }
 
-    /// Length of the window in seconds, from its name: `five_hour` is 5 h, every `seven_day*` 7 days.
+    /// Length of the window in seconds, from its name: `five_hour` is 5 h, every `seven_day*` 7
+    /// days; Codex's windows named by their length: `one_hour`, `one_day`, `thirty_day` (30 days).
     public static func length(forKey key: String) -> TimeInterval? {
         if key == "five_hour" { return 5 * 3600 }
         if key.hasPrefix("seven_day") { return 7 * 86400 }
+        if key == "one_hour" { return 3600 }
+        if key == "one_day" { return 86400 }
+        if key == "thirty_day" { return 30 * 86400 }
         return nil
     }
 
@@ -43,7 +47,8 @@ public enum WindowCatalog {
         observedAt.addingTimeInterval((length(forKey: key) ?? 31 * 86400) + 3600)
     }
 
-    /// A human label: the API's display name when it gave one, else a fixed one, else the key.
+    /// A human label: a fixed one for the windows Claude Code names (`Session`, `Weekly`, …, its
+    /// credit rows in its own words), else the API's display name when it gave one, else the key.
     public static func label(forKey key: String, apiLabel: String? = nil) -> String {
         switch key {
         case "five_hour": return "Session"
@@ -51,6 +56,10 @@ public enum WindowCatalog {
         case "seven_day_sonnet": return "Sonnet"
         case "seven_day_opus": return "Opus"
         case "seven_day_oauth_apps": return "OAuth apps"
+        // Claude Code's words for its credit rows, never the codename (a row shows on the line
+        // only when used up: it must say what ran out).
+        case "cinder_cove": return "Claude Code and Cowork credit"
+        case "wattle_ember": return apiLabel.flatMap { $0.isEmpty ? nil : $0 } ?? "Credit"
         default:
             if let apiLabel, !apiLabel.isEmpty { return apiLabel }
             // `seven_day_fable` and a `limits[]` entry named `Fable` are one window: one label.
@@ -95,6 +104,17 @@ public enum WindowCatalog {
         // A model-scoped week from `limits[]` carries its display name; the flat keys do not.
         default: return key.hasPrefix("seven_day_") && apiLabel?.isEmpty == false
         }
+    }
+
+    /// A Codex per-model limit's window: a length's key with the limit's feature after it
+    /// (`five_hour_codex_bengalfox`, `window_120m_codex_x`). The account's own windows
+    /// (`one_hour`, `five_hour`, `one_day`, `seven_day`, `thirty_day`, `window_<m>m`, its credit
+    /// limits and `blocked`) are not.
+    public static func isCodexPerModel(_ key: String) -> Bool {
+        for base in ["one_hour_", "five_hour_", "one_day_", "seven_day_", "thirty_day_", "tertiary_window_"] where key.hasPrefix(base) {
+            return true
+        }
+        return key.hasPrefix("window_") && key.contains("m_")
     }
 
     /// `oauth_apps` → `Oauth Apps`, `fable` → `Fable`: an identifier as words.

@@ -84,15 +84,24 @@ public struct Paths: Sendable, Equatable {
         if let provider = env["ELBOWROOM_PROVIDER"] {
             self.provider = Provider(provider) ?? .claude
             // Another agent's account (`[accounts.NAME] provider`): keyed by where its login
-            // lives (Codex: `CODEX_HOME`), or by the plugin's name.
+            // lives (Codex: `CODEX_HOME`), or by the plugin's name and the account's (one plugin
+            // may serve several logins: each its own cache, cooldown and history).
             let codex = Self.trimmed(env.absolutePath("CODEX_HOME", home: home) ?? Self.join(home, ".codex"))
             codexHome = provider == "codex" ? codex : nil
-            let account = provider == "codex" ? "codex:" + Self.resolved(codex) : provider
             credentialsFile = provider == "codex" ? Self.join(codex, "auth.json") : ""
-            accountSource = provider == "codex" ? credentialsFile : provider
-            accountKey = SHA256.hexPrefix(account)
+            if provider == "codex" {
+                pluginAccountName = ""
+                accountSource = credentialsFile
+                accountKey = SHA256.hexPrefix("codex:" + Self.resolved(codex))
+            } else {
+                let name = env["ELBOWROOM_ACCOUNT"] ?? ""
+                pluginAccountName = name
+                accountSource = name.isEmpty ? provider : provider + " account " + name
+                accountKey = SHA256.hexPrefix(Self.pluginAccount(provider: provider, name: name))
+            }
         } else {
             self.provider = .claude
+            pluginAccountName = ""
             codexHome = nil
             let storage = ClaudeCodeStorage(environment: env, home: home)
             credentialsFile = storage.credentialsFile
@@ -103,6 +112,22 @@ public struct Paths: Sendable, Equatable {
         }
         cacheFile = Self.join(cacheDir, "usage-" + accountKey + ".json")
     }
+
+    /// What a plugin account's files are named after: the provider word, and the account's name
+    /// after a NUL (no name: the provider alone, as before accounts had their own).
+    public static func pluginAccount(provider: String, name: String) -> String {
+        name.isEmpty ? provider : provider + "\u{0}" + name
+    }
+
+    /// A plugin account's files as they were named before each account had its own (the
+    /// provider alone), for `PluginCacheMigration`; `nil` when they are the same.
+    public var legacyPluginAccountKey: String? {
+        guard case .plugin = provider, !pluginAccountName.isEmpty else { return nil }
+        return SHA256.hexPrefix(provider.word)
+    }
+
+    /// A plugin account's name (`ELBOWROOM_ACCOUNT`), part of its key; empty for other providers.
+    public let pluginAccountName: String
 
     public static func join(_ a: String, _ b: String) -> String {
         a.hasSuffix("/") ? a + b : a + "/" + b

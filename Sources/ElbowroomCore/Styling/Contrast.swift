@@ -83,6 +83,8 @@ public struct ConsumerTheme: Sendable, Equatable {
     public static let tmuxDefault = ConsumerTheme("tmux default status (black on green)", background: (0, 205, 0), foreground: (0, 0, 0), colors: .xterm)
     /// i3bar and swaybar without `colors`: white on black.
     public static let i3barDefault = ConsumerTheme("i3bar / swaybar default (white on #000000)", background: (0, 0, 0), foreground: (255, 255, 255), colors: .hex)
+    /// i3bar's and swaybar's urgent block (`urgent_workspace` in `colors`): white on #900000.
+    public static let i3barUrgent = ConsumerTheme("i3bar / swaybar urgent block (white on #900000)", background: (144, 0, 0), foreground: (255, 255, 255), colors: .hex)
     /// waybar's shipped style.css: `background-color: rgba(43, 48, 59, 0.5)`, `color: #ffffff`
     /// (taken opaque: over a dark wallpaper it is darker still).
     public static let waybarDefault = ConsumerTheme("waybar default style.css (white on #2b303b)", background: (43, 48, 59), foreground: (255, 255, 255), colors: .hex)

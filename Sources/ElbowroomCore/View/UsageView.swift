@@ -44,8 +44,15 @@ public struct WindowView: Sendable, Equatable {
     }
     /// Where the number came from: `api`, `status_line`, `claude_snapshot` or `demo`.
     public var source: ReadingSource = .api
-    /// Whether Claude Code's `/usage` shows this window as a row (`WindowCatalog.isShownByClaudeCode`).
+    /// Whether Claude Code's `/usage` shows this window as a row (`WindowCatalog.isShownByClaudeCode`);
+    /// for another provider's account, whether it is one of the account's own limits (a Codex
+    /// per-model limit is not: it shows when it needs attention).
     public var shown: Bool = true
+    /// The source's own figures in words (`UsageWindow.detail`): `259% used, 1,811.97 of 700 credits`.
+    public var detail: String?
+
+    /// What a one-line template calls it (`{each.short}`): `5h`, `7d`, else the label.
+    public var short: String { key == "five_hour" ? "5h" : key == "seven_day" ? "7d" : label }
 
     /// Worth a place on a one-line display it does not normally have: not ok, or binding.
     public var needsAttention: Bool { level != .ok || binding }
@@ -126,10 +133,11 @@ public struct UsageView: Sendable, Equatable {
     }
 
     /// What kind of account the data shows: `subscriber` (windows), `organisation pool`,
-    /// `gateway` (a spend limit from the status line), `spend only`, or `no limits` — for
+    /// `gateway` (a spend limit from the status line), `spend only`, `no limits`, or `blocked` (a Codex workspace refusing every request) — for
     /// `doctor`, `cache show` and the `account` variable. `nil` without data.
     public var accountType: String? {
         guard age != nil else { return nil }
+        if window(named: "blocked") != nil { return "blocked" }
         if spend?.source == .statusLine { return windows.isEmpty ? "gateway" : "subscriber with gateway spend limit" }
         if !windows.isEmpty { return "subscriber" }
         if let spend { return spend.organisation ? "organisation pool" : "spend only" }
@@ -186,8 +194,10 @@ public struct UsageView: Sendable, Equatable {
         error = status == .ok || status == .stale || status == .loading
             ? nil : (cache?.fetch.message ?? Self.defaultMessage(status))
         if status == .loading && !config.usageSource.mayFetch && provider == .claude {
-            // Nothing will ever fetch: say where the data will come from.
-            error = "waiting for Claude Code's status line"
+            // Nothing will ever fetch: say where the data will come from, or that it came
+            // without limits (`StatusLineIngest` records that, so every consumer says it).
+            error = cache?.fetch.message == Self.statusLineSentNoLimits
+                ? Self.statusLineSentNoLimits : "waiting for Claude Code's status line"
             waitsForStatusLine = true
         }
         plan = reading?.plan
@@ -200,13 +210,23 @@ public struct UsageView: Sendable, Equatable {
             if config.resetPolicy == .unknown, let r = stored.resetsAt, r <= now { continue }
             var w = Self.project(stored, now: now, thresholds: config.thresholds, history: history)
             w.source = stored.source ?? reading?.source ?? .api
-            w.shown = WindowCatalog.isShownByClaudeCode(key: stored.key, apiLabel: stored.label, plan: plan)
+            w.detail = stored.detail
+            switch provider {
+            case .claude: w.shown = WindowCatalog.isShownByClaudeCode(key: stored.key, apiLabel: stored.label, plan: plan)
+            case .codex: w.shown = !WindowCatalog.isCodexPerModel(stored.key)
+            case .plugin: w.shown = true
+            }
             windows.append(w)
         }
         for w in windows where w.shown || w.needsAttention { rows.append(w) }
         // Never hide every window: an account whose only limits are ones `/usage` leaves out
         // (a limits[]-only body with an Opus week) shows them.
         if rows.isEmpty { rows = windows }
+        // Another provider's windows have no fixed order Claude Code's `/usage` gives them: the
+        // least headroom comes first, so a line cut short keeps the limit that binds.
+        if provider != .claude && rows.count > 1 {
+            rows.sort { ($0.left, $0.resetsIn ?? .infinity) < ($1.left, $1.resetsIn ?? .infinity) }
+        }
         unknownKeys = reading?.unknownKeys ?? []
         attribution = cache?.attribution
         if let extra = reading?.extra, extra.hasSpend {

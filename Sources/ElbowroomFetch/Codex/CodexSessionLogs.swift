@@ -93,14 +93,57 @@ enum CodexSessionLogs {
     struct Payload: Decodable {
         var type: String?
         var rate_limits: Limits?
+        var keys: [String] = []
+
+        enum CodingKeys: String, CodingKey { case type, rate_limits }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            type = try? c.decodeIfPresent(String.self, forKey: .type)
+            rate_limits = try? c.decodeIfPresent(Limits.self, forKey: .rate_limits)
+            keys = (try? decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)) ?? []
+        }
     }
+
+    /// Keys of a `token_count` event's payload elbowroom knows (CODEX.md §5).
+    static let knownPayloadKeys: Set<String> = ["type", "info", "rate_limits"]
+
+    /// Keys of a `rate_limits` snapshot elbowroom knows (CODEX.md §5); any other is drift.
+    static let knownKeys: Set<String> = [
+        "limit_id", "limit_name", "primary", "secondary", "tertiary", "credits", "plan_type",
+        "rate_limit_reached_type", "individual_limit", "spend_control_reached", "spend_control",
+    ]
 
     struct Limits: Decodable {
         var limit_id: String?
         var limit_name: String?
         var primary: LogWindow?
         var secondary: LogWindow?
+        var tertiary: LogWindow?
         var plan_type: String?
+        var rate_limit_reached_type: CodexCredit.ReachedType?
+        var individual_limit: CodexCredit.CreditLimit?
+        var spend_control_reached: Bool?
+        var keys: [String] = []
+
+        enum CodingKeys: String, CodingKey {
+            case limit_id, limit_name, primary, secondary, tertiary, plan_type, rate_limit_reached_type
+            case individual_limit, spend_control_reached
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            limit_id = try? c.decodeIfPresent(String.self, forKey: .limit_id)
+            limit_name = try? c.decodeIfPresent(String.self, forKey: .limit_name)
+            primary = try? c.decodeIfPresent(LogWindow.self, forKey: .primary)
+            secondary = try? c.decodeIfPresent(LogWindow.self, forKey: .secondary)
+            tertiary = try? c.decodeIfPresent(LogWindow.self, forKey: .tertiary)
+            plan_type = try? c.decodeIfPresent(String.self, forKey: .plan_type)
+            rate_limit_reached_type = try? c.decodeIfPresent(CodexCredit.ReachedType.self, forKey: .rate_limit_reached_type)
+            individual_limit = try? c.decodeIfPresent(CodexCredit.CreditLimit.self, forKey: .individual_limit)
+            spend_control_reached = try? c.decodeIfPresent(Bool.self, forKey: .spend_control_reached)
+            keys = (try? decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)) ?? []
+        }
     }
 
     struct LogWindow: Decodable {
@@ -108,6 +151,8 @@ enum CodexSessionLogs {
         var window_minutes: Double?
         var resets_at: Double?
         var resets_in_seconds: Double?
+        /// An RFC 3339 `resets_at` that is no real time.
+        var unreadableReset = false
 
         enum CodingKeys: String, CodingKey { case used_percent, window_minutes, resets_at, resets_in_seconds }
 
@@ -119,47 +164,70 @@ enum CodexSessionLogs {
             // Unix seconds, or (a few days in October 2025) an RFC 3339 string.
             if let seconds = try? c.decodeIfPresent(Double.self, forKey: .resets_at) {
                 resets_at = seconds
-            } else if let text = try? c.decodeIfPresent(String.self, forKey: .resets_at), let date = ISO8601.parse(text) {
-                resets_at = date.timeIntervalSince1970
+            } else if let text = try? c.decodeIfPresent(String.self, forKey: .resets_at) {
+                // A real time within the bound, kept as seconds (never then read as milliseconds).
+                if let date = ISO8601.parse(text), EpochTime.isSane(date) { resets_at = date.timeIntervalSince1970 } else { unreadableReset = true }
             }
+        }
+
+        /// As `CodexUsage` bounds it; minutes become seconds only when they are a length at all.
+        var window: CodexUsage.Window {
+            let seconds = window_minutes.map { $0.isFinite && abs($0) < 1e12 ? $0 * 60 : .infinity }
+            return CodexUsage.Window(usedPercent: used_percent, seconds: seconds, resetAt: resets_at,
+                                     resetIn: resets_at == nil ? resets_in_seconds : nil)
         }
     }
 
     /// The last `token_count` event with rate limits in a log's text: the newest main limit
     /// (`limit_id` `codex` or null), and the per-model ones from the lines after it (the newest
-    /// of each). Unparsable lines (half written) are skipped.
+    /// of each). Unparsable lines (half written) are skipped. The reading's source is
+    /// `session_log`: the numbers came from a file Codex wrote, not from any API.
     static func reading(fromLog data: Data, now: Date) -> Reading? {
         let decoder = JSONDecoder()
-        var main: (limits: Limits, at: Date)?
+        var main: (limits: Limits, at: Date, payloadKeys: [String])?
         var others: [Limits] = []
         for line in data.split(separator: 0x0A).reversed() {
             guard line.count > 2, line.first == 0x7B,
                   let parsed = try? decoder.decode(Line.self, from: Data(line)),
                   parsed.type == "event_msg", parsed.payload?.type == "token_count",
                   let limits = parsed.payload?.rate_limits else { continue }
+            // A line stamped more than an hour after this clock (a machine whose clock is ahead)
+            // is not believed, nor one stamped at no real time.
             let at = parsed.timestamp.flatMap(ISO8601.parse) ?? now
+            guard EpochTime.isSane(at), at <= now.addingTimeInterval(3600) else { continue }
             if limits.limit_id == nil || limits.limit_id == "codex" {
-                main = (limits, at)
+                main = (limits, at, parsed.payload?.keys ?? [])
                 break
             }
             if !others.contains(where: { $0.limit_id == limits.limit_id }) { others.append(limits) }
         }
         guard let main else { return nil }
-        func window(_ w: LogWindow?, at: Date) -> CodexUsage.Window? {
-            guard let w else { return nil }
-            let resetsAt = w.resets_at.map { Date(timeIntervalSince1970: $0) } ?? w.resets_in_seconds.map { at.addingTimeInterval($0) }
-            return CodexUsage.Window(usedPercent: w.used_percent, seconds: w.window_minutes.map { $0 * 60 }, resetsAt: resetsAt)
+        var notes: [String] = []
+        func slots(_ l: Limits) -> [CodexUsage.Window?] {
+            for (name, w) in [("primary", l.primary), ("secondary", l.secondary), ("tertiary", l.tertiary)] where w?.unreadableReset == true {
+                notes.append("rate_limits.\(name): resets_at is no time; left out")
+            }
+            func usable(_ w: LogWindow?) -> CodexUsage.Window? { w?.unreadableReset == true ? nil : w?.window }
+            return [usable(l.primary), usable(l.secondary), usable(l.tertiary)]
         }
-        var limits = [CodexUsage.Limit(feature: nil, name: nil, primary: window(main.limits.primary, at: main.at),
-                                       secondary: window(main.limits.secondary, at: main.at))]
+        var limits = [CodexUsage.Limit(feature: nil, name: nil, slots: slots(main.limits))]
         for other in others {
-            limits.append(CodexUsage.Limit(feature: other.limit_id, name: other.limit_name,
-                                           primary: window(other.primary, at: main.at), secondary: window(other.secondary, at: main.at)))
+            limits.append(CodexUsage.Limit(feature: other.limit_id, name: other.limit_name, slots: slots(other)))
         }
-        var windows = CodexUsage.windows(limits, observedAt: main.at)
+        var windows = CodexUsage.windows(limits, observedAt: main.at, notes: &notes)
+        var control: CodexCredit.SpendControl?
+        if let individual = main.limits.individual_limit, individual.carriesData {
+            control = CodexCredit.SpendControl(reached: main.limits.spend_control_reached, limits: [("individual_limit", individual)])
+        } else if main.limits.spend_control_reached != nil {
+            control = CodexCredit.SpendControl(reached: main.limits.spend_control_reached, limits: [])
+        }
+        windows += CodexCredit.windows(control, reached: main.limits.rate_limit_reached_type?.type, observedAt: main.at, notes: &notes)
         // A window whose reset has passed is shown as reset by the view; one stamped more than an
         // hour after this clock (a log from a machine whose clock is ahead) is not believed.
         windows = windows.filter { $0.observedAt <= now.addingTimeInterval(3600) }
-        return Reading(windows: windows, plan: main.limits.plan_type, fetchedAt: main.at, source: .api)
+        let unknown = main.payloadKeys.filter { !knownPayloadKeys.contains($0) }.sorted()
+            + main.limits.keys.filter { !knownKeys.contains($0) }.sorted().map { "rate_limits." + $0 }
+        return Reading(windows: windows, plan: main.limits.plan_type, fetchedAt: main.at, source: .sessionLog,
+                       notes: notes, unknownKeys: Array(unknown.prefix(32)))
     }
 }

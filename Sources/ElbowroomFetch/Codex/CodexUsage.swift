@@ -7,69 +7,100 @@ import ElbowroomCore
 
 /// Codex's usage answer (`GET {base}/wham/usage`, CODEX.md §3) and the rate limits in its session
 /// logs (§5) as a `Reading`. Windows are named by their **length**, never by their slot: a weekly-
-/// only plan sends its one weekly window first, some accounts a 30-day one. Every field may be
-/// missing or null; unknown fields and values are ignored.
+/// only plan sends its one weekly window first, some accounts a 30-day one, some a 1-hour and a
+/// 1-day one (`WindowLength`). A workspace's credit limit (`spend_control`) is a window too
+/// (`CodexCredit`), and a workspace that refuses every request is said as blocked. Every field may
+/// be missing or null; unknown fields are named as drift (`Reading.unknownKeys`); every time and
+/// duration is bounded where it is decoded (`EpochTime`): one out of range drops its window with a
+/// note, never the reading.
 enum CodexUsage {
-    /// One window, either shape: the endpoint's (seconds) or a session log's (minutes).
+    /// One window, either shape: the endpoint's (seconds) or a session log's (minutes), as
+    /// decoded: raw numbers, bounded by `windows`.
     struct Window: Sendable, Equatable {
         var usedPercent: Double?
         /// Length in seconds, when told.
         var seconds: Double?
-        var resetsAt: Date?
+        /// Unix time of the reset (seconds, or milliseconds by magnitude), when told.
+        var resetAt: Double?
+        /// Seconds from the observation to the reset, when told (and `resetAt` is not).
+        var resetIn: Double?
     }
 
     /// One limit: the main one (`codex`) or a per-model one (`metered_feature`, `limit_name`).
     struct Limit: Sendable, Equatable {
         var feature: String?
         var name: String?
-        var primary: Window?
-        var secondary: Window?
+        var slots: [Window?]
+
+        var isMain: Bool { feature == nil || feature == "codex" }
     }
 
-    /// The window key for a length: `five_hour` (5 h), `seven_day` (7 d), `thirty_day`, else
-    /// `window_<minutes>m`; unknown length: a reset more than 48 h away reads as weekly, else
-    /// the slot decides (the first as the session, the second as the week).
-    static func key(seconds: Double?, resetsIn: TimeInterval?, slot: Int) -> String {
-        if let seconds, seconds.isFinite, seconds > 0 {
-            let minutes = Int((seconds / 60).rounded(.up))
-            switch minutes {
-            case 300: return "five_hour"
-            case 10080: return "seven_day"
-            case 43200: return "thirty_day"
-            default: return "window_\(minutes)m"
-            }
-        }
-        if let resetsIn, resetsIn > 48 * 3600 { return "seven_day" }
-        return slot == 0 ? "five_hour" : "seven_day"
-    }
-
-    static func label(forKey key: String) -> String? {
-        switch key {
-        case "five_hour": "Session"
-        case "seven_day": "Weekly"
-        case "thirty_day": "Monthly"
-        default: nil
+    /// The window key and label for a window: by its length (`WindowLength`); an unknown length
+    /// falls back on the reset (more than 48 h away reads as weekly) and then the slot (first:
+    /// session, second: weekly, third: an honest `tertiary_window`).
+    static func name(seconds: Double?, resetsIn: TimeInterval?, slot: Int) -> WindowLength {
+        if let seconds, let length = WindowLength(seconds: seconds) { return length }
+        if let resetsIn, resetsIn > 48 * 3600, slot < 2 { return WindowLength(seconds: 604800)! }
+        switch slot {
+        case 0: return WindowLength(seconds: 18000)!
+        case 1: return WindowLength(seconds: 604800)!
+        default: return WindowLength(key: "tertiary_window", label: "Third window", short: "3rd", seconds: nil)
         }
     }
 
-    /// The windows of some limits, observed at `now`. A per-model window's key is the main
-    /// key with the feature after it (`seven_day_codex_bengalfox`), its label the limit's name.
-    static func windows(_ limits: [Limit], observedAt now: Date) -> [UsageWindow] {
+    /// The windows of some limits, observed at `now`, and notes on what was left out. A
+    /// per-model window's key is the main key with the feature after it
+    /// (`seven_day_codex_bengalfox`), its label the limit's name and the length; a per-model
+    /// window never takes a main window's place.
+    static func windows(_ limits: [Limit], observedAt now: Date, notes: inout [String]) -> [UsageWindow] {
         var windows: [UsageWindow] = []
-        for limit in limits {
+        // Main limits first: a per-model limit that calls itself `codex` comes after them.
+        let ordered = limits.filter(\.isMain) + limits.filter { !$0.isMain }
+        for limit in ordered {
             let feature = limit.feature.map(safeKey)
-            for (slot, window) in [limit.primary, limit.secondary].enumerated() {
-                guard let window, let used = window.usedPercent, used.isFinite else { continue }
-                let base = key(seconds: window.seconds, resetsIn: window.resetsAt.map { $0.timeIntervalSince(now) }, slot: slot)
-                let isMain = feature == nil || feature == "codex"
-                let windowKey = isMain ? base : base + "_" + feature!
-                guard !windows.contains(where: { $0.key == windowKey }) else { continue }
-                let shortLength = base == "five_hour" ? "5h" : base == "seven_day" ? "7d" : base == "thirty_day" ? "30d" : base
-                let windowLabel = isMain ? label(forKey: base) : (limit.name ?? feature!) + " " + shortLength
-                windows.append(UsageWindow(key: windowKey, label: windowLabel, used: used, resetsAt: window.resetsAt, observedAt: now))
+            for (slot, window) in limit.slots.enumerated() {
+                guard let window, let raw = window.usedPercent else { continue }
+                let place = (limit.isMain ? "" : (feature ?? "") + " ") + ["primary", "secondary", "tertiary"][min(slot, 2)] + "_window"
+                guard let used = UsagePercent.accept(raw) else {
+                    notes.append(UsagePercent.note(key: place, field: "used_percent", value: raw))
+                    continue
+                }
+                var resetsAt: Date?
+                if let at = window.resetAt {
+                    guard let date = EpochTime.date(unix: at) else {
+                        notes.append("\(place): reset_at \(shown(at)) is no time; left out")
+                        continue
+                    }
+                    resetsAt = date
+                } else if let after = window.resetIn {
+                    guard let seconds = EpochTime.duration(after) else {
+                        notes.append("\(place): reset_after_seconds \(shown(after)) is no duration; left out")
+                        continue
+                    }
+                    resetsAt = now.addingTimeInterval(seconds)
+                }
+                if let seconds = window.seconds, WindowLength(seconds: seconds) == nil {
+                    notes.append("\(place): limit_window_seconds \(shown(seconds)) is no length; named by its place")
+                }
+                let length = name(seconds: window.seconds, resetsIn: resetsAt.map { $0.timeIntervalSince(now) }, slot: slot)
+                let key = limit.isMain ? length.key : length.key + "_" + (feature ?? "model")
+                // A reset further ahead than the window lasts (and an hour for clocks) is not
+                // believed: cached, it would hold off every real reading until then.
+                if let resetsAt, resetsAt.timeIntervalSince(now) > (length.seconds ?? 31 * 86400) + 3600 {
+                    notes.append("\(key): reset_at \(ISO8601.format(resetsAt)) is further ahead than the window lasts; left out")
+                    continue
+                }
+                guard !windows.contains(where: { $0.key == key }) else { continue }
+                let label = limit.isMain ? length.label : (limit.name ?? limit.feature ?? "model") + " " + length.short
+                windows.append(UsageWindow(key: key, label: label, used: used, resetsAt: resetsAt, observedAt: now))
             }
         }
         return windows
+    }
+
+    /// A number as a note shows it: whole when it is one, else as Swift prints it.
+    static func shown(_ value: Double) -> String {
+        value.isFinite && abs(value) < 1e15 && value == value.rounded() ? String(Int64(value)) : String(value)
     }
 
     /// A feature name as part of a key: lowercase letters, digits and `_`.
@@ -83,15 +114,54 @@ enum CodexUsage {
 
     // MARK: The endpoint's answer
 
+    /// Top-level keys of the answer elbowroom knows (reads, or knows to leave alone): any other
+    /// is drift, named by `doctor` and `cache show` (CODEX.md §3, "Newer shapes").
+    static let knownKeys: Set<String> = [
+        "plan_type", "rate_limit", "additional_rate_limits", "credits", "spend_control",
+        "rate_limit_reached_type", "code_review_rate_limit", "rate_limit_reset_credits",
+        "user_id", "account_id", "email", "promo", "referral_beacon",
+        "rate_limit_upsell", "model_usage", "applicable_available_count", "overage_limit_reached",
+        "approx_local_messages", "approx_cloud_messages",
+    ]
+
     struct Body: Decodable {
         var plan_type: String?
         var rate_limit: RateLimit?
         var additional_rate_limits: [Additional]?
+        var spend_control: CodexCredit.SpendControl?
+        var rate_limit_reached_type: CodexCredit.ReachedType?
+        var keys: [String] = []
+
+        enum CodingKeys: String, CodingKey {
+            case plan_type, rate_limit, additional_rate_limits, spend_control, rate_limit_reached_type
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            plan_type = try? c.decodeIfPresent(String.self, forKey: .plan_type)
+            rate_limit = try? c.decodeIfPresent(RateLimit.self, forKey: .rate_limit)
+            additional_rate_limits = try? c.decodeIfPresent([Additional].self, forKey: .additional_rate_limits)
+            spend_control = try? c.decodeIfPresent(CodexCredit.SpendControl.self, forKey: .spend_control)
+            rate_limit_reached_type = try? c.decodeIfPresent(CodexCredit.ReachedType.self, forKey: .rate_limit_reached_type)
+            keys = (try? decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)) ?? []
+        }
     }
 
     struct RateLimit: Decodable {
         var primary_window: APIWindow?
         var secondary_window: APIWindow?
+        var tertiary_window: APIWindow?
+
+        enum CodingKeys: String, CodingKey { case primary_window, secondary_window, tertiary_window }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            primary_window = try? c.decodeIfPresent(APIWindow.self, forKey: .primary_window)
+            secondary_window = try? c.decodeIfPresent(APIWindow.self, forKey: .secondary_window)
+            tertiary_window = try? c.decodeIfPresent(APIWindow.self, forKey: .tertiary_window)
+        }
+
+        var slots: [Window?] { [primary_window?.window, secondary_window?.window, tertiary_window?.window] }
     }
 
     struct Additional: Decodable {
@@ -105,26 +175,50 @@ enum CodexUsage {
         var limit_window_seconds: Double?
         var reset_after_seconds: Double?
         var reset_at: Double?
+
+        enum CodingKeys: String, CodingKey { case used_percent, limit_window_seconds, reset_after_seconds, reset_at }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            used_percent = try? c.decodeIfPresent(Double.self, forKey: .used_percent)
+            limit_window_seconds = try? c.decodeIfPresent(Double.self, forKey: .limit_window_seconds)
+            reset_after_seconds = try? c.decodeIfPresent(Double.self, forKey: .reset_after_seconds)
+            reset_at = try? c.decodeIfPresent(Double.self, forKey: .reset_at)
+        }
+
+        var window: Window {
+            Window(usedPercent: used_percent, seconds: limit_window_seconds, resetAt: reset_at,
+                   resetIn: reset_at == nil ? reset_after_seconds : nil)
+        }
     }
 
-    /// Decodes an answer; `nil` when it is not Codex's usage JSON.
+    /// Decodes an answer; `nil` when it is not Codex's usage JSON (not an object with `plan_type`
+    /// or a limit).
     static func reading(fromAPI data: Data, now: Date) -> Reading? {
         guard let body = try? JSONDecoder().decode(Body.self, from: data) else { return nil }
-        func window(_ w: APIWindow?) -> Window? {
-            guard let w else { return nil }
-            let resetsAt = w.reset_at.map { Date(timeIntervalSince1970: $0) }
-                ?? w.reset_after_seconds.map { now.addingTimeInterval($0) }
-            return Window(usedPercent: w.used_percent, seconds: w.limit_window_seconds, resetsAt: resetsAt)
-        }
+        guard body.plan_type != nil || body.keys.contains("rate_limit") || body.keys.contains("spend_control") else { return nil }
         var limits: [Limit] = []
         if let main = body.rate_limit {
-            limits.append(Limit(feature: nil, name: nil, primary: window(main.primary_window), secondary: window(main.secondary_window)))
+            limits.append(Limit(feature: nil, name: nil, slots: main.slots))
         }
         for extra in body.additional_rate_limits ?? [] {
             guard let limit = extra.rate_limit else { continue }
-            limits.append(Limit(feature: extra.metered_feature ?? extra.limit_name, name: extra.limit_name,
-                                primary: window(limit.primary_window), secondary: window(limit.secondary_window)))
+            limits.append(Limit(feature: extra.metered_feature ?? extra.limit_name, name: extra.limit_name, slots: limit.slots))
         }
-        return Reading(windows: windows(limits, observedAt: now), plan: body.plan_type, fetchedAt: now, source: .api)
+        var notes: [String] = []
+        var found = windows(limits, observedAt: now, notes: &notes)
+        found += CodexCredit.windows(body.spend_control, reached: body.rate_limit_reached_type?.type,
+                                     observedAt: now, notes: &notes)
+        let unknown = body.keys.filter { !knownKeys.contains($0) }.sorted()
+        return Reading(windows: found, plan: body.plan_type, fetchedAt: now, source: .api, notes: notes,
+                       unknownKeys: Array(unknown.prefix(32)))
     }
+}
+
+/// Any key, for listing an object's keys (drift).
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }

@@ -25,6 +25,7 @@ extension FetchCoordinator {
             read = { () throws(FetchError) -> Reading in try codex.read() }
             source = CodexFetch.endpointName
         case .plugin(let name)?:
+            PluginCacheMigration.run(paths: paths, config: config, log: { log($0) })
             let plugin = SourcePlugin(name: name, context: context, config: config)
             credentialsChanged = nil
             read = { () throws(FetchError) -> Reading in try plugin.read() }

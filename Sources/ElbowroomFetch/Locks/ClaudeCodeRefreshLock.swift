@@ -35,6 +35,8 @@ public final class ClaudeCodeRefreshLock: @unchecked Sendable {
         /// `path` is held by someone else, last touched at `since`.
         case busy(path: String, since: Date?)
         case unavailable(String)
+        /// `path` is stale but cannot be taken over (`DirectoryLock.Attempt.stuck`): `why`.
+        case stuck(path: String, why: String)
     }
 
     /// Takes both locks or neither.
@@ -50,6 +52,9 @@ public final class ClaudeCodeRefreshLock: @unchecked Sendable {
             case .unavailable(let why):
                 release()
                 return .unavailable(why)
+            case .stuck(let why):
+                release()
+                return .stuck(path: lock.path, why: why)
             }
         }
         startTouching()
@@ -148,6 +153,8 @@ public enum StorageWriteLock {
                 continue
             case .unavailable(let why):
                 log("cannot take the write lock (\(why)); writing without it")
+            case .stuck(let why):
+                log("the write lock \(storage.writeLock) is stuck (stale, but \(why)); writing with the compare-and-swap alone")
             }
             break
         }

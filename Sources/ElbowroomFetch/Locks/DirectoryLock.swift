@@ -12,7 +12,9 @@ import Darwin
 
 /// One of Claude Code's lock directories: `mkdir` succeeding is holding it. The holder touches it
 /// while it works; one whose mtime is older than `staleAfter` was left by a holder that died and
-/// may be taken over (removed and made again), which is Claude Code's own rule. So a lock we leave
+/// may be taken over (removed and made again), which is Claude Code's own rule; so may one dated
+/// more than a minute ahead (`ClaudeCodeStorage.lockIsStale`). A stale lock that is not an empty
+/// directory cannot be taken over by anyone: that is `.stuck`, said with its path. So a lock we leave
 /// behind — `kill -9` in the middle of a refresh — expires for Claude Code exactly as one of its
 /// own would, and never blocks it for longer.
 public struct DirectoryLock: Sendable, Equatable {
@@ -31,6 +33,9 @@ public struct DirectoryLock: Sendable, Equatable {
         /// It cannot be made at all (no such directory, read-only, not ours to write): nobody,
         /// Claude Code included, can take it here.
         case unavailable(String)
+        /// Stale, but it cannot be taken over (a file, or a directory with something in it):
+        /// nobody can take it until it is removed. The reason, without the path.
+        case stuck(String)
     }
 
     public func tryAcquire(now: Date) -> Attempt {
@@ -40,9 +45,15 @@ public struct DirectoryLock: Sendable, Equatable {
             return .unavailable("cannot create \(path): \(String(cString: strerror(error)).lowercased())")
         }
         guard let touched = lastTouched() else { return .busy(since: nil) }
-        if now.timeIntervalSince(touched) > staleAfter, isDirectory() {
+        // Untouched too long, or dated ahead (a holder killed before the clock stepped back).
+        if ClaudeCodeStorage.lockIsStale(touched: touched, now: now, staleAfter: staleAfter) {
+            if let why = ClaudeCodeStorage.stuckReason(path) { return .stuck(why) }
             // Left by a holder that died: take it over, as Claude Code does.
-            _ = rmdir(path)
+            if rmdir(path) != 0 && errno != ENOENT {
+                let error = errno
+                return error == ENOTEMPTY || error == EEXIST ? .stuck("it is a directory with something in it")
+                    : .stuck("it cannot be removed: \(String(cString: strerror(error)).lowercased())")
+            }
             if mkdir(path, 0o700) == 0 { return .acquired }
         }
         return .busy(since: touched)
@@ -64,8 +75,4 @@ public struct DirectoryLock: Sendable, Equatable {
         return FileSystem.modificationDate(info)
     }
 
-    func isDirectory() -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-    }
 }

@@ -102,6 +102,9 @@ public struct TokenRenewal: Sendable {
                     pause(Double.random(in: Self.busyPause))
                     (base, baseRaw) = try current()
                     if let adopted = refreshedElsewhere(base, than: stale, now: Date()) { return adopted }
+                case .stuck(let path, let reason):
+                    log("claude code's refresh lock \(path) is stuck: \(reason)")
+                    throw .expired("\(why); claude code's refresh lock \(path) is stuck (stale, but \(reason), so neither claude code nor elbowroom can take it over): remove it when no claude code is refreshing")
                 case .unavailable(let reason):
                     log("claude code's refresh locks cannot be taken: \(reason)")
                     if mode == .auto && detector.isClaudeRunning() {

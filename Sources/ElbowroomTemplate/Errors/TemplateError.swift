@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// A template that cannot be used, with where and why, printed compiler-style:
 ///
 /// ```
@@ -53,15 +54,22 @@ struct SourceRange: Sendable, Equatable {
 /// Turns ranges into `TemplateError`s for one source.
 struct ErrorReporter: Sendable {
     let name: String
-    let lines: [String]
+    let source: String
 
     init(name: String, source: String) {
         self.name = name
+        self.source = source
+    }
+
+    /// The source's lines, split only when there is an error to show (on every parse it cost
+    /// a large template ~0.4 M instructions).
+    var lines: [String] {
         // The same line breaks the lexer counts (`\r\n` is one character and one break).
-        lines = source.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        source.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
     }
 
     func error(_ message: String, at range: SourceRange, suggestion: String? = nil) -> TemplateError {
+        let lines = self.lines
         let line = range.line - 1 < lines.count ? lines[range.line - 1] : ""
         // A token running past the end of its line (an unclosed string) is underlined to the end.
         let available = max(1, line.count - (range.column - 1))

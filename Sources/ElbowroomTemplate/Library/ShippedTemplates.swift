@@ -11,8 +11,7 @@ extension TemplateLibrary {
         case "claude":
             return #"""
             ([{claude.model}](bold))( · ctx {claude.context_percent}%)\
-            ( · [5h {5h.percent}%](level))( · [7d {7d.percent}%](level))\
-            ( · [{each.label} {each.percent}%](level))\
+            ( · [{each.short} {each.percent}%](level))\
             ({spend.limit_is_yours} · [({spend.org}org )({spend.used} / {spend.limit})({spend.uncapped}{spend.used} spent)({spend.used|not}spend {spend.percent}%)](level)( {spend.period}))\
             ({spend.limit_is_yours|not} · credits {spend.used}( / {spend.limit}))\
             ({notice|exists} · [{notice}](dim))\
@@ -21,8 +20,7 @@ extension TemplateLibrary {
             """#
         case "compact":
             return #"""
-            ([5h {5h.percent}%](level))( · [7d {7d.percent}%](level))\
-            ( · [{each.label} {each.percent}%](level))\
+            ( · [{each.short} {each.percent}%](level))\
             ({spend.limit_is_yours} · [({spend.org}org )({spend.used} / {spend.limit})({spend.uncapped}{spend.used} spent)({spend.used|not}spend {spend.percent}%)](level)( {spend.period}))\
             ({spend.limit_is_yours|not} · credits {spend.used}( / {spend.limit}))\
             ({notice|exists} · [{notice}](dim))\
@@ -33,7 +31,7 @@ extension TemplateLibrary {
             return #"""
             ([5h {5h.percent}%](level)( ↻{5h.resets_in})( {5h.spark|spark(6)} {5h.rate|fixed(1)}%/h)( out in {5h.eta}))\
             ( · [7d {7d.percent}%](level)( ↻{7d.resets_in})( {7d.rate|fixed(1)}%/h)( out in {7d.eta}))\
-            ( · [{each.label} {each.percent}%](level)( ↻{each.resets_in})( out in {each.eta}))\
+            ( · [{each.label} {each.percent}%](level)( \({each.detail}\))( ↻{each.resets_in})( out in {each.eta}))\
             ({spend.limit_is_yours} · [({spend.org}org )({spend.used} / {spend.limit})({spend.uncapped}{spend.used} spent)({spend.used|not}spend {spend.percent}%)](level)({spend.used|exists}{spend.capped} \({spend.percent}%\))( {spend.period})( ↻{spend.resets_in}))\
             ({spend.limit_is_yours|not} · credits {spend.used}( / {spend.limit}))\
             ({notice|exists} · [{notice}](dim))\
@@ -53,7 +51,7 @@ extension TemplateLibrary {
             ({age|not}{error|not}\nloading…)\
             (\n[{5h.label|pad(-8)}](level) {5h.percent|pad(3)}% {display}  {5h.used|bar(10, "░")}( {5h.spark|spark(10)})( · resets {5h.resets_at})( · {5h.rate|fixed(1)}%/h)( · pace {5h.pace}%)( · runs out in {5h.eta})( · {5h.binding}binds now)[( · {5h.source} {5h.age} ago)](dim))\
             (\n[{7d.label|pad(-8)}](level) {7d.percent|pad(3)}% {display}  {7d.used|bar(10, "░")}( {7d.spark|spark(10)})( · resets {7d.resets_at})( · {7d.rate|fixed(1)}%/h)( · pace {7d.pace}%)( · runs out in {7d.eta})( · {7d.binding}binds now)[( · {7d.source} {7d.age} ago)](dim))\
-            (\n[{each.label|pad(-8)}](level) {each.percent|pad(3)}% {display}  {each.used|bar(10, "░")}( {each.spark|spark(10)})( · resets {each.resets_at})( · {each.rate|fixed(1)}%/h)( · pace {each.pace}%)( · runs out in {each.eta})( · {each.binding}binds now)[( · {each.source} {each.age} ago)](dim))\
+            (\n[{each.label|pad(-8)}](level) {each.percent|pad(3)}% {display}  {each.used|bar(10, "░")}( {each.spark|spark(10)})( · resets {each.resets_at})( · {each.rate|fixed(1)}%/h)( · pace {each.pace}%)( · runs out in {each.eta})( · {each.binding}binds now)( · {each.detail})[( · {each.source} {each.age} ago)](dim))\
             ({spend.used|exists}\n({spend.limit_is_yours}[Spend   ](level))({spend.limit_is_yours|not}[Credits ](level)) ({spend.org}organisation's pool: ){spend.used}( of {spend.limit})( spent{spend.uncapped})( \({spend.percent}%\))( {spend.period})( · resets in {spend.resets_in}))\
             ({spend.used|not}{spend.percent|exists}\n[Spend   ](level) {spend.percent}% of the spend limit( {spend.period})( · resets in {spend.resets_in}))\
             ({notice|exists}\n{notice})
@@ -97,54 +95,8 @@ extension TemplateLibrary {
                         .text(" · "),
                         .styled(
                             [
-                                .text("5h "),
                                 .placeholder(
-                                    Placeholder(variable: .window("5h", .percent), filters: [], account: nil)
-                                ),
-                                .text("%"),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                    ]),
-                    .conditional([
-                        .text(" · "),
-                        .styled(
-                            [
-                                .text("7d "),
-                                .placeholder(
-                                    Placeholder(variable: .window("7d", .percent), filters: [], account: nil)
-                                ),
-                                .text("%"),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                    ]),
-                    .conditional([
-                        .text(" · "),
-                        .styled(
-                            [
-                                .placeholder(
-                                    Placeholder(variable: .window("each", .label), filters: [], account: nil)
+                                    Placeholder(variable: .window("each", .short), filters: [], account: nil)
                                 ),
                                 .text(" "),
                                 .placeholder(
@@ -325,62 +277,17 @@ extension TemplateLibrary {
                         ),
                     ]),
                 ],
-                namedKeys: ["five_hour", "seven_day"],
-                repeatsWindows: [false, false, false, false, true, false, false, false, false, false, false])
+                namedKeys: [],
+                repeatsWindows: [false, false, true, false, false, false, false, false, false])
         case "compact":
             return (
                 nodes: [
                     .conditional([
-                        .styled(
-                            [
-                                .text("5h "),
-                                .placeholder(
-                                    Placeholder(variable: .window("5h", .percent), filters: [], account: nil)
-                                ),
-                                .text("%"),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                    ]),
-                    .conditional([
-                        .text(" · "),
-                        .styled(
-                            [
-                                .text("7d "),
-                                .placeholder(
-                                    Placeholder(variable: .window("7d", .percent), filters: [], account: nil)
-                                ),
-                                .text("%"),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                    ]),
-                    .conditional([
                         .text(" · "),
                         .styled(
                             [
                                 .placeholder(
-                                    Placeholder(variable: .window("each", .label), filters: [], account: nil)
+                                    Placeholder(variable: .window("each", .short), filters: [], account: nil)
                                 ),
                                 .text(" "),
                                 .placeholder(
@@ -559,8 +466,8 @@ extension TemplateLibrary {
                         ),
                     ]),
                 ],
-                namedKeys: ["five_hour", "seven_day"],
-                repeatsWindows: [false, false, true, false, false, false, false, false, false])
+                namedKeys: [],
+                repeatsWindows: [true, false, false, false, false, false, false])
         case "full":
             return (
                 nodes: [
@@ -692,6 +599,13 @@ extension TemplateLibrary {
                                 usesLevel: true
                             )
                         ),
+                        .conditional([
+                            .text(" ("),
+                            .placeholder(
+                                Placeholder(variable: .window("each", .detail), filters: [], account: nil)
+                            ),
+                            .text(")"),
+                        ]),
                         .conditional([
                             .text(" ↻"),
                             .placeholder(
@@ -1461,6 +1375,12 @@ extension TemplateLibrary {
                                 Placeholder(variable: .window("each", .binding), filters: [], account: nil)
                             ),
                             .text("binds now"),
+                        ]),
+                        .conditional([
+                            .text(" · "),
+                            .placeholder(
+                                Placeholder(variable: .window("each", .detail), filters: [], account: nil)
+                            ),
                         ]),
                         .styled(
                             [

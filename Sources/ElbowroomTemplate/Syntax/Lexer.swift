@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// Splits template source into tokens, keeping each token's line and column as it scans.
 ///
 /// Two modes: in text, `{ [ ] ( )` are structure and `\` escapes; inside a placeholder (`{…}`),

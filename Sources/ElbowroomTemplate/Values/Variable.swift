@@ -28,10 +28,12 @@ import ElbowroomCore
 /// | `W.eta` | duration | time until 100 % at the same rate as `pace`; no value when it lasts until the reset |
 /// | `W.label` | text | `Session`, `Weekly`, `Sonnet`, `Opus`, `OAuth apps`, the API's display name (`Fable`), or the key made readable (`seven_day_fable` → `Fable`): one label whichever shape the API used |
 /// | `W.name` | text | the name templates use: `5h`, `7d`, `opus`, or the API key |
+/// | `W.short` | text | what a one-line template calls it: `5h`, `7d`, else the label (`Sonnet`, `1h`, `Monthly credit limit`) |
 /// | `W.binding` | flag | the API marks this limit as the one that binds now (`is_active` in `limits[]`) |
 /// | `W.alert` | flag | the window needs attention: its level is not ok, or it binds |
 /// | `W.title` | text | Claude Code's own title for the row: `Current session`, `Current week (all models)`, `Current week (Sonnet only)`, `Current week (Fable)`, `Claude Code and Cowork credit`, `wattle_ember`'s label (or `Credit`) |
-/// | `W.source` | text | where this window's number came from: `api` (the usage endpoint), `status_line` (Claude Code's status line), `claude_snapshot` (Claude Code's own stored copy), `demo` |
+/// | `W.source` | text | where this window's number came from: `api` (the usage endpoint), `status_line` (Claude Code's status line), `claude_snapshot` (Claude Code's own stored copy), `session_log` (Codex's session logs), `plugin` (a source plugin), `demo` |
+/// | `W.detail` | text | the source's own figures in words, when the percent does not say it all: a Codex credit limit's `259% used, 1,811.97 of 700 credits` (the percent stops at 100), why a workspace is `blocked` |
 /// | `W.top` | text | who used most of the current window: a Claude Code session by its project's directory (`app`), or `elsewhere` (no session here spent: another machine, claude.ai), `local` (a Claude Code without a status line), `unknown`; no value before a rise was attributed ([history](history-and-notifications.md#which-session-used-the-window)) |
 /// | `W.top_share` | percent | that consumer's share of the points the current window rose while watched |
 /// | `W.age` | duration | time since this window's number was observed: `42s` (a status-line number can be newer than the rest) |
@@ -43,7 +45,7 @@ import ElbowroomCore
 /// | `plan` | text | `pro`, `max`, … when known |
 /// | `display` | text | `left` or `used`: what `W.percent` counts (`display` in the config) |
 /// | `level` | level | the worst level over all windows, and the spend's when the spend is the account's limit (`ok` without data) |
-/// | `account` | text | what the data shows: `subscriber`, `organisation pool`, `spend only`, `gateway`, `no limits` ([accounts](accounts.md)) |
+/// | `account` | text | what the data shows: `subscriber`, `organisation pool`, `spend only`, `gateway`, `no limits`, `blocked` (a Codex workspace that refuses every request) ([accounts](accounts.md)) |
 /// | `notice` | text | for an account with data but no window and no spend: `team plan: no limits or spend to show` |
 /// | `name` | text | the `[accounts.NAME]` being rendered: `work` (no value without accounts; [several accounts](accounts-and-agents.md)) |
 /// | `label` | text | that account's `label`: `W` |
@@ -82,7 +84,7 @@ import ElbowroomCore
 enum Variable: Sendable, Equatable {
     enum WindowField: String, Sendable, CaseIterable {
         case used, left, resets_at, resets_in, level, pace, eta, label, name, binding, alert, rate, spark
-        case title, source, age, percent, top, top_share
+        case title, source, age, percent, detail, short, top, top_share
 
         /// Fields computed from the usage history (a render reads it only for these).
         var readsHistory: Bool {
@@ -120,7 +122,7 @@ enum Variable: Sendable, Equatable {
             case .resets_at: .date
             case .resets_in, .eta: .duration
             case .level: .level
-            case .label, .name, .title, .source, .top: .text
+            case .label, .name, .title, .source, .detail, .short, .top: .text
             case .top_share: .percent
             case .binding, .alert: .flag
             case .age: .duration
@@ -258,6 +260,8 @@ enum Variable: Sendable, Equatable {
             case .spark: return w.spark.map(Value.spark)
             case .title: return .text(w.title)
             case .source: return .text(w.source.rawValue)
+            case .detail: return w.detail.map { .text($0) }
+            case .short: return .text(w.short)
             case .age: return .duration(w.age(now: view.now))
             case .top: return view.topConsumer(of: w).map { .text($0.label) }
             case .top_share: return view.topConsumer(of: w).map { .percent($0.share) }

@@ -68,7 +68,7 @@ enum WatchCommand {
         var cache: CacheFile?
         var refusal: String?
         if invocation.demo {
-            cache = DemoReading.cache(now: context.now())
+            cache = DemoReading.cache(now: context.now(), provider: context.paths.provider)
         } else {
             (cache, refusal) = readCache(store)
             if let refusal { context.stderr.write("elbowroom: \(refusal)\n") }

@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""The end of scripts/test: reads swift test's output (LOG) and prints the issues of failing
+tests, then one line `N passed, N failed, N skipped`, then each skip reason with its count.
+
+Swift Testing's lines: "✔ Test NAME passed", "✘ Test NAME failed", "➜ Test NAME skipped: "why""
+(a skipped suite says so for itself and for each of its tests; the tests are counted, a
+parameterised test once)."""
+import re, sys
+log = sys.argv[1]
+lines = open(log, encoding="utf-8", errors="replace").read().splitlines()
+passed = failed = 0
+skipped = {}  # reason -> test names
+issues = []
+for line in lines:
+    m = re.match(r'^\S+ Test (.+?)(?: with \d+ test cases?)? (passed|failed) after [\d.]+ seconds', line)
+    if m and not m.group(1).startswith("run with"):
+        if m.group(2) == "passed":
+            passed += 1
+        else:
+            failed += 1
+        continue
+    m = re.match(r'^\S+ Test (.+?) skipped(?:: "(.*)")?\.?$', line)
+    if m:
+        skipped.setdefault(m.group(2) or "no reason given", []).append(m.group(1))
+        continue
+    if re.match(r'^\S+ Test .+ recorded an issue', line):
+        issues.append(line)
+if passed == failed == 0 and not skipped:
+    print("test: swift test ran no tests (a build error?); the end of " + log + ":")
+    print("\n".join(lines[-40:]))
+for line in issues[:40]:
+    print(line)
+if len(issues) > 40:
+    print(f"... and {len(issues) - 40} more issues in {log}")
+print(f"{passed} passed, {failed} failed, {sum(len(n) for n in skipped.values())} skipped")
+for reason, names in sorted(skipped.items(), key=lambda g: -len(g[1])):
+    print(f"  {len(names)} skipped: {reason}")
