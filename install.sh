@@ -41,12 +41,35 @@ prefix=${prefix%/}
 manifest=$prefix/share/elbowroom/install-manifest
 
 # Removes the directories that hold FILE, from the deepest up, while they are empty (never PREFIX).
+# FILE is a resolved path (see resolved), compared with the resolved prefix.
 prune() {
     dir=$(dirname "$1")
-    while [ "$dir" != "$prefix" ] && [ "${dir#"$prefix"/}" != "$dir" ]; do
+    while [ "$dir" != "$real_prefix" ] && [ "${dir#"$real_prefix"/}" != "$dir" ]; do
         rmdir "$dir" 2>/dev/null || break
         dir=$(dirname "$dir")
     done
+}
+
+# PREFIX with every symlink resolved (empty when it does not exist): a manifest written through
+# one spelling of it (a home directory behind a symlink) is read under any other.
+resolve_prefix() {
+    real_prefix=$(cd "$prefix" 2>/dev/null && pwd -P) || real_prefix=
+}
+
+# Prints FILE (a manifest line) as it really is — its directory resolved, its name kept, so a
+# symlink of ours is removed, not what it points to — when that is inside the resolved PREFIX;
+# prints nothing (and says why on stderr) for a line with a `.` or `..` component, one outside
+# PREFIX, or one whose directory is gone.
+resolved() {
+    case /$1/ in
+        */./*|*/../*) echo "install.sh: skipping '$1' in the manifest: a '.' or '..' in it could lead outside $prefix" >&2; return 0 ;;
+    esac
+    case $1 in /*) ;; *) return 0 ;; esac
+    [ -n "$real_prefix" ] || return 0
+    parent=$(cd "$(dirname "$1")" 2>/dev/null && pwd -P) || return 0
+    case $parent/ in
+        "$real_prefix"/*) printf '%s\n' "$parent/$(basename "$1")" ;;
+    esac
 }
 
 uninstall() {
@@ -54,19 +77,26 @@ uninstall() {
         echo "install.sh: nothing to uninstall: $manifest not found"
         return 0
     fi
-    while IFS= read -r file; do
-        case $file in
-            "$prefix"/*) ;;
-            *) continue ;;  # never outside PREFIX, whatever the manifest says
-        esac
+    resolve_prefix
+    matched=0
+    while IFS= read -r line; do
+        # Never outside PREFIX, whatever the manifest says.
+        file=$(resolved "$line")
+        [ -n "$file" ] || continue
+        matched=$((matched + 1))
         if [ -e "$file" ] || [ -L "$file" ]; then
             rm -f "$file"
             echo "removed   $file"
         fi
         prune "$file"
     done < "$manifest"
-    rm -f "$manifest"
-    prune "$manifest"
+    if [ "$matched" -eq 0 ]; then
+        echo "install.sh: nothing in $manifest is inside $prefix${real_prefix:+ ($real_prefix)}: nothing removed, the manifest kept" >&2
+        return 1
+    fi
+    real_manifest=$(resolved "$manifest")
+    rm -f "${real_manifest:-$manifest}"
+    prune "${real_manifest:-$manifest}"
     echo "elbowroom is uninstalled from $prefix"
     echo "left in place: your config (${XDG_CONFIG_HOME:-$HOME/.config}/elbowroom), the cache and history"
     echo "  (${XDG_CACHE_HOME:-$HOME/.cache}/elbowroom: rm -r it), and what you pasted from 'elbowroom init':"
@@ -75,7 +105,7 @@ uninstall() {
 }
 
 if [ "$action" = uninstall ]; then
-    uninstall
+    uninstall || exit 1
     exit 0
 fi
 
@@ -182,12 +212,14 @@ put "$doc/README.md" "$prefix/share/doc/elbowroom/README.md" 644
 echo "$manifest" >> "$list"
 # Files a previous install listed that this one does not ship.
 if [ -f "$manifest" ]; then
+    resolve_prefix
     while IFS= read -r old; do
-        case $old in "$prefix"/*) ;; *) continue ;; esac
-        if ! grep -qxF "$old" "$list" && [ -e "$old" ]; then
-            rm -f "$old"
-            echo "removed   $old (no longer shipped)"
-            prune "$old"
+        real_old=$(resolved "$old")
+        [ -n "$real_old" ] || continue
+        if ! grep -qxF "$old" "$list" && [ -e "$real_old" ]; then
+            rm -f "$real_old"
+            echo "removed   $real_old (no longer shipped)"
+            prune "$real_old"
         fi
     done < "$manifest"
 fi

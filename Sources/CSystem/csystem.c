@@ -29,3 +29,11 @@ int elbowroom_setfsgid(unsigned int gid) {
     return -1;
 #endif
 }
+
+int elbowroom_set_child_subreaper(void) {
+#ifdef __linux__
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+#else
+    return -1;
+#endif
+}

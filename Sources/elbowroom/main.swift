@@ -11,6 +11,8 @@ let byName = FetcherName.matches(argv[0])
 if byName || (CommandLine.argc > 1 && FetcherName.isName(argv[1])) {
     // No core file, not dumpable, working from `/`: before any token is read.
     ProcessHardening.apply()
+    // What a source plugin leaves behind comes back to us, to be ended with it.
+    StrayReaper.becomeSubreaper()
     exit(FetcherCommand.main(arguments: Array(CommandLine.arguments.dropFirst(byName ? 1 : 2))))
 }
 exit(ElbowroomMain.run(Array(CommandLine.arguments.dropFirst()), context: .live()))

@@ -114,6 +114,18 @@ import Testing
     /// On a terminal (a real tmux pane), one stderr line says what it waits for and counts down,
     /// in place; the final line replaces it.
     @Test(.enabled(if: TmuxScreen.available, "needs tmux"))
+    func onATerminalTheLineSaysWhenTheNextFetchComesWhenThatIsSooner() throws {
+        let e = try EndToEnd(usage: .hang)
+        // max_age 600, the data 30 s old: the next fetch is due in 9m30s, the reset in an hour and 30 s.
+        try e.sandbox.writeConfig("timeout = 3\nmax_age = 600\n")
+        try Self.seed(e, used: 95, resetIn: 3630, age: 30)
+        let screen = TmuxScreen()
+        try screen.start("env -i \(e.envPrefix) \(EndToEnd.quote(e.elbowroom)) guard --until --window 5h --min-left 10; sleep 30")
+        #expect(screen.waitFor("elbowroom: guard: waiting for 10% left (5h has 5%); resets in 1h; next fetch in 9m", seconds: 5),
+                "\((try? screen.screen()) ?? "")")
+    }
+
+    @Test(.enabled(if: TmuxScreen.available, "needs tmux"))
     func onATerminalOneLineCountsDownInPlace() throws {
         let e = try EndToEnd(usage: .hang)
         try Self.seed(e, used: 95, resetIn: 4.5)

@@ -79,6 +79,11 @@ import Testing
         #expect(coloured.stdout.contains("\u{1B}[32m") && coloured.stdout.contains("\u{1B}[33m"))
         let plain = try Self.chart(e, ["--window", "5h"], columns: 80, extra: ["CLICOLOR_FORCE": "1", "NO_COLOR": "1"])
         #expect(!plain.stdout.contains("\u{1B}"))
+        e.sandbox.extra["CLICOLOR_FORCE"] = nil
+        e.sandbox.extra["NO_COLOR"] = nil
+        #expect(try e.run(["history", "--chart", "--color", "always"]).stdout.contains("\u{1B}[32m"))
+        e.sandbox.extra["CLICOLOR_FORCE"] = "1"
+        #expect(!(try e.run(["history", "--chart", "--color", "never"]).stdout.contains("\u{1B}")))
         // Wider terminal, wider chart.
         let wide = try Self.chart(e, ["--window", "7d"], columns: 150)
         #expect(wide.stdout.split(separator: "\n").contains { $0.hasPrefix("  0└") && $0.count == 150 })

@@ -93,11 +93,18 @@ import ElbowroomTestSupport
         let full = try ArgumentParser.parse(["history", "--window=7d", "--since", "1h30m", "--csv"])
         #expect(full.command == .history(.init(window: "7d", since: 5400, format: .csv)))
         #expect(try ArgumentParser.parse(["history", "--json"]).command == .history(.init(format: .json)))
+        #expect(try ArgumentParser.parse(["history", "--by", "model", "--since", "90d"]).command
+            == .history(.init(since: 90 * 86400, by: .model)))
+        #expect(try ArgumentParser.parse(["history", "--daily", "--csv"]).command == .history(.init(format: .csv, daily: true)))
         #expect(try ArgumentParser.parse(["watch", "--notify"]).notify)
         #expect(try ArgumentParser.parse(["notify"]).command == .notify)
         for (arguments, message) in [
             (["history", "--json", "--csv"], "--json and --csv do not go together"),
             (["history", "--since", "soon"], "--since takes a duration such as 24h, 90m, 7d or 1h30m (at most 450d), not 'soon'"),
+            (["history", "--since", "451d"], "--since takes a duration such as 24h, 90m, 7d or 1h30m (at most 450d), not '451d'"),
+            (["history", "--by", "user"], "--by takes session, model or project, not 'user'"),
+            (["--by", "model"], "--by goes with 'elbowroom history'"),
+            (["--daily"], "--daily goes with 'elbowroom history'"),
             (["--since", "1h"], "--since goes with 'elbowroom history'"),
             (["--notify"], "--notify goes with 'elbowroom watch' (or run 'elbowroom notify')"),
             (["--json"], "--json goes with 'elbowroom fetch' or 'elbowroom history'"),

@@ -275,6 +275,29 @@ import Testing
         }
     }
 
+    /// The Codex form `elbowroom init mcp` prints reads, uncommented, as the TOML Codex takes:
+    /// `[mcp_servers.elbowroom]` with this elbowroom as `command` and `args = ["mcp"]` (read by
+    /// Python's tomllib, a full TOML parser).
+    @Test func initMcpsCodexTableIsTOMLNamingThisProgram() throws {
+        let e2e = try EndToEnd()
+        let python = try #require(RealClaudeCode.python, "python3 is needed")
+        let run = try e2e.run(["init", "mcp"])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("# [mcp_servers.elbowroom]") }, "\(run.stdout)")
+        let table = lines[start...].prefix { $0.hasPrefix("# ") && !$0.hasPrefix("# Any") && $0 != "#" }
+            .map { String($0.dropFirst(2)) }.joined(separator: "\n")
+        let check = try BoundedRun.run(python, ["-c", """
+            import json, sys, tomllib
+            print(json.dumps(tomllib.loads(sys.argv[1])))
+            """, table], environment: ["PATH": "/usr/bin:/bin"], seconds: 10)
+        try #require(check.status == 0 || !check.stderr.contains("No module named 'tomllib'"), "python3 has no tomllib")
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any], "\(table)\n\(check.stderr)")
+        let server = (parsed["mcp_servers"] as? [String: Any])?["elbowroom"] as? [String: Any]
+        #expect(server?["command"] as? String == e2e.elbowroom, "\(table)")
+        #expect(server?["args"] as? [String] == ["mcp"])
+    }
+
     /// An account that never had data: the first call starts the fetch and waits for it (as a
     /// first render does), so the answer has numbers.
     @Test func aFirstCallFetchesWhenThereIsNoData() throws {

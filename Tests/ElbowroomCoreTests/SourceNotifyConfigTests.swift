@@ -18,6 +18,10 @@ import ElbowroomCore
         let defaults = Config()
         #expect(defaults.usageSource == .api && defaults.notifyCommand == nil)
         #expect(defaults.notify.enabled == [.warn, .critical, .exhausted, .runsOut, .unused, .elsewhere])
+        #expect(defaults.notify.elsewherePoints == 5)
+        let elsewhere = try Config.parse("[notify]\nelsewhere = false\nelsewhere_points = 12.5", file: "c")
+        #expect(!elsewhere.notify.isEnabled(.elsewhere))
+        #expect(elsewhere.notify.elsewherePoints == 12.5)
         #expect(try Config.parse("notify_command = \"\"", file: "c").notifyCommand == nil)
     }
 
@@ -27,6 +31,8 @@ import ElbowroomCore
         ("[notify]\nwarn = \"yes\"", "c:2:8: error: 'notify.warn' must be true or false, not a string"),
         ("[notify]\nrun_out = true", "c:2:1: error: unknown key 'notify.run_out' (did you mean 'runs_out'?)"),
         ("notify_comand = \"x\"", "c:1:1: error: unknown key 'notify_comand' (did you mean 'notify_command'?)"),
+        ("[notify]\nelsewhere_points = 0", "c:2:20: error: 'elsewhere_points' must be between 0.1 and 100"),
+        ("[notify]\nelsewhere_point = 3", "c:2:1: error: unknown key 'notify.elsewhere_point' (did you mean 'elsewhere_points'?)"),
     ])
     func badValuesAreClearErrors(text: String, message: String) {
         #expect(throws: ConfigError.self) { try Config.parse(text, file: "c") }

@@ -272,6 +272,22 @@ final class CodexHarness: @unchecked Sendable {
     }
 }
 
+extension CodexFetchTests {
+    /// A session log's `resets_at` as an RFC 3339 string (October 2025, CODEX.md §5) that is no
+    /// real time within the bound (year 9999) drops its window: it is never turned into seconds
+    /// and then misread as milliseconds (a reset in 1977).
+    @Test func aSessionLogResetStringOutOfRangeDropsItsWindow() throws {
+        let now = Date(timeIntervalSince1970: 1_795_356_000)
+        let stamp = ISO8601.format(now.addingTimeInterval(-60))
+        let line = #"{"timestamp":"\#(stamp)","type":"event_msg","payload":{"type":"token_count","rate_limits":{"limit_id":"codex","primary":{"used_percent":7.0,"window_minutes":300,"resets_at":"9999-12-31T23:59:59Z"},"secondary":{"used_percent":20.0,"window_minutes":10080,"resets_at":"2026-11-25T10:00:00Z"}}}}"#
+        let reading = try #require(CodexSessionLogs.reading(fromLog: Data(line.utf8), now: now))
+        #expect(reading.window(key: "five_hour") == nil)
+        #expect(reading.window(key: "seven_day")?.resetsAt == ISO8601.parse("2026-11-25T10:00:00Z"))
+        #expect(reading.notes?.contains { $0.contains("resets_at is no time") } == true)
+        #expect(reading.source == .sessionLog)
+    }
+}
+
 extension FetchReport.Result {
     var skipReason: String? {
         if case .skipped(let reason) = self { return reason }

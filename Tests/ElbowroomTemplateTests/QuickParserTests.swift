@@ -86,17 +86,18 @@ import ElbowroomCore
     /// The switches stand for `init(rawValue:)`, for every case and for names that are not one.
     @Test func theNameSwitchesEqualTheRawValues() {
         let others = ["", "lft", "Left", "left ", "resets", "context_", "limit_is_your"]
-        for f in Variable.WindowField.allCases { #expect(QuickParser.windowField(f.rawValue) == f) }
-        for f in Variable.TopField.allCases { #expect(QuickParser.topField(f.rawValue) == f) }
-        for f in Variable.SpendField.allCases { #expect(QuickParser.spendField(f.rawValue) == f) }
-        for f in Variable.ExtraField.allCases { #expect(QuickParser.extraField(f.rawValue) == f) }
-        for f in Variable.ClaudeField.allCases { #expect(QuickParser.claudeField(f.rawValue) == f) }
+        typealias Word = QuickParser.Word
+        for f in Variable.WindowField.allCases { #expect(Word.with(f.rawValue, QuickParser.windowField) == f) }
+        for f in Variable.TopField.allCases { #expect(Word.with(f.rawValue, QuickParser.topField) == f) }
+        for f in Variable.SpendField.allCases { #expect(Word.with(f.rawValue, QuickParser.spendField) == f) }
+        for f in Variable.ExtraField.allCases { #expect(Word.with(f.rawValue, QuickParser.extraField) == f) }
+        for f in Variable.ClaudeField.allCases { #expect(Word.with(f.rawValue, QuickParser.claudeField) == f) }
         for name in others {
-            #expect(QuickParser.windowField(name) == Variable.WindowField(rawValue: name))
-            #expect(QuickParser.topField(name) == Variable.TopField(rawValue: name))
-            #expect(QuickParser.spendField(name) == Variable.SpendField(rawValue: name))
-            #expect(QuickParser.extraField(name) == Variable.ExtraField(rawValue: name))
-            #expect(QuickParser.claudeField(name) == Variable.ClaudeField(rawValue: name))
+            #expect(Word.with(name, QuickParser.windowField) == Variable.WindowField(rawValue: name))
+            #expect(Word.with(name, QuickParser.topField) == Variable.TopField(rawValue: name))
+            #expect(Word.with(name, QuickParser.spendField) == Variable.SpendField(rawValue: name))
+            #expect(Word.with(name, QuickParser.extraField) == Variable.ExtraField(rawValue: name))
+            #expect(Word.with(name, QuickParser.claudeField) == Variable.ClaudeField(rawValue: name))
         }
     }
 
@@ -118,7 +119,7 @@ import ElbowroomCore
                     let reference = try? Filter.bind(
                         name: name, nameRange: range, arguments: arguments.map { Filter.Argument(text: $0, range: range) },
                         argumentsRange: range, input: type, subject: "s", reporter: reporter)
-                    let quick = try? QuickParser.bind(name, arguments: arguments, input: type)
+                    let quick = QuickParser.Word.with(name) { try? QuickParser.bind($0, arguments: arguments, input: type) }
                     #expect(quick?.0 == reference?.0 && quick?.1 == reference?.1, "\(name) \(type) \(arguments)")
                     if quick != nil { taken += 1 }
                 }

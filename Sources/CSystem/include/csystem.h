@@ -15,6 +15,11 @@ int elbowroom_set_not_dumpable(void);
 int elbowroom_setfsuid(unsigned int uid);
 int elbowroom_setfsgid(unsigned int gid);
 
+/// Linux: this process becomes a subreaper (`PR_SET_CHILD_SUBREAPER`): a descendant orphaned
+/// below it (a plugin's daemon that double-forked and left with `setsid`) becomes its child, not
+/// init's, so it can be found and ended. 0 on success; -1 where there is no such call.
+int elbowroom_set_child_subreaper(void);
+
 /// The argc and argv the C library started the program with, kept by a constructor before main
 /// (arguments.c: the Swift runtime's `CommandLine` asks the same function). An empty argv
 /// before that constructor has run.

@@ -43,7 +43,6 @@ enum AccountDoctor {
         lines.append(DoctorCommand.cache(paths: paths, now: context.now(), config: config))
         // What the last body or session-log event left out, and its drift, as for Claude.
         lines += DoctorCommand.dataNotes(paths: paths)
-        lines.append(contentsOf: refusedAdapters(context: context))
         return lines
     }
 

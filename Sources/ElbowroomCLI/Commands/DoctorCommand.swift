@@ -181,6 +181,7 @@ enum DoctorCommand {
         }
         lines.append(cacheLine)
         lines.append(contentsOf: dataNotes(paths: paths))
+        lines.append(contentsOf: elsewhere(paths: paths, now: now))
         // The probe sends no token: whether the api answers is its own question, login or not.
         if config.usageSource.mayFetch { lines.append(api(context: context)) }
         return lines

@@ -57,16 +57,18 @@ enum HistoryAttribution {
             by == .session && !AttributionReport.isWord(key) ? String(key.prefix(8)) : NotifyMessage.text(key, lines: .join)
         }
         let width = max(9, rows.map { shown($0.key).count }.max() ?? 0)
+        func project(_ r: AttributionReport.Row) -> String { NotifyMessage.text(r.project ?? "-", lines: .join) }
+        let projectWidth = max(7, rows.filter { !AttributionReport.isWord($0.key) }.map { project($0).count }.max() ?? 0)
         var out = "\(name) since \(ISO8601.format(HistoryCommand.date(since))), by \(by.rawValue)\n"
         out += pad(by.rawValue, width + 2) + lpad("points", 7) + lpad("share", 7) + "  " + pad("cost", 9) + pad("last_seen", 22)
-        out += by == .session ? "project  model\n" : "\n"
+        out += by == .session ? pad("project", projectWidth + 2) + "model\n" : "\n"
         for r in rows {
             let cost = AttributionReport.isWord(r.key) ? "-" : NumberText.money(minor: Double(r.cost) / 10_000, currency: "USD", decimals: 2)
             out += pad(shown(r.key), width + 2) + lpad(AttributionState.points(r.points), 7)
                 + lpad(NumberText.fixed(r.share, decimals: 0) + "%", 7) + "  " + pad(cost, 9)
                 + pad(ISO8601.format(HistoryCommand.date(r.lastSeen)), 22)
             if by == .session && !AttributionReport.isWord(r.key) {
-                out += NotifyMessage.text(r.project ?? "-", lines: .join) + "  " + NotifyMessage.text(r.model.flatMap { $0.isEmpty ? nil : $0 } ?? "-", lines: .join)
+                out += pad(project(r), projectWidth + 2) + NotifyMessage.text(r.model.flatMap { $0.isEmpty ? nil : $0 } ?? "-", lines: .join)
             }
             out += "\n"
         }

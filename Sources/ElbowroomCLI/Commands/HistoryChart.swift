@@ -21,8 +21,8 @@ import ElbowroomAdapters
 ///   in eighths of a row (▁▂▃▄▅▆▇█); a column with no sample carries the one before it on, to 0
 ///   once that window instance's reset time has passed; before the first sample it is blank.
 /// - A reset inside the range is marked `↻` on the time axis, under its column.
-/// - Shapes carry the meaning, so it reads the same without colour; with colour (a terminal, no
-///   `NO_COLOR`, or `--color always`) each column is green, yellow or red by the headroom it left,
+/// - Shapes carry the meaning, so it reads the same without colour; with colour (a terminal and
+///   no `NO_COLOR`, or `--color always`; never with `--color never`) each column is green, yellow or red by the headroom it left,
 ///   against `[thresholds]`.
 struct HistoryChart {
     var samples: [HistorySample]
@@ -54,12 +54,12 @@ struct HistoryChart {
 
     /// A chart of each day's peak over a range longer than the samples kept (`history --chart
     /// --since 90d`): the daily summaries, each day a step at its peak, its resets marked.
-    static func daily(_ days: [DailySummary], start: Int64, end: Int64, context: CLIContext) -> String {
+    static func daily(_ days: [DailySummary], start: Int64, end: Int64, color: ColorMode, context: CLIContext) -> String {
         let config = (try? Config.load(paths: context.paths)) ?? Config()
         var chart = HistoryChart(samples: days.map { HistorySample(at: max(start, $0.dayStart), key: $0.key, used: $0.peak, resetsAt: nil) }
                                     .sorted { $0.at < $1.at },
                                  start: start, end: end, width: width(context),
-                                 color: ColorMode.auto.allowsColor(environment: context.environment, isTTY: context.stdoutIsTTY),
+                                 color: color.allowsColor(environment: context.environment, isTTY: context.stdoutIsTTY),
                                  thresholds: config.thresholds)
         chart.what = "peak used % per day"
         chart.resetMarks = days.flatMap { day in day.resets.map { HistorySample(at: $0, key: day.key, used: 0, resetsAt: $0) } }

@@ -60,7 +60,7 @@ enum HistoryCommand {
             let config = (try? Config.load(paths: context.paths)) ?? Config()
             let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
             context.stdout.write(HistoryChart(samples: samples, start: since, end: now, width: HistoryChart.width(context),
-                                              color: ColorMode.auto.allowsColor(environment: context.environment, isTTY: context.stdoutIsTTY),
+                                              color: options.color.allowsColor(environment: context.environment, isTTY: context.stdoutIsTTY),
                                               thresholds: config.thresholds).render())
         }
         return 0

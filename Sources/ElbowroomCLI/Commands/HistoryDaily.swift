@@ -39,7 +39,7 @@ enum HistoryDaily {
         case .json: context.stdout.write(json(file, home: home))
         case .csv: context.stdout.write(csv(file))
         case .chart where !file.days.isEmpty:
-            context.stdout.write(HistoryChart.daily(file.days, start: now - Int64(options.since), end: now, context: context))
+            context.stdout.write(HistoryChart.daily(file.days, start: now - Int64(options.since), end: now, color: options.color, context: context))
         case .text, .chart:
             guard !file.days.isEmpty else {
                 context.stdout.write("no usage in the last \(DurationText.short(options.since)) (daily summaries: \(archive.file))\n")

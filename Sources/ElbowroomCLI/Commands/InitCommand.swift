@@ -10,7 +10,9 @@ enum InitCommand {
         ("claude", """
             elbowroom: put this in ~/.claude/settings.json. "refreshInterval" (Claude Code 2.1.97 or \
             later; older versions ignore it) re-runs the status line every 30 s while the session \
-            is idle, so countdowns keep moving; each run costs a few milliseconds and no network.
+            is idle, so countdowns keep moving; each run costs a few milliseconds and no network. \
+            Have a status line of your own already? elbowroom init claude --keep keeps it and adds \
+            elbowroom's line under it.
 
             """),
         ("claude-hook", """

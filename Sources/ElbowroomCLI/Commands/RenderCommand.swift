@@ -112,6 +112,8 @@ enum RenderCommand {
         let now = context.now()
         var data: [RenderSetup.AccountData] = []
         var waits = false
+        // At most `SpawnBudget.perPass` fetchers from one render, whatever the number of accounts due.
+        let budget = SpawnBudget()
         for account in accounts {
             let accountContext = context.selecting(account)
             var part = RenderSetup.AccountData(account: account)
@@ -127,7 +129,7 @@ enum RenderCommand {
                         .ingest(into: part.cache)
                 }
                 if !invocation.offline {
-                    let trigger = FetchTrigger(context: accountContext, store: store, config: setup.config)
+                    let trigger = FetchTrigger(context: accountContext, store: store, config: setup.config, budget: budget)
                     if invocation.wait || FetchTrigger.isFirstRun(part.cache) {
                         part.waits = trigger.startIfDue(cache: part.cache)
                         waits = waits || part.waits

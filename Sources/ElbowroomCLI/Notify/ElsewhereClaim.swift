@@ -8,13 +8,13 @@ import ElbowroomCore
 enum ElsewhereClaim {
     /// The runs that would notify.
     static func due(_ cache: CacheFile, settings: NotifySettings) -> [AttributionState.Run] {
-        guard let lines = cache.attribution, lines.contains(where: { $0.hasPrefix("r ") }) else { return [] }
-        return AttributionState(lines: lines).runs.filter { !$0.claimed && $0.points >= settings.elsewherePoints }
+        guard let text = cache.attribution, text.hasPrefix("r ") || text.contains("|r ") else { return [] }
+        return AttributionState(text: text).runs.filter { !$0.claimed && $0.points >= settings.elsewherePoints }
     }
 
     /// Claims every due run in `cache`; returns the events to send.
     static func claim(_ cache: inout CacheFile, view: UsageView, settings: NotifySettings) -> [NotifyEvent] {
-        var state = AttributionState(lines: cache.attribution)
+        var state = AttributionState(text: cache.attribution)
         var events: [NotifyEvent] = []
         var silent: Bool?
         for i in state.runs.indices where !state.runs[i].claimed && state.runs[i].points >= settings.elsewherePoints {
@@ -24,7 +24,7 @@ enum ElsewhereClaim {
             if silent == true { continue }
             events.append(NotifyEvent(kind: .elsewhere, window: window, run: state.runs[i]))
         }
-        cache.attribution = state.lines
+        cache.attribution = state.text
         return events
     }
 }

@@ -7,6 +7,9 @@ struct FetchTrigger {
     var context: CLIContext
     var store: CacheStore
     var config: Config
+    /// Shared by the accounts of one render (or serve answer, or watch tick): starts beyond it
+    /// wait for a later one (`SpawnBudget`). `nil`: one account, no limit.
+    var budget: SpawnBudget? = nil
 
     /// The first render ever waits this long for data rather than printing "loading".
     static let firstRunWait: TimeInterval = 2
@@ -39,6 +42,7 @@ struct FetchTrigger {
             context.stderr.write("elbowroom: \(FetcherProgram.notFound)\n")
             return false
         }
+        if let budget, !budget.take() { return false }
         do {
             try context.spawner.spawnDetached(
                 path: fetcher.path,

@@ -24,8 +24,6 @@ enum StatusLineChain {
     static let timeout: Double = 2
     /// The most of COMMAND's output kept.
     static let outputLimit = 64 << 10
-    /// The most of stdin passed on (what `CLIContext.live` reads).
-    static let inputLimit = 1 << 20
 
     /// Runs the render (`render`, with stdin read once and handed to it, its output kept), then
     /// COMMAND, and writes both.

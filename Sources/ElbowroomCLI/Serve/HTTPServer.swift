@@ -48,8 +48,10 @@ final class HTTPServer {
     /// Which `Host` values are answered, checked before `respond` sees a request.
     let hosts: HostCheck
     private var connections: [Connection] = []
-    /// The port bound (useful with port 0).
+    /// The port bound (useful with port 0); 0 on a Unix socket.
     let port: UInt16
+    /// `--listen unix:/PATH`: removed when the server goes.
+    let socketPath: String?
 
     /// `allowHosts`: names answered besides loopback's and the address bound (`HostCheck`).
     init(address: ListenAddress, allowHosts: [String] = [], limits: Limits = Limits(),
@@ -58,27 +60,59 @@ final class HTTPServer {
         limits.maxConnections = min(limits.maxConnections, Self.raiseFileLimit() - 32)
         self.limits = limits
         self.respond = respond
-        let fd = socket(address.isIPv6 ? AF_INET6 : AF_INET, Self.streamSocket, 0)
+        let unixPath = address.unixPath
+        let fd = socket(unixPath != nil ? AF_UNIX : address.isIPv6 ? AF_INET6 : AF_INET, Self.streamSocket, 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(Self.errorText())") }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        if unixPath == nil {
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        }
         if address.isIPv6 { setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size)) }
+        if let unixPath {
+            do { try Self.clearStaleSocket(unixPath) } catch { close(fd); throw error }
+        }
+        // A Unix socket is made 0600 from its first moment: only its owner may connect.
+        let mask = unixPath != nil ? umask(0o177) : 0
         let bound = address.withSockaddr { bind(fd, $0, $1) } ?? -1
+        let why = Self.errorText()
+        if unixPath != nil { umask(mask) }
         guard bound == 0, listen(fd, 4096) == 0 else {
-            let why = Self.errorText()
+            let why = bound == 0 ? Self.errorText() : why
             close(fd)
             throw Failure(description: "cannot listen on \(address): \(why)")
         }
         Self.setNonBlocking(fd)
         listener = fd
-        port = Self.boundPort(fd, ipv6: address.isIPv6)
+        socketPath = unixPath
+        port = unixPath != nil ? 0 : Self.boundPort(fd, ipv6: address.isIPv6)
         hosts = HostCheck(address: address, port: port, allowed: allowHosts)
     }
 
     deinit {
         for c in connections where !c.closed { close(c.fd) }
         close(listener)
+        if let socketPath { unlink(socketPath) }
+    }
+
+    /// Before binding a Unix socket: a socket of ours left by a server that is gone (nobody
+    /// accepts on it) is removed; anything else at the path is an error (a live server's socket,
+    /// a file, another user's socket), never removed.
+    static func clearStaleSocket(_ path: String) throws(Failure) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == geteuid() else {
+            throw Failure(description: "cannot listen on unix:\(path): something else is there (not a socket of yours); remove it or pick another path")
+        }
+        let probe = socket(AF_UNIX, streamSocket, 0)
+        guard probe >= 0 else { return }
+        defer { close(probe) }
+        let address = ListenAddress(host: "localhost", port: 0, isIPv6: false, unixPath: path)
+        let connected = address.withSockaddr { connect(probe, $0, $1) } ?? -1
+        if connected == 0 {
+            throw Failure(description: "cannot listen on unix:\(path): another server is listening there")
+        }
+        unlink(path)
     }
 
     /// Serves until `stopFD` becomes readable (a byte from a signal handler).

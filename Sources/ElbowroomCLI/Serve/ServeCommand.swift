@@ -55,7 +55,11 @@ enum ServeCommand {
         }
         var shown = address
         shown.port = server.port
-        context.stderr.write("elbowroom: serve: listening on http://\(shown)/ (GET / for a dashboard, /metrics, /v1/usage, /healthz)\n")
+        if let path = address.unixPath {
+            context.stderr.write("elbowroom: serve: listening on \(shown), mode 0600 (curl --unix-socket \(path) http://localhost/metrics; GET / for a dashboard, /metrics, /v1/usage, /healthz)\n")
+        } else {
+            context.stderr.write("elbowroom: serve: listening on http://\(shown)/ (GET / for a dashboard, /metrics, /v1/usage, /healthz)\n")
+        }
         if !address.isLoopback {
             context.stderr.write("elbowroom: serve: \(address.host) is reachable from other machines: anyone who can reach it sees this account's usage (never a token)\n")
         }
@@ -79,8 +83,8 @@ enum ServeCommand {
     }
 }
 
-/// What `serve` answers, from the cache: each body computed at most once a second, however many
-/// clients ask.
+/// What `serve` answers, from the cache: each body (the dashboard too) computed at most once a
+/// second, however many clients ask.
 final class ServeContent {
     let context: CLIContext
     let offline: Bool
@@ -109,15 +113,23 @@ final class ServeContent {
         case "/v1/usage": return body(adapter: "json", contentType: "application/json")
         case "/":
             _ = body(adapter: "json", contentType: "application/json")  // starts a due fetch, as for /v1/usage
-            return dashboard()
+            return reused("/") { dashboard() }
         default: return HTTPResponse(status: 200, body: "ok\n")
         }
     }
 
     private func body(adapter name: String, contentType: String) -> HTTPResponse {
+        reused(name) { render(adapter: name, contentType: contentType) }
+    }
+
+    /// The answer named `name` made within the last `reuseFor` seconds, else `make`'s.
+    private func reused(_ name: String, _ make: () -> HTTPResponse) -> HTTPResponse {
         let now = HTTPServer.now()
         if let kept = made.first(where: { $0.adapter == name }), now - kept.at < Self.reuseFor { return kept.response }
-        let response = render(adapter: name, contentType: contentType)
+        var response = make()
+        // No path in what is served: they name the user and their files (`ServedText`). The
+        // dashboard's markup is full of slashes: it cleans each string from the data itself.
+        if name != "/" { response.body = ServedText.withoutPaths(response.body, home: context.environment.home) }
         made.removeAll { $0.adapter == name }
         made.append((name, now, response))
         return response
@@ -146,9 +158,11 @@ final class ServeContent {
             let data = RenderCommand.gather(quiet, setup: setup, accounts: setup.config.accounts, context: context)
             if !offline, lastSpawn.map({ context.now().timeIntervalSince($0) >= Self.respawnGuard }) ?? true {
                 var started = false
+                let budget = SpawnBudget()
                 for (account, part) in zip(setup.config.accounts, data) {
                     let accountContext = context.selecting(account)
-                    let trigger = FetchTrigger(context: accountContext, store: CacheStore(paths: accountContext.paths), config: setup.config)
+                    let trigger = FetchTrigger(context: accountContext, store: CacheStore(paths: accountContext.paths),
+                                               config: setup.config, budget: budget)
                     if trigger.startIfDue(cache: part.cache) { started = true }
                 }
                 if started { lastSpawn = context.now() }

@@ -14,8 +14,16 @@ extension ServeContent {
             var cache: CacheFile?
             if case .loaded(let found) = CacheStore(paths: part.paths).read() { cache = found }
             let history = HistoryStore(paths: part.paths).load()
-            let view = UsageView(cache: cache, now: now, config: config, history: history, provider: part.paths.provider)
-            let title = account.map { $0.label } ?? view.agent
+            var view = UsageView(cache: cache, now: now, config: config, history: history, provider: part.paths.provider)
+            // No path in what is served (`ServedText`): every string from the data that the page
+            // shows, cleaned here (the page's own markup is full of slashes).
+            let home = context.environment.home
+            view.error = view.error.map { ServedText.withoutPaths($0, home: home) }
+            for i in view.windows.indices {
+                view.windows[i].label = ServedText.withoutPaths(view.windows[i].label, home: home)
+                view.windows[i].name = ServedText.withoutPaths(view.windows[i].name, home: home)
+            }
+            let title = ServedText.withoutPaths(account.map { $0.label } ?? view.agent, home: home)
             // 90 days of daily peaks: the daily summaries, and the detail for days not summed up yet.
             let historyFile = HistoryStore(paths: part.paths).file
             let archive = DailyArchive(historyFile: historyFile)

@@ -44,6 +44,8 @@ public struct Invocation: Equatable, Sendable {
         public var by: AttributionReport.By?
         /// `--daily`: one row per window per day (`HistoryDaily`).
         public var daily = false
+        /// `--color`, for `--chart`.
+        public var color: ColorMode = .auto
     }
 
     /// `elbowroom guard [--min-left PCT] [--window NAME]… [--until [--timeout DURATION]]`: `minLeft`
@@ -284,6 +286,7 @@ public enum ArgumentParser {
                 if history.by != nil { throw UsageError("--chart and --by do not go together") }
                 history.format = .chart
             }
+            history.color = invocation.color
             invocation.command = .history(history)
         case "notify":
             try noPositional()

@@ -121,7 +121,7 @@ package enum FlagCatalog {
         Flag(long: "--listen", scope: .serve, values: .free(label: "address"), summary: "ADDR:PORT to listen on",
              placeholder: "ADDR:PORT",
              help: "`serve`: where to listen (default `127.0.0.1:9478`; `0.0.0.0:PORT` or `[::]:PORT` to be reachable "
-                 + "from other machines)."),
+                 + "from other machines; `unix:/PATH` for a Unix socket only you can open, mode 0600)."),
         Flag(long: "--allow-host", scope: .serve, values: .free(label: "host"), summary: "another Host name to answer (repeatable)",
              placeholder: "NAME",
              help: "`serve`: answer requests naming this host too (repeatable; NAME or NAME:PORT); a request naming "

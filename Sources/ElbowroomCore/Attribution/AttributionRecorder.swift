@@ -14,7 +14,7 @@ public enum AttributionRecorder {
     @discardableResult
     public static func record(_ report: AttributionState.SessionReport?, windows: [UsageWindow], at: Int64,
                               fromStatusLine: Bool, cache: inout CacheFile, historyFile: String) -> Bool {
-        var state = AttributionState(lines: cache.attribution)
+        var state = AttributionState(text: cache.attribution)
         let rises = state.observe(report, windows: windows, at: at, fromStatusLine: fromStatusLine,
                                   silentLocalClaude: { [state] in ClaudeProcesses.silentOneRuns(reporting: state.reportingPIDs) })
         if !rises.isEmpty {
@@ -24,9 +24,9 @@ public enum AttributionRecorder {
                 try? log.compact(now: at)
             }
         }
-        let lines = state.lines
-        guard lines != (cache.attribution ?? []) else { return false }
-        cache.attribution = lines
+        let text = state.text
+        guard text != (cache.attribution ?? "") else { return false }
+        cache.attribution = text
         return true
     }
 }

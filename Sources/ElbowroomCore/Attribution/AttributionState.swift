@@ -13,7 +13,8 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 ///   observation shows the window higher than before (in the same window instance), the rise goes
 ///   to the sessions with pending spend, in proportion to their cost (to their tokens when no
 ///   cost moved), and their pending spend for that window is used up.
-/// - A rise with no pending spend is `elsewhere` (another machine, claude.ai, the desktop app) —
+/// - A rise with no pending spend is `elsewhere` (another machine, claude.ai, the desktop app),
+///   after `grace` seconds in which no session's spend came to take it —
 ///   unless no status line was ever seen (`unknown`: the data cannot say), or a Claude Code
 ///   process of this user that never sent a status line ran when the fetcher saw it (`local`:
 ///   a `claude -p`, a session without elbowroom's status line). A rise seen on a status line
@@ -28,17 +29,19 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 ///
 /// ```
 /// seen 1800000000
-/// s 3f9c…-SESSION 1250000 48000 4242 1800000300 1 Opus 4<TAB>/home/me/code/app
+/// s 3f9c…-SESSION 1250000 48000 4242 1800000300 1 Opus%204 %2Fhome%2Fme%2Fcode%2Fapp
 /// p five_hour 3f9c…-SESSION 250000 9000
 /// w five_hour 1800007980 41.5 1800000300
 /// t five_hour 1800007980 3f9c…-SESSION 12.5 3100000
 /// r five_hour 1800007980 1800000000 1800000300 6 0
+/// h five_hour 1800007980 1800000300 1800000480 2
 /// ```
-/// `seen`: the first status line; `s`: a session's cumulative cost and tokens, its Claude Code
+/// In the cache the lines are one string, separated by `|`. `seen`: the first status line; `s`: a session's cumulative cost and tokens, its Claude Code
 /// process (`-` unknown), when last seen, whether the log names it (`AttributionLog`), model and project; `p`: a session's spend pending for a
 /// window; `w`: a window's instance (reset time, `-` unknown), level and when it was set; `t`: points
 /// and cost of the current instance per consumer; `r`: the current `elsewhere` run (from, to,
-/// points, whether its notification was claimed). A line that does not read is dropped.
+/// points, whether its notification was claimed); `h`: a rise held for its grace (from, when,
+/// points). A line that does not read is dropped.
 public struct AttributionState: Sendable, Equatable {
     public struct Session: Sendable, Equatable {
         public var id: String
@@ -91,6 +94,19 @@ public struct AttributionState: Sendable, Equatable {
     public var windows: [Window] = []
     public var tallies: [Tally] = []
     public var runs: [Run] = []
+    /// Rises the fetcher saw with no spend waiting, within their grace.
+    var held: [Held] = []
+
+    struct Held: Sendable, Equatable {
+        var key: String
+        var resetsAt: Int64?
+        var from: Int64
+        var at: Int64
+        var points: Double
+    }
+
+    /// How long a rise nobody's spend explains waits for a status line before it is `elsewhere`.
+    public static let grace: Int64 = 300
 
     /// The most sessions kept (the most recently seen).
     public static let maxSessions = 8
@@ -138,9 +154,10 @@ public struct AttributionState: Sendable, Equatable {
     /// Whether a status line with `report` would change nothing the state knows of its session —
     /// a render asks this of the cache's lines before it takes any lock: a byte comparison of
     /// each line's start, no parse.
-    public static func knows(_ report: SessionReport, in lines: [String]?) -> Bool {
-        guard let lines else { return false }
+    public static func knows(_ report: SessionReport, in text: String?) -> Bool {
+        guard var text else { return false }
         var prefix = ByteWriter(capacity: 96)
+        prefix.byte(0x7C)
         prefix.text("s ")
         prefix.text(report.id)
         prefix.byte(0x20)
@@ -149,14 +166,18 @@ public struct AttributionState: Sendable, Equatable {
         prefix.integer(report.tokens)
         prefix.byte(0x20)
         let want = prefix.bytes
-        for var line in lines where line.utf8.count > want.count {
-            let same = line.withUTF8 { bytes in
-                for i in 0..<want.count where bytes[i] != want[i] { return false }
-                return true
+        // Every line but the first starts after a `|`; the first, as if after one.
+        return text.withUTF8 { bytes in
+            var start = 0
+            while start < bytes.count {
+                var i = 1
+                while i < want.count, start + i - 1 < bytes.count, bytes[start + i - 1] == want[i] { i += 1 }
+                if i == want.count { return true }
+                while start < bytes.count, bytes[start] != 0x7C { start += 1 }
+                start += 1
             }
-            if same { return true }
+            return false
         }
-        return false
     }
 
     // MARK: - Observing
@@ -182,12 +203,29 @@ public struct AttributionState: Sendable, Equatable {
     /// Takes in one observation at `at`: a status line (`report`, maybe, and its windows) or the
     /// fetcher's reading (`fromStatusLine: false`). `silentLocalClaude` is asked only for a rise
     /// the fetcher saw with no spend to give it to. Returns the rises, for the attribution log.
+    ///
+    /// A rise the fetcher sees with nobody's spend waiting is held for `grace` seconds before it
+    /// counts as elsewhere: a session's status line comes when its answer is complete, and the
+    /// fetcher may read the server's number while the answer still streams. Spend that arrives
+    /// meanwhile takes the held rise; when the grace has passed (at the next observation), it is
+    /// `elsewhere`, or `local` when a Claude Code without a status line runs.
     public mutating func observe(_ report: SessionReport?, windows observed: [UsageWindow], at: Int64,
                                  fromStatusLine: Bool, silentLocalClaude: () -> Bool = { false }) -> [Rise] {
         if fromStatusLine, firstStatusLine == nil { firstStatusLine = at }
         if let report { take(report, at: at, windowKeys: observed.map(\.key)) }
         var rises: [Rise] = []
         var localAnswer: Bool?
+        func silent() -> Bool {
+            if localAnswer == nil { localAnswer = silentLocalClaude() }
+            return localAnswer!
+        }
+        // Held rises whose grace is over: to spend that came since, else elsewhere (or local).
+        for h in held where at - h.at >= Self.grace {
+            held.removeAll { $0 == h }
+            var shares = share(h.points, key: h.key)
+            if shares.isEmpty { shares = [Share(who: silent() ? Self.local : Self.elsewhere, points: h.points, cost: 0)] }
+            rises.append(settle(Rise(at: h.at, key: h.key, resetsAt: h.resetsAt, from: h.from, points: h.points, shares: shares)))
+        }
         for w in observed where HistoryFile.isStorableKey(w.key) {
             let used = (min(max(w.used, 0), 100) * 100).rounded() / 100
             let reset = w.resetsAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
@@ -204,34 +242,50 @@ public struct AttributionState: Sendable, Equatable {
                 // A later window instance: its account starts afresh, from 0.
                 tallies.removeAll { $0.key == w.key }
                 runs.removeAll { $0.key == w.key }
+                held.removeAll { $0.key == w.key }
                 window.resetsAt = reset
                 rise = used
             } else {
                 continue  // an older instance's numbers (a status line replaying them)
             }
-            let from = window.at
+            var from = window.at
             window.level = used
             window.at = at
             windows[i] = window
             guard rise >= 0.005 else { continue }
+            if let h = held.firstIndex(where: { $0.key == w.key }) {
+                // One interval from the held rise's start: whoever spends takes both.
+                rise += held[h].points
+                from = held[h].from
+                held.remove(at: h)
+            }
             var shares = share(rise, key: w.key)
             if shares.isEmpty {
-                let who: String
                 if firstStatusLine.map({ $0 > at }) ?? true {
-                    who = Self.unknown
-                } else if fromStatusLine {
-                    who = Self.local
+                    shares = [Share(who: Self.unknown, points: rise, cost: 0)]
+                } else if fromStatusLine || silent() {
+                    shares = [Share(who: Self.local, points: rise, cost: 0)]
                 } else {
-                    if localAnswer == nil { localAnswer = silentLocalClaude() }
-                    who = localAnswer! ? Self.local : Self.elsewhere
+                    held.append(Held(key: w.key, resetsAt: reset, from: from, at: at, points: rise))
+                    continue
                 }
-                shares = [Share(who: who, points: rise, cost: 0)]
             }
-            tally(shares, key: w.key, resetsAt: reset)
-            run(shares, key: w.key, resetsAt: reset, from: from, to: at)
-            rises.append(Rise(at: at, key: w.key, resetsAt: reset, from: from, points: rise, shares: shares))
+            rises.append(settle(Rise(at: at, key: w.key, resetsAt: reset, from: from, points: rise, shares: shares)))
+        }
+        // Held rises the spend this observation brought can take now.
+        for h in held where pending.contains(where: { $0.key == h.key && ($0.cost > 0 || $0.tokens > 0) }) {
+            held.removeAll { $0 == h }
+            let shares = share(h.points, key: h.key)
+            rises.append(settle(Rise(at: h.at, key: h.key, resetsAt: h.resetsAt, from: h.from, points: h.points, shares: shares)))
         }
         return rises
+    }
+
+    /// Tallies a rise and carries the `elsewhere` run on; returns it.
+    mutating func settle(_ rise: Rise) -> Rise {
+        tally(rise.shares, key: rise.key, resetsAt: rise.resetsAt)
+        run(rise.shares, key: rise.key, resetsAt: rise.resetsAt, from: rise.from, to: rise.at)
+        return rise
     }
 
     /// A session's new cumulative numbers: what rose since it was last seen is pending for every
@@ -343,25 +397,26 @@ public struct AttributionState: Sendable, Equatable {
         for line in lines ?? [] { read(line) }
     }
 
+    /// From the lines in one string (`CacheFile.attribution`), separated by `|`.
+    public init(text: String?) {
+        for line in (text ?? "").split(separator: "|") { read(String(line)) }
+    }
+
+    /// The lines in one string, as the cache keeps them: separated by `|`, which no line has, and
+    /// with nothing JSON escapes (a render reads the cache, and an escape costs its reader a
+    /// slower path).
+    public var text: String { lines.joined(separator: "|") }
+
     mutating func read(_ line: String) {
-        let head: Substring
-        var tail = ""
-        if let tab = line.firstIndex(of: "\t") {
-            head = line[..<tab]
-            tail = String(line[line.index(after: tab)...])
-        } else {
-            head = Substring(line)
-        }
-        let f = head.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        let f = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         func reset(_ s: String) -> Int64?? { s == "-" ? .some(nil) : Int64(s).map { .some($0) } }
         switch f.first {
         case "seen" where f.count == 2:
             firstStatusLine = Int64(f[1])
-        case "s" where f.count >= 7:
+        case "s" where f.count == 9:
             guard let cost = Int64(f[2]), let tokens = Int64(f[3]), let at = Int64(f[5]) else { return }
-            let model = f.count > 7 ? f[7...].joined(separator: " ") : ""
             sessions.append(Session(id: f[1], pid: Int32(f[4]), cost: cost, tokens: tokens, at: at,
-                                    model: model, project: tail, logged: f[6] == "1"))
+                                    model: Self.unfield(f[7]), project: Self.unfield(f[8]), logged: f[6] == "1"))
         case "p" where f.count == 5:
             guard let cost = Int64(f[3]), let tokens = Int64(f[4]) else { return }
             pending.append(Pending(key: f[1], session: f[2], cost: cost, tokens: tokens))
@@ -371,6 +426,9 @@ public struct AttributionState: Sendable, Equatable {
         case "t" where f.count == 6:
             guard let r = reset(f[2]), let points = Double(f[4]), let cost = Int64(f[5]) else { return }
             tallies.append(Tally(key: f[1], resetsAt: r, who: f[3], points: points, cost: cost))
+        case "h" where f.count == 6:
+            guard let r = reset(f[2]), let from = Int64(f[3]), let at = Int64(f[4]), let points = Double(f[5]) else { return }
+            held.append(Held(key: f[1], resetsAt: r, from: from, at: at, points: points))
         case "r" where f.count == 7:
             guard let r = reset(f[2]), let from = Int64(f[3]), let to = Int64(f[4]), let points = Double(f[5]) else { return }
             runs.append(Run(key: f[1], resetsAt: r, from: from, to: to, points: points, claimed: f[6] == "1"))
@@ -384,14 +442,16 @@ public struct AttributionState: Sendable, Equatable {
         func reset(_ r: Int64?) -> String { r.map { String($0) } ?? "-" }
         if let firstStatusLine { out.append("seen \(firstStatusLine)") }
         for s in sessions {
-            var line = "s \(s.id) \(s.cost) \(s.tokens) \(s.pid.map { String($0) } ?? "-") \(s.at) \(s.logged ? 1 : 0)"
-            if !s.model.isEmpty { line += " " + s.model }
-            out.append(line + "\t" + s.project)
+            out.append("s \(s.id) \(s.cost) \(s.tokens) \(s.pid.map { String($0) } ?? "-") \(s.at) \(s.logged ? 1 : 0) "
+                + Self.field(s.model) + " " + Self.field(s.project))
         }
         for p in pending { out.append("p \(p.key) \(p.session) \(p.cost) \(p.tokens)") }
         for w in windows { out.append("w \(w.key) \(reset(w.resetsAt)) \(HistoryFile.percent(w.level)) \(w.at)") }
         for t in tallies {
             out.append("t \(t.key) \(reset(t.resetsAt)) \(t.who) \(Self.points(t.points)) \(t.cost)")
+        }
+        for h in held {
+            out.append("h \(h.key) \(reset(h.resetsAt)) \(h.from) \(h.at) \(Self.points(h.points))")
         }
         for r in runs {
             out.append("r \(r.key) \(reset(r.resetsAt)) \(r.from) \(r.to) \(Self.points(r.points)) \(r.claimed ? 1 : 0)")
@@ -407,6 +467,26 @@ public struct AttributionState: Sendable, Equatable {
         let whole = hundredths / 100, fraction = hundredths % 100
         if fraction == 0 { return String(whole) }
         return fraction % 10 == 0 ? "\(whole).\(fraction / 10)" : "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
+    /// Text as one field of a line: `-` when empty, else percent-encoded where it would break the
+    /// line or make JSON escape it (space and controls, `"`, `%`, `/`, `\\`, `|`, DEL).
+    static func field(_ text: String) -> String {
+        guard !text.isEmpty else { return "-" }
+        var bytes: [UInt8] = []
+        let hex = Array("0123456789ABCDEF".utf8)
+        for b in text.utf8 {
+            if b <= 0x20 || b == 0x22 || b == 0x25 || b == 0x2F || b == 0x5C || b == 0x7C || b == 0x7F {
+                bytes += [0x25, hex[Int(b >> 4)], hex[Int(b & 15)]]
+            } else {
+                bytes.append(b)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func unfield(_ text: String) -> String {
+        text == "-" ? "" : DailySummary.decode(text)
     }
 
     /// Dollars as micro-dollars, within 0 … 10⁹ dollars.

@@ -71,7 +71,9 @@ public struct DailyArchive: Sendable {
             data = stored.encoded()
             changed = true
         }
-        if changed || !FileSystem.exists(file) {
+        if stored.days.isEmpty && !FileSystem.exists(file) {
+            // Nothing to keep yet: no file for a history that has none.
+        } else if changed || !FileSystem.exists(file) {
             try FileSystem.makeDirectory(FileSystem.directory(of: file), mode: 0o700)
             try FileSystem.writeAtomically(data, to: file, mode: 0o600, durable: false)
         } else {
@@ -111,7 +113,8 @@ extension CacheStore {
     /// `DailyArchive.maintain` under the cache's lock (every attribution-log append holds it).
     @discardableResult
     public func maintainHistory(now: Int64) throws -> DailySummary.File {
-        try FileSystem.makeDirectory(directory, mode: 0o700)
+        // A command that only reads makes no cache directory where there is none.
+        guard FileSystem.exists(directory) else { return DailySummary.File() }
         let lock = try FileLock(path: lockFile)
         try lock.lock()
         defer { lock.unlock() }

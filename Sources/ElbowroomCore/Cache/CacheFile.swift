@@ -17,8 +17,9 @@ public struct CacheFile: Codable, Sendable, Equatable {
     public var fetch: FetchState
     /// Notifications already sent, one `NotifyLedger` line per window; `nil` until `notify` runs.
     public var notified: [String]?
-    /// Who used each window: `AttributionState` lines; `nil` until a status line or a fetch brings some.
-    public var attribution: [String]?
+    /// Who used each window: `AttributionState`'s lines in one string (one string, not an array:
+    /// every render reads the cache); `nil` until a status line or a fetch brings some.
+    public var attribution: String?
 
     public init(account: String, reading: Reading? = nil, fetch: FetchState = FetchState()) {
         self.version = Self.currentVersion

@@ -36,7 +36,7 @@ enum CacheFileReader {
         var reading: Reading?
         var fetch: FetchState?
         var notified: [String]?
-        var attribution: [String]?
+        var attribution: String?
         try r.object { r, key throws(Failure) in
             switch key {
             case "version": version = try r.int()
@@ -44,7 +44,9 @@ enum CacheFileReader {
             case "reading": reading = try r.null() ? nil : try Self.reading(&r)
             case "fetch": fetch = try Self.fetchState(&r)
             case "notified": notified = try Self.strings(&r)
-            case "attribution": attribution = try Self.strings(&r)
+            case "attribution":
+                attribution = try r.null() ? nil : try r.string()
+                if let attribution { KeptAlive.shared.keep(attribution) }
             default: try r.skipValue()
             }
         }
@@ -226,5 +228,26 @@ enum CacheFileReader {
         case "interrupted": .interrupted
         default: nil
         }
+    }
+}
+
+/// Holds the attribution state read last, so a render never frees it: freeing any long `String`
+/// makes the runtime build the metadata of an optional first (some 34 k instructions of a render
+/// that otherwise frees none), and a render exits without freeing anyway. Behind a mutex: `watch`
+/// and `serve` read the cache on more than one thread.
+final class KeptAlive: @unchecked Sendable {
+    static let shared = KeptAlive()
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: String?
+
+    private init() {
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    func keep(_ text: String) {
+        pthread_mutex_lock(mutex)
+        value = text
+        pthread_mutex_unlock(mutex)
     }
 }

@@ -108,6 +108,8 @@ public struct UsageView: Sendable, Equatable {
     public var rows: [WindowView] = []
     /// Top-level keys of the last body elbowroom has never heard of.
     public var unknownKeys: [String] = []
+    /// The cache's attribution state lines, read only for `W.top` (`topConsumer(of:)`).
+    public var attribution: String?
     /// No data, and only Claude Code's status line can bring some (`source = "statusline"`). A
     /// render that has a status line which brought none says "Claude Code sent no limits"
     /// instead (before the first response, API-key sessions and some versions send none).
@@ -226,6 +228,7 @@ public struct UsageView: Sendable, Equatable {
             rows.sort { ($0.left, $0.resetsIn ?? .infinity) < ($1.left, $1.resetsIn ?? .infinity) }
         }
         unknownKeys = reading?.unknownKeys ?? []
+        attribution = cache?.attribution
         if let extra = reading?.extra, extra.hasSpend {
             spend = Self.spend(extra, windowsEmpty: windows.isEmpty, readingSource: reading?.source ?? .api,
                                now: now, thresholds: config.thresholds)

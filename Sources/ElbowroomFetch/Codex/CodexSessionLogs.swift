@@ -93,7 +93,20 @@ enum CodexSessionLogs {
     struct Payload: Decodable {
         var type: String?
         var rate_limits: Limits?
+        var keys: [String] = []
+
+        enum CodingKeys: String, CodingKey { case type, rate_limits }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            type = try? c.decodeIfPresent(String.self, forKey: .type)
+            rate_limits = try? c.decodeIfPresent(Limits.self, forKey: .rate_limits)
+            keys = (try? decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)) ?? []
+        }
     }
+
+    /// Keys of a `token_count` event's payload elbowroom knows (CODEX.md §5).
+    static let knownPayloadKeys: Set<String> = ["type", "info", "rate_limits"]
 
     /// Keys of a `rate_limits` snapshot elbowroom knows (CODEX.md §5); any other is drift.
     static let knownKeys: Set<String> = [
@@ -152,7 +165,8 @@ enum CodexSessionLogs {
             if let seconds = try? c.decodeIfPresent(Double.self, forKey: .resets_at) {
                 resets_at = seconds
             } else if let text = try? c.decodeIfPresent(String.self, forKey: .resets_at) {
-                if let date = ISO8601.parse(text) { resets_at = date.timeIntervalSince1970 } else { unreadableReset = true }
+                // A real time within the bound, kept as seconds (never then read as milliseconds).
+                if let date = ISO8601.parse(text), EpochTime.isSane(date) { resets_at = date.timeIntervalSince1970 } else { unreadableReset = true }
             }
         }
 
@@ -170,7 +184,7 @@ enum CodexSessionLogs {
     /// `session_log`: the numbers came from a file Codex wrote, not from any API.
     static func reading(fromLog data: Data, now: Date) -> Reading? {
         let decoder = JSONDecoder()
-        var main: (limits: Limits, at: Date)?
+        var main: (limits: Limits, at: Date, payloadKeys: [String])?
         var others: [Limits] = []
         for line in data.split(separator: 0x0A).reversed() {
             guard line.count > 2, line.first == 0x7B,
@@ -182,7 +196,7 @@ enum CodexSessionLogs {
             let at = parsed.timestamp.flatMap(ISO8601.parse) ?? now
             guard EpochTime.isSane(at), at <= now.addingTimeInterval(3600) else { continue }
             if limits.limit_id == nil || limits.limit_id == "codex" {
-                main = (limits, at)
+                main = (limits, at, parsed.payload?.keys ?? [])
                 break
             }
             if !others.contains(where: { $0.limit_id == limits.limit_id }) { others.append(limits) }
@@ -211,7 +225,8 @@ enum CodexSessionLogs {
         // A window whose reset has passed is shown as reset by the view; one stamped more than an
         // hour after this clock (a log from a machine whose clock is ahead) is not believed.
         windows = windows.filter { $0.observedAt <= now.addingTimeInterval(3600) }
-        let unknown = main.limits.keys.filter { !knownKeys.contains($0) }.sorted().map { "rate_limits." + $0 }
+        let unknown = main.payloadKeys.filter { !knownPayloadKeys.contains($0) }.sorted()
+            + main.limits.keys.filter { !knownKeys.contains($0) }.sorted().map { "rate_limits." + $0 }
         return Reading(windows: windows, plan: main.limits.plan_type, fetchedAt: main.at, source: .sessionLog,
                        notes: notes, unknownKeys: Array(unknown.prefix(32)))
     }

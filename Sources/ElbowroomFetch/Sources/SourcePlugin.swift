@@ -10,7 +10,8 @@ import ElbowroomCore
 /// (absolute entries only). Run by the fetcher only — never on the render path — with the
 /// argument `read`, a small JSON request on stdin, a clean environment (`environment`: no
 /// credential, no variable of the parent but the few below), a time limit (`timeout` in the
-/// config; it and everything it started are killed after it) and an output cap (`maxOutput`).
+/// config; it and everything it started are killed after it) and an output cap (`maxOutput`);
+/// anything it leaves running, daemonised or not, is ended when it ends (`StrayReaper`).
 /// It prints one reading as JSON (`Output`, docs/accounts-and-agents.md#source-plugins); any
 /// failure is a fetch failure, with its backoff, shown on the account's part of the line.
 struct SourcePlugin {
@@ -57,6 +58,11 @@ struct SourcePlugin {
         ]).serializedString() + "\n"
         context.log("running \(path) read")
         let result: (status: Int32, stdout: Data)
+        // Whatever it started ends with it (`StrayReaper`), whether it finished or was killed.
+        defer {
+            let strays = StrayReaper.endStrays()
+            if strays > 0 { context.log("ended \(strays) process(es) the plugin left running") }
+        }
         do {
             result = try spawner.run(path: path, arguments: ["read"], environment: environment,
                                      stdin: Data(request.utf8), timeout: config.timeout)

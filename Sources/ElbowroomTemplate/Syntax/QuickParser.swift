@@ -43,7 +43,9 @@ struct QuickParser {
     private var repeatsWindows: [Bool] = []
     /// Whether the top-level node being parsed mentions the `each` window.
     private var mentionsEach = false
-    /// The text being gathered (escapes make it differ from the source).
+    /// The text being gathered: a run of the source from `runStart` (-1: none), and what came
+    /// before an escape in it (escapes make the text differ from the source), copied only then.
+    private var runStart = -1
     private var text: [UInt8] = []
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
@@ -108,14 +110,8 @@ struct QuickParser {
                 try flushText(into: &nodes, top: top)
                 return nodes
             default:
-                if b < 0x80 {
-                    text.append(b)
-                    index += 1
-                } else {
-                    let length = try scalar(at: index)
-                    text.append(contentsOf: bytes[index..<index + length])
-                    index += length
-                }
+                if runStart < 0 { runStart = index }
+                index += b < 0x80 ? 1 : try scalar(at: index)
             }
         }
     }
@@ -128,15 +124,29 @@ struct QuickParser {
     }
 
     private mutating func flushText(into nodes: inout [Node], top: Bool) throws(Declined) {
-        guard !text.isEmpty else { return }
-        nodes.append(.text(String(decoding: text, as: UTF8.self)))
-        text.removeAll(keepingCapacity: true)
+        if text.isEmpty {
+            // No escape: the text is the source's own bytes.
+            guard runStart >= 0 else { return }
+            nodes.append(.text(string(runStart, index)))
+        } else {
+            endRun()
+            nodes.append(.text(String(decoding: text, as: UTF8.self)))
+            text.removeAll(keepingCapacity: true)
+        }
+        runStart = -1
         endNode(top: top)
+    }
+
+    /// An escape: the source's run so far joins the gathered text.
+    private mutating func endRun() {
+        if runStart >= 0 { text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+        runStart = -1
     }
 
     /// `\{ \} \[ \] \( \) \\ \n`, and a backslash at the end of a line, which joins the next.
     private mutating func escape() throws(Declined) {
         guard index + 1 < bytes.count else { throw Declined() }
+        endRun()
         let next = bytes[index + 1]
         // The escaped character is the whole `Character` after the backslash: one a mark joins
         // (`\n` and a skin tone) is no escape.
@@ -273,7 +283,7 @@ struct QuickParser {
                     index += 1
                     arguments = try argumentList()
                 }
-                let filter = try Self.bind(string(filterStart, filterEnd), arguments: arguments, input: type)
+                let filter = try Self.bind(Word(bytes, filterStart, filterEnd), arguments: arguments, input: type)
                 filters.append(filter.0)
                 type = filter.1
             default:
@@ -384,145 +394,171 @@ struct QuickParser {
     // MARK: Names
 
     /// The variable `bytes[start..<end]` names, as `Variable.resolve` reads it; names it does not
-    /// know by heart are declined.
+    /// know by heart are declined. Compared byte by byte: a `String` made for each name and a
+    /// `switch` over strings cost a large template 20 k instructions.
     private mutating func resolve(_ start: Int, _ end: Int) throws(Declined) -> Variable {
         var dot = start
         while dot < end, bytes[dot] != 0x2E { dot += 1 }
         guard dot < end else {
-            guard let field = Self.topField(string(start, end)) else { throw Declined() }
+            guard let field = Self.topField(Word(bytes, start, end)) else { throw Declined() }
             return .top(field)
         }
-        let prefix = string(start, dot)
-        let field = string(dot + 1, end)
-        switch prefix {
-        case "extra":
+        let prefix = Word(bytes, start, dot)
+        let field = Word(bytes, dot + 1, end)
+        if prefix.is("extra") {
             guard let f = Self.extraField(field) else { throw Declined() }
             return .extra(f)
-        case "claude":
+        }
+        if prefix.is("claude") {
             guard let f = Self.claudeField(field) else { throw Declined() }
             return .claude(f)
-        case "spend":
+        }
+        if prefix.is("spend") {
             guard let f = Self.spendField(field) else { throw Declined() }
             return .spend(f)
-        case "5h", "7d", "sonnet", "opus", "worst", "other", "each",
-             "five_hour", "seven_day", "seven_day_sonnet", "seven_day_opus", "seven_day_oauth_apps":
-            guard let f = Self.windowField(field) else { throw Declined() }
-            note(window: prefix)
-            return .window(prefix, f)
-        default:
-            throw Declined()  // an API key it has not heard of, or a typo
         }
-    }
-
-    /// A placeholder reads window `name`: what `Template.init(name:source:nodes:)` collects.
-    private mutating func note(window name: String) {
-        switch name {
-        case "each":
+        // The windows Variable.resolve knows by name (`knownWindows`), with the API key each
+        // stands for (`nil` for the stand-ins).
+        let key: String?
+        if prefix.is("5h") { key = "five_hour" }
+        else if prefix.is("7d") { key = "seven_day" }
+        else if prefix.is("sonnet") { key = "seven_day_sonnet" }
+        else if prefix.is("opus") { key = "seven_day_opus" }
+        else if prefix.is("worst") || prefix.is("other") || prefix.is("each") { key = nil }
+        else if prefix.is("five_hour") || prefix.is("seven_day") || prefix.is("seven_day_sonnet")
+                    || prefix.is("seven_day_opus") || prefix.is("seven_day_oauth_apps") { key = nil }
+        else { throw Declined() }  // an API key it has not heard of, or a typo
+        guard let f = Self.windowField(field) else { throw Declined() }
+        let name = prefix.string
+        // What `Template.init(name:source:nodes:)` collects: the API keys of the windows
+        // named (not the stand-ins), and whether `each` is.
+        if prefix.is("each") {
             mentionsEach = true
-        case "worst", "other":
-            break
-        default:
-            let key: String
-            switch name {
-            case "5h": key = "five_hour"
-            case "7d": key = "seven_day"
-            case "sonnet": key = "seven_day_sonnet"
-            case "opus": key = "seven_day_opus"
-            default: key = name
+        } else if !prefix.is("worst") && !prefix.is("other") {
+            let apiKey = key ?? name
+            var known = false
+            for k in namedKeys where k == apiKey { known = true }
+            if !known { namedKeys.append(apiKey) }
+        }
+        return .window(name, f)
+    }
+
+    /// A name in the source, compared byte by byte.
+    struct Word {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let start: Int
+        let end: Int
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
+            self.bytes = bytes
+            self.start = start
+            self.end = end
+        }
+
+        func `is`(_ name: StaticString) -> Bool {
+            guard end - start == name.utf8CodeUnitCount else { return false }
+            let p = name.utf8Start
+            var k = 0
+            while k < end - start {
+                if bytes[start + k] != p[k] { return false }
+                k += 1
             }
-            for known in namedKeys where known == key { return }
-            namedKeys.append(key)
+            return true
+        }
+
+        var string: String { String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) }
+
+        /// `body` with the bytes of `text` as a word (for the tests, which hold each lookup
+        /// equal to `init(rawValue:)`).
+        static func with<T>(_ text: String, _ body: (Word) -> T) -> T {
+            var text = text
+            return text.withUTF8 { body(Word($0, 0, $0.count)) }
         }
     }
 
-    // Each a switch, not `init(rawValue:)`: that builds a table of the names the first time,
-    // more than parsing a template costs. QuickParserTests holds each equal to `init(rawValue:)`.
+    // Each a chain of comparisons, not `init(rawValue:)`: that builds a table of the names the
+    // first time, more than parsing a template costs. QuickParserTests holds each equal to
+    // `init(rawValue:)`.
 
-    static func windowField(_ name: String) -> Variable.WindowField? {
-        switch name {
-        case "used": .used
-        case "left": .left
-        case "resets_at": .resets_at
-        case "resets_in": .resets_in
-        case "level": .level
-        case "pace": .pace
-        case "eta": .eta
-        case "label": .label
-        case "name": .name
-        case "binding": .binding
-        case "alert": .alert
-        case "rate": .rate
-        case "spark": .spark
-        case "title": .title
-        case "source": .source
-        case "age": .age
-        case "percent": .percent
-        default: nil
-        }
+    static func windowField(_ w: Word) -> Variable.WindowField? {
+        if w.is("used") { return .used }
+        if w.is("left") { return .left }
+        if w.is("percent") { return .percent }
+        if w.is("resets_at") { return .resets_at }
+        if w.is("resets_in") { return .resets_in }
+        if w.is("level") { return .level }
+        if w.is("pace") { return .pace }
+        if w.is("eta") { return .eta }
+        if w.is("label") { return .label }
+        if w.is("name") { return .name }
+        if w.is("binding") { return .binding }
+        if w.is("alert") { return .alert }
+        if w.is("rate") { return .rate }
+        if w.is("spark") { return .spark }
+        if w.is("title") { return .title }
+        if w.is("source") { return .source }
+        if w.is("age") { return .age }
+        if w.is("detail") { return .detail }
+        if w.is("short") { return .short }
+        if w.is("top") { return .top }
+        if w.is("top_share") { return .top_share }
+        return nil
     }
 
-    static func topField(_ name: String) -> Variable.TopField? {
-        switch name {
-        case "age": .age
-        case "stale": .stale
-        case "offline": .offline
-        case "status": .status
-        case "error": .error
-        case "plan": .plan
-        case "level": .level
-        case "account": .account
-        case "notice": .notice
-        case "display": .display
-        case "name": .name
-        case "label": .label
-        case "agent": .agent
-        default: nil
-        }
+    static func topField(_ w: Word) -> Variable.TopField? {
+        if w.is("age") { return .age }
+        if w.is("stale") { return .stale }
+        if w.is("offline") { return .offline }
+        if w.is("status") { return .status }
+        if w.is("error") { return .error }
+        if w.is("plan") { return .plan }
+        if w.is("level") { return .level }
+        if w.is("account") { return .account }
+        if w.is("notice") { return .notice }
+        if w.is("display") { return .display }
+        if w.is("name") { return .name }
+        if w.is("label") { return .label }
+        if w.is("agent") { return .agent }
+        return nil
     }
 
-    static func spendField(_ name: String) -> Variable.SpendField? {
-        switch name {
-        case "used": .used
-        case "limit": .limit
-        case "left": .left
-        case "percent": .percent
-        case "level": .level
-        case "org": .org
-        case "capped": .capped
-        case "uncapped": .uncapped
-        case "limit_is_yours": .limit_is_yours
-        case "period": .period
-        case "resets_in": .resets_in
-        case "source": .source
-        default: nil
-        }
+    static func spendField(_ w: Word) -> Variable.SpendField? {
+        if w.is("used") { return .used }
+        if w.is("limit") { return .limit }
+        if w.is("left") { return .left }
+        if w.is("percent") { return .percent }
+        if w.is("level") { return .level }
+        if w.is("org") { return .org }
+        if w.is("capped") { return .capped }
+        if w.is("uncapped") { return .uncapped }
+        if w.is("limit_is_yours") { return .limit_is_yours }
+        if w.is("period") { return .period }
+        if w.is("resets_in") { return .resets_in }
+        if w.is("source") { return .source }
+        return nil
     }
 
-    static func extraField(_ name: String) -> Variable.ExtraField? {
-        switch name {
-        case "used": .used
-        case "limit": .limit
-        case "left": .left
-        case "percent": .percent
-        case "enabled": .enabled
-        default: nil
-        }
+    static func extraField(_ w: Word) -> Variable.ExtraField? {
+        if w.is("used") { return .used }
+        if w.is("limit") { return .limit }
+        if w.is("left") { return .left }
+        if w.is("percent") { return .percent }
+        if w.is("enabled") { return .enabled }
+        return nil
     }
 
-    static func claudeField(_ name: String) -> Variable.ClaudeField? {
-        switch name {
-        case "model": .model
-        case "context": .context
-        case "cost": .cost
-        case "context_percent": .context_percent
-        default: nil
-        }
+    static func claudeField(_ w: Word) -> Variable.ClaudeField? {
+        if w.is("model") { return .model }
+        if w.is("context") { return .context }
+        if w.is("cost") { return .cost }
+        if w.is("context_percent") { return .context_percent }
+        return nil
     }
 
     // MARK: Filters
 
     /// `Filter.bind` for arguments that fit; anything it would refuse is declined.
-    static func bind(_ name: String, arguments: [String], input: ValueType) throws(Declined) -> (Filter, ValueType) {
+    static func bind(_ name: Word, arguments: [String], input: ValueType) throws(Declined) -> (Filter, ValueType) {
         func integer(_ text: String, _ low: Int, _ high: Int) throws(Declined) -> Int {
             guard let n = Int(text), n >= low, n <= high else { throw Declined() }
             return n
@@ -530,25 +566,29 @@ struct QuickParser {
         func count(_ low: Int, _ high: Int) throws(Declined) {
             guard arguments.count >= low, arguments.count <= high else { throw Declined() }
         }
-        switch name {
-        case "round":
+        if name.is("round") {
             guard input == .percent else { throw Declined() }
             try count(0, 0)
             return (.round, .percent)
-        case "upper", "lower":
+        }
+        if name.is("upper") || name.is("lower") {
             try count(0, 0)
-            return (name == "upper" ? .upper : .lower, .text)
-        case "exists", "not":
+            return (name.is("upper") ? .upper : .lower, .text)
+        }
+        if name.is("exists") || name.is("not") {
             try count(0, 0)
-            return (name == "not" ? .not : .exists, .flag)
-        case "fixed":
+            return (name.is("not") ? .not : .exists, .flag)
+        }
+        if name.is("fixed") {
             guard input == .percent || input == .money else { throw Declined() }
             try count(1, 1)
             return (.fixed(try integer(arguments[0], 0, 6)), .text)
-        case "pad":
+        }
+        if name.is("pad") {
             try count(1, 1)
             return (.pad(try integer(arguments[0], -100, 100)), .text)
-        case "bar":
+        }
+        if name.is("bar") {
             guard input == .percent else { throw Declined() }
             try count(1, 2)
             let width = try integer(arguments[0], 1, 100)
@@ -560,30 +600,34 @@ struct QuickParser {
                 fill = arguments[1]
             }
             return (.bar(width: width, fill: fill), .text)
-        case "spark":
+        }
+        if name.is("spark") {
             guard input == .spark else { throw Declined() }
             try count(1, 1)
             return (.spark(try integer(arguments[0], 1, 100)), .text)
-        case "icon":
+        }
+        if name.is("icon") {
             guard input == .percent || input == .level else { throw Declined() }
             if input == .level { try count(3, 3) } else { try count(1, Filter.maxIcons) }
             return (.icon(arguments), .text)
-        case "time":
+        }
+        if name.is("time") {
             guard input == .date else { throw Declined() }
             try count(1, 1)
             return (.time(arguments[0]), .text)
-        case "duration":
+        }
+        if name.is("duration") {
             guard input == .duration else { throw Declined() }
             try count(0, 1)
             guard let style = arguments.first else { return (.duration(long: false), .text) }
             guard style == "short" || style == "long" else { throw Declined() }
             return (.duration(long: style == "long"), .text)
-        case "default":
+        }
+        if name.is("default") {
             try count(1, 1)
             return (.default(arguments[0]), input)
-        default:
-            throw Declined()
         }
+        throw Declined()
     }
 
     // MARK: Characters

@@ -34,6 +34,8 @@ import ElbowroomCore
 /// | `W.title` | text | Claude Code's own title for the row: `Current session`, `Current week (all models)`, `Current week (Sonnet only)`, `Current week (Fable)`, `Claude Code and Cowork credit`, `wattle_ember`'s label (or `Credit`) |
 /// | `W.source` | text | where this window's number came from: `api` (the usage endpoint), `status_line` (Claude Code's status line), `claude_snapshot` (Claude Code's own stored copy), `session_log` (Codex's session logs), `plugin` (a source plugin), `demo` |
 /// | `W.detail` | text | the source's own figures in words, when the percent does not say it all: a Codex credit limit's `259% used, 1,811.97 of 700 credits` (the percent stops at 100), why a workspace is `blocked` |
+/// | `W.top` | text | who used most of the current window: a Claude Code session by its project's directory (`app`), or `elsewhere` (no session here spent: another machine, claude.ai), `local` (a Claude Code without a status line), `unknown`; no value before a rise was attributed ([history](history-and-notifications.md#which-session-used-the-window)) |
+/// | `W.top_share` | percent | that consumer's share of the points the current window rose while watched |
 /// | `W.age` | duration | time since this window's number was observed: `42s` (a status-line number can be newer than the rest) |
 /// | `age` | duration | time since the data was fetched: `42s` |
 /// | `stale` | flag | the data is older than `stale_after` |
@@ -82,7 +84,7 @@ import ElbowroomCore
 enum Variable: Sendable, Equatable {
     enum WindowField: String, Sendable, CaseIterable {
         case used, left, resets_at, resets_in, level, pace, eta, label, name, binding, alert, rate, spark
-        case title, source, age, percent, detail, short
+        case title, source, age, percent, detail, short, top, top_share
 
         /// Fields computed from the usage history (a render reads it only for these).
         var readsHistory: Bool {
@@ -120,7 +122,8 @@ enum Variable: Sendable, Equatable {
             case .resets_at: .date
             case .resets_in, .eta: .duration
             case .level: .level
-            case .label, .name, .title, .source, .detail, .short: .text
+            case .label, .name, .title, .source, .detail, .short, .top: .text
+            case .top_share: .percent
             case .binding, .alert: .flag
             case .age: .duration
             }
@@ -260,6 +263,8 @@ enum Variable: Sendable, Equatable {
             case .detail: return w.detail.map { .text($0) }
             case .short: return .text(w.short)
             case .age: return .duration(w.age(now: view.now))
+            case .top: return view.topConsumer(of: w).map { .text($0.label) }
+            case .top_share: return view.topConsumer(of: w).map { .percent($0.share) }
             }
         case .top(let field):
             switch field {

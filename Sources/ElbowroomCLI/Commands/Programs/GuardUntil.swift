@@ -52,6 +52,7 @@ enum GuardUntil {
             var wake = deadline ?? now.addingTimeInterval(Config.maxSeconds)
             var waiting: (line: String, short: String, until: Date?)?
             var passed: [String] = []
+            var nextFetch: Date?
             for i in parts.indices {
                 var round = parts[i].check(options, minLeft: minLeft, invocation: invocation, now: now, firstRound: firstRound)
                 var line = round.verdict.line
@@ -66,7 +67,10 @@ enum GuardUntil {
                     if waiting == nil { waiting = (line, round.short, round.reset) }
                 }
                 if let reset = round.reset { wake = min(wake, reset) }
-                if let due = round.nextFetch { wake = min(wake, due) }
+                if let due = round.nextFetch {
+                    wake = min(wake, due)
+                    nextFetch = min(nextFetch ?? due, due)
+                }
             }
             firstRound = false
             guard let blocked = waiting else { return finish(0, passed.first ?? "enough left") }
@@ -76,8 +80,11 @@ enum GuardUntil {
             var remaining = max(0, wake.timeIntervalSince(now))
             if interactive {
                 let countdown = blocked.until.map { "; resets in \(DurationText.short(max(0, $0.timeIntervalSince(now)) + 0.999))" } ?? ""
+                // A fetch due before the reset may bring the headroom sooner.
+                let fetch = nextFetch.flatMap { due in due < (blocked.until ?? .distantFuture) ? due : nil }
+                    .map { "; next fetch in \(DurationText.short(max(0, $0.timeIntervalSince(now)) + 0.999))" } ?? ""
                 let giveUp = deadline.map { "; gives up in \(DurationText.short(max(0, $0.timeIntervalSince(now)) + 0.999))" } ?? ""
-                let line = "elbowroom: guard: waiting for \(GuardCommand.formatted(minLeft))% left (\(blocked.short))\(countdown)\(giveUp)"
+                let line = "elbowroom: guard: waiting for \(GuardCommand.formatted(minLeft))% left (\(blocked.short))\(countdown)\(fetch)\(giveUp)"
                 // One row: a line that wrapped could not be rewritten in place.
                 context.stderr.write("\r\u{1B}[K" + String(line.prefix(max(20, terminalColumns(context) - 1))))
                 shown = true

@@ -58,6 +58,8 @@ extension WatchCommand {
                 refreshPending = false
                 lastForced = now
             }
+            // At most `SpawnBudget.perPass` fetchers a tick; the rest on the next ones.
+            let tickBudget = SpawnBudget()
             for i in parts.indices {
                 if invocation.demo {
                     if first {
@@ -77,6 +79,7 @@ extension WatchCommand {
                 }
                 parts[i].notifier?.tick(cache: parts[i].cache, history: parts[i].history, now: now)
                 guard !invocation.offline, refusal == nil else { continue }
+                parts[i].trigger.budget = tickBudget
                 if forceNow {
                     if parts[i].trigger.startIfDue(cache: parts[i].cache, urgency: .now) { parts[i].lastSpawn = now }
                 } else if parts[i].lastSpawn.map({ now.timeIntervalSince($0) >= respawnGuard }) ?? true {
