@@ -122,6 +122,32 @@ struct TestScriptTests {
             """, "\(run.stdout)")
     }
 
+    /// A crash of the test process: said in one line, with the frame in the tests where it was.
+    @Test func aCrashIsSaidWithWhereItHappened() throws {
+        let log = NSTemporaryDirectory() + "elbowroom-test-log-\(UUID().uuidString)"
+        defer { unlink(log) }
+        try """
+            ◇ Test run started.
+            ✔ Test aPass() passed after 0.001 seconds.
+
+            *** Program crashed: Bad pointer dereference at 0x0000000000000000 ***
+
+            Thread 4 "oot.default-qos" crashed:
+
+              0                  0x00007f002ba706ce swift_release + 30 in libswiftCore.so
+              3 [ra]             0x0000561d8c571042 static FuzzChecks.config(_:) + 801 in elbowroomPackageTests.xctest at /w/Tests/ElbowroomFuzzTests/FuzzChecks.swift:131:13
+
+            rip 0x00007f185c2706ce  48 8b 47 08
+
+            """.write(toFile: log, atomically: true, encoding: .utf8)
+        let run = try BoundedRun.run("/usr/bin/python3", [ShippedFiles.path("scripts/lib/test-summary.py"), log],
+                                     environment: ["PATH": "/usr/bin:/bin"], seconds: 20)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.first == "test: the test process crashed (Program crashed: Bad pointer dereference at 0x0000000000000000) in static FuzzChecks.config(_:) + 801 at /w/Tests/ElbowroomFuzzTests/FuzzChecks.swift:131:13; the rest did not run (the whole output: \(log))", "\(run.stdout)")
+        #expect(lines.last == "1 passed, 0 failed, 0 skipped")
+        #expect(!run.stdout.contains("rip "))
+    }
+
     @Test func theReadmeAndCIRunTheSameCommand() throws {
         let readme = try ShippedFiles.read("README.md")
         let tests = try #require(readme.components(separatedBy: "## Tests\n").last)

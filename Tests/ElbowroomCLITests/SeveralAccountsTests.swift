@@ -251,7 +251,7 @@ import ElbowroomCore
 
     /// `--demo`: each account its own provider's kind of rows (Codex and a plugin had Claude's
     /// per-model rows and credits).
-    @Test func demoGivesEachProviderItsOwnRows() {
+    @Test func demoGivesEachProviderItsOwnRows() throws {
         let s = CLISandbox()
         s.writeConfig(Self.config + "\n[accounts.gem]\nprovider = \"plugin:gem\"\nlabel = \"G\"\n")
         #expect(s.run("--demo", "-a", "plain") == 0)

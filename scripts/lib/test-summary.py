@@ -25,7 +25,18 @@ for line in lines:
         continue
     if re.match(r'^\S+ Test .+ recorded an issue', line):
         issues.append(line)
-if passed == failed == 0 and not skipped:
+# A crash ends the run: say so, and where (the first frame in the tests or the sources), not
+# 40 lines of registers.
+crash = next((i for i, line in enumerate(lines) if line.startswith("*** Program crashed:")), None)
+if crash is not None:
+    where = next((re.sub(r'^.*? in \S+ at ', '', l).strip() for l in lines[crash:]
+                  if re.search(r' at /\S+/(Tests|Sources)/', l)), None)
+    frame = next((re.sub(r'^\s*\d+\s+(\[\w+\]\s+)*0x[0-9a-f]+\s+', '', l).split(" in ")[0] for l in lines[crash:]
+                  if re.search(r' at /\S+/(Tests|Sources)/', l)), None)
+    print(f"test: the test process crashed ({lines[crash].strip('* ').rstrip(' *')})"
+          + (f" in {frame} at {where}" if where else "") + f"; the rest did not run (the whole output: {log})")
+    print("  (a bad pointer right after a merge is often stale objects: rm -rf .build/*/debug, then build again)")
+elif passed == failed == 0 and not skipped:
     print("test: swift test ran no tests (a build error?); the end of " + log + ":")
     print("\n".join(lines[-40:]))
 for line in issues[:40]:
