@@ -1,4 +1,3 @@
-// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// A click on a block, as i3bar / swaybar report it on stdin with `click_events` on.

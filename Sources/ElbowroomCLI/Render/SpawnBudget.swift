@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// How many fetchers one pass over several accounts may start: a render, one `serve` answer, one
 /// `watch` tick. With many accounts due at once (a thousand after a night asleep) a render starts
 /// `perPass` and leaves the rest to later passes: a fetch running holds its account's lock and
