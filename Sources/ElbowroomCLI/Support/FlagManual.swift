@@ -35,35 +35,16 @@ package enum FlagManual {
         String(markdown.unicodeScalars.filter { $0 != "`" && $0 != "*" }.map(Character.init))
     }
 
-    /// `--help`'s OPTIONS: the tag, then the text from column 25, filled to 96 columns.
+    /// `--help`'s OPTIONS: the tag, then the text from column 25, filled to 96 columns
+    /// (`Help.fill`); a tag too long for its column has the text start on the next line.
     static var helpText: String {
-        let column = 24
-        let indent = String(repeating: " ", count: column)
-        var out: [String] = []
-        for entry in entries {
+        let indent = String(repeating: " ", count: 24)
+        return entries.map { entry in
             let tag = "  " + plain(entry.tag)
-            var lines: [String] = []
-            var line = tag.count <= column - 2 ? tag + String(repeating: " ", count: column - tag.count) : tag
-            var fresh = tag.count <= column - 2
-            if !fresh {
-                lines.append(line)
-                line = indent
-                fresh = true
-            }
-            for word in plain(entry.help).split(separator: " ") {
-                if fresh {
-                    line += word
-                    fresh = false
-                } else if line.count + 1 + word.count <= 96 {
-                    line += " " + word
-                } else {
-                    lines.append(line)
-                    line = indent + word
-                }
-            }
-            lines.append(line)
-            out += lines
-        }
-        return out.joined(separator: "\n")
+            let words = plain(entry.help).split(separator: " ").map(String.init)
+            guard tag.count <= 22 else { return tag + "\n" + Help.fill([indent + words[0]] + words.dropFirst(), indent: indent, last: "") }
+            let first = tag + String(repeating: " ", count: 24 - tag.count) + words[0]
+            return Help.fill([first] + words.dropFirst(), indent: indent, last: "")
+        }.joined(separator: "\n")
     }
 }
