@@ -241,4 +241,72 @@ import ElbowroomTestSupport
         })
         if let keep { _ = try s.screenshot(keep: keep + "/xfce-refreshed.png") }
     }
+
+    @Test(.enabled(if: available, "needs xvfb, xfce4-panel, xfconf, xdotool, x11-apps (xwd), dbus and libglib2.0-bin (gdbus) installed"),
+          .timeLimit(.minutes(2)))
+    func aRealClickOnRefreshNowInThePanelsMenuFetches() throws {
+        let s = try Session()
+        let e = s.e
+        let root = e.sandbox.root
+        let keep = ProcessInfo.processInfo.environment["ELBOWROOM_KEEP_SHOTS"]
+        try s.seed([("five_hour", 95), ("seven_day", 20)])
+        try s.start(["/usr/bin/Xvfb", s.display, "-screen", "0", "640x200x24", "-nolisten", "tcp"], log: root + "/xvfb.log")
+        try #require(Eventually.within(10) { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X" + s.display.dropFirst()) }, "Xvfb did not start: \(s.log("xvfb.log"))")
+        try s.start([TrayXfceHostTests.xfconfd], log: root + "/xfconfd.log")
+        try s.start(["/usr/bin/xfce4-panel"], log: root + "/panel.log")
+        try s.start([e.elbowroom, "tray"], log: root + "/tray.log")
+        var shot = try s.screenshot()
+        try #require(Eventually.within(30) {
+            shot = (try? s.screenshot()) ?? shot
+            return !shot.points(near: TrayRun.red).isEmpty
+        }, "\(s.log("panel.log")) \(s.log("tray.log"))")
+        let icon = try #require(Shot.center(shot.points(near: TrayRun.red)))
+        // A real right click: the panel reads our dbusmenu and opens it below the icon.
+        _ = s.call(["/usr/bin/xdotool", "mousemove", "--sync", "\(icon.0)", "\(icon.1)", "click", "3"])
+        // The menu: what is no longer the root window's black below the panel. Its enabled
+        // items are dark text (the window rows are greyed out): the first band of dark rows is
+        // Refresh now, the second Quit.
+        var bands: [Range<Int>] = []
+        var box: (x: Int, y0: Int, y1: Int)?
+        #expect(Eventually.within(10) {
+            shot = (try? s.screenshot()) ?? shot
+            let lit = shot.points(near: (0, 0, 0), rows: 34..<shot.height, tolerance: 0)
+            guard lit.count < (shot.height - 34) * shot.width - 2000 else { return false }
+            var rows: [Int: Int] = [:]
+            var xs: [Int] = [], ys: [Int] = []
+            for y in 34..<shot.height {
+                for x in 0..<shot.width {
+                    let i = (y * shot.width + x) * 3
+                    let sum = Int(shot.pixels[i]) + Int(shot.pixels[i + 1]) + Int(shot.pixels[i + 2])
+                    if sum > 0 { xs.append(x); ys.append(y) }
+                }
+            }
+            guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max(), y1 - y0 > 40 else { return false }
+            for y in (y0 + 3)..<(y1 - 2) {
+                for x in (x0 + 3)..<(x1 - 2) {
+                    let i = (y * shot.width + x) * 3
+                    if Int(shot.pixels[i]) + Int(shot.pixels[i + 1]) + Int(shot.pixels[i + 2]) < 240 { rows[y, default: 0] += 1 }
+                }
+            }
+            bands = []
+            for y in rows.keys.sorted() {
+                if let last = bands.last, last.upperBound >= y - 1 { bands[bands.count - 1] = last.lowerBound..<(y + 1) } else { bands.append(y..<(y + 1)) }
+            }
+            box = (x0, y0, y1)
+            return bands.count == 2
+        }, "the menu's enabled items: \(bands) in \(String(describing: box))")
+        if let keep { _ = try s.screenshot(keep: keep + "/xfce-menu.png") }
+        #expect(e.usageRequests == 0, "opening the menu fetches nothing")
+        let refresh = try #require(bands.first)
+        let target = (x: try #require(box).x + 40, y: (refresh.lowerBound + refresh.upperBound) / 2)
+        _ = s.call(["/usr/bin/xdotool", "mousemove", "--sync", "\(target.x)", "\(target.y)"])
+        Thread.sleep(forTimeInterval: 0.3)
+        _ = s.call(["/usr/bin/xdotool", "click", "1"])
+        #expect(Eventually.within(15) { e.usageRequests == 1 }, "clicked \(target): \(s.log("tray.log")) \(s.log("panel.log"))")
+        // The stand-in's 63 % used reaches the panel: green where red was.
+        #expect(Eventually.within(15) {
+            shot = (try? s.screenshot()) ?? shot
+            return shot.points(near: TrayRun.green).count > 20 && shot.points(near: TrayRun.red).isEmpty
+        })
+    }
 }
