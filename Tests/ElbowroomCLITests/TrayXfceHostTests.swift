@@ -131,9 +131,16 @@ import ElbowroomTestSupport
             return Shot(width: width, height: height, pixels: rgb)
         }
 
+        /// Everything it started, last first: asked to end, then killed; Xvfb's lock and socket
+        /// go with it (a killed Xvfb leaves them behind).
         deinit {
+            for p in processes.reversed() where p.isRunning { kill(p.processIdentifier, SIGTERM) }
+            _ = Eventually.within(3) { processes.allSatisfy { !$0.isRunning } }
             for p in processes.reversed() where p.isRunning { kill(p.processIdentifier, SIGKILL) }
             for p in processes { p.waitUntilExit() }
+            let n = display.dropFirst()
+            unlink("/tmp/.X\(n)-lock")
+            unlink("/tmp/.X11-unix/X\(n)")
         }
     }
 
