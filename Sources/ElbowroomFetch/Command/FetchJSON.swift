@@ -26,9 +26,9 @@ public enum FetchJSON {
     public static func line(_ report: FetchReport, account: String? = nil) -> String {
         // Keys in sorted order, as the line has always been written.
         var finite = true
-        func number(_ value: Double?) -> JSONValue {
+        func number(_ value: Double?) -> JSONDocument {
             guard let value else { return .null }
-            guard let json = JSONValue.number(value) else {
+            guard let json = JSONDocument.number(value) else {
                 finite = false
                 return .null
             }
@@ -45,7 +45,7 @@ public enum FetchJSON {
             (status, outcome, message, reason) = ("failed", error.outcome.rawValue, text(error.description), nil)
         }
         let reading = cache?.reading
-        let windows = (reading?.windows ?? []).map { window -> JSONValue in
+        let windows = (reading?.windows ?? []).map { window -> JSONDocument in
             .object([
                 .init("key", .string(text(window.key))),
                 .init("label", .string(text(WindowCatalog.label(forKey: window.key, apiLabel: window.label)))),
@@ -55,17 +55,17 @@ public enum FetchJSON {
                 .init("used", number(window.used)),
             ])
         }
-        var extraUsage = JSONValue.null
+        var extraUsage = JSONDocument.null
         if let extra = reading?.extra {
             extraUsage = .object([
                 .init("currency", .string(text(extra.currency))),
-                .init("is_enabled", extra.isEnabled.map(JSONValue.bool) ?? .null),
+                .init("is_enabled", extra.isEnabled.map(JSONDocument.bool) ?? .null),
                 .init("monthly_limit", number(extra.monthlyLimitMinor)),
                 .init("used_credits", number(extra.usedMinor)),
                 .init("utilization", number(extra.utilization)),
             ])
         }
-        let document = JSONValue.object([
+        let document = JSONDocument.object([
             .init("account", .string(text(account))),
             .init("cooldown_until", date(cache?.fetch.cooldownUntil)),
             .init("extra_usage", extraUsage),
@@ -91,7 +91,7 @@ public enum FetchJSON {
         text.map { SafeText.clean($0, lines: .keep) }
     }
 
-    static func date(_ date: Date?) -> JSONValue {
+    static func date(_ date: Date?) -> JSONDocument {
         .string(date.map(ISO8601.format))
     }
 }

@@ -34,7 +34,7 @@ public enum FetcherCommand {
         public var maxAge: TimeInterval?
     }
 
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    public static func parse(_ arguments: [String]) throws(OptionError) -> Options {
         var options = Options()
         var rest = arguments[...]
         while let argument = rest.popFirst() {
@@ -45,29 +45,30 @@ public enum FetcherCommand {
             case "--force": options.urgency = .force
             case "--max-age":
                 guard let value = rest.popFirst(), let seconds = TimeInterval(value), seconds >= 1, seconds <= Config.maxSeconds else {
-                    throw UsageError("--max-age needs a number of seconds from 1 to \(Int(Config.maxSeconds))")
+                    throw OptionError("--max-age needs a number of seconds from 1 to \(Int(Config.maxSeconds))")
                 }
                 options.maxAge = seconds
             case "--urgency":
-                guard let value = rest.popFirst() else { throw UsageError("--urgency needs a value: when-due, now or force") }
+                guard let value = rest.popFirst() else { throw OptionError("--urgency needs a value: when-due, now or force") }
                 guard let urgency = FetchUrgency(rawValue: value) else {
-                    throw UsageError("unknown urgency '\(value)': use when-due, now or force")
+                    throw OptionError("unknown urgency '\(value)': use when-due, now or force")
                 }
                 options.urgency = urgency
             case let other where other.hasPrefix("--urgency="):
                 let value = String(other.dropFirst("--urgency=".count))
                 guard let urgency = FetchUrgency(rawValue: value) else {
-                    throw UsageError("unknown urgency '\(value)': use when-due, now or force")
+                    throw OptionError("unknown urgency '\(value)': use when-due, now or force")
                 }
                 options.urgency = urgency
-            case "-h", "--help": throw UsageError(nil)
-            default: throw UsageError("unknown argument '\(argument)'")
+            case "-h", "--help": throw OptionError(nil)
+            default: throw OptionError("unknown argument '\(argument)'")
             }
         }
         return options
     }
 
-    public struct UsageError: Error {
+    /// A wrong argument to the fetcher (`nil`: `--help` was asked for): the usage text follows.
+    public struct OptionError: Error {
         public let message: String?
         init(_ message: String?) { self.message = message }
     }

@@ -17,9 +17,9 @@ public enum CredentialsDocument {
     public static func replacingTokens(in raw: Data, accessToken: String, refreshToken: String?,
                                        expiresAt: Date?, scopes: [String]? = nil,
                                        refreshTokenExpiresAt: Date? = nil) throws -> Data {
-        let parsed: JSONValue
+        let parsed: JSONDocument
         do {
-            parsed = try JSONValue.parse(raw)
+            parsed = try JSONDocument.parse(raw)
         } catch {
             // What Claude Code's reader takes but this writer cannot: a lone surrogate escape
             // (`"\ud800"`), a number no double holds (`1e400`).
@@ -33,7 +33,7 @@ public enum CredentialsDocument {
         oauth["accessToken"] = .string(accessToken)
         if let refreshToken { oauth["refreshToken"] = .string(refreshToken) }
         if let expiresAt { oauth["expiresAt"] = .number(milliseconds(expiresAt)) }
-        if let scopes { oauth["scopes"] = .array(scopes.map(JSONValue.string)) }
+        if let scopes { oauth["scopes"] = .array(scopes.map(JSONDocument.string)) }
         if let refreshTokenExpiresAt { oauth["refreshTokenExpiresAt"] = .number(milliseconds(refreshTokenExpiresAt)) }
         root["claudeAiOauth"] = oauth
         return root.serialized()
@@ -51,14 +51,14 @@ public enum CredentialsDocument {
               read.accessToken == access, read.refreshToken == refresh, read.expiresAt == expires else {
             throw Unwritable(description: "the rewritten credentials do not read back")
         }
-        guard let before = try? JSONValue.parse(raw), let after = try? JSONValue.parse(probe),
+        guard let before = try? JSONDocument.parse(raw), let after = try? JSONDocument.parse(probe),
               withoutTokens(before) == withoutTokens(after) else {
             throw Unwritable(description: "rewriting the credentials would change keys other than the tokens")
         }
     }
 
     /// The document without the three fields a refresh replaces.
-    static func withoutTokens(_ document: JSONValue) -> JSONValue {
+    static func withoutTokens(_ document: JSONDocument) -> JSONDocument {
         var copy = document
         if var oauth = copy["claudeAiOauth"], oauth.isObject {
             for key in ["accessToken", "refreshToken", "expiresAt"] { oauth[key] = nil }

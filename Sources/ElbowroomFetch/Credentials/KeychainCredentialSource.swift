@@ -69,7 +69,7 @@ public struct KeychainCredentialSource: CredentialSource {
 
     func mainItem() throws -> Item {
         guard let data = try readItem(service) else { return .missing }
-        guard let pointer = (try? JSONValue.parse(data))?["keychainOverflow"], pointer.isObject else {
+        guard let pointer = (try? JSONDocument.parse(data))?["keychainOverflow"], pointer.isObject else {
             return .document(data)
         }
         guard let slot = pointer["slot"]?.stringValue, slot == "a" || slot == "b",

@@ -38,12 +38,12 @@ public struct TokenGrant: Sendable, Equatable, CustomStringConvertible, CustomDe
     public static let lifetimeRange: ClosedRange<TimeInterval> = 300...(7 * 86400)
 
     /// `expires_in` as the endpoint sent it: any JSON value.
-    public static func lifetime(_ value: JSONValue?) -> TimeInterval? {
+    public static func lifetime(_ value: JSONDocument?) -> TimeInterval? {
         seconds(value).map { min(max($0, lifetimeRange.lowerBound), lifetimeRange.upperBound) }
     }
 
     /// A number of seconds from JSON (not a boolean, not NaN), or `nil`.
-    static func seconds(_ value: JSONValue?) -> TimeInterval? {
+    static func seconds(_ value: JSONDocument?) -> TimeInterval? {
         value?.doubleValue
     }
 
@@ -110,7 +110,7 @@ public struct TokenRefresher: Sendable {
 
     func exchange(refreshToken: String, clientID: String, scope: String, now: Date) throws(FetchError) -> TokenGrant {
         // Keys sorted, `/` escaped: the body JSONSerialization wrote.
-        let data = JSONValue.object([
+        let data = JSONDocument.object([
             .init("client_id", .string(clientID)), .init("grant_type", .string("refresh_token")),
             .init("refresh_token", .string(refreshToken)), .init("scope", .string(scope)),
         ]).serialized(escapingSlashes: true)
@@ -125,7 +125,7 @@ public struct TokenRefresher: Sendable {
         } catch {
             throw .from(error, at: .tokenEndpoint)
         }
-        let json = (try? JSONValue.parse(response.body)).flatMap { $0.isObject ? $0 : nil }
+        let json = (try? JSONDocument.parse(response.body)).flatMap { $0.isObject ? $0 : nil }
         switch response.status {
         case 200..<300:
             return try Self.grant(json: json, body: response.body)
@@ -152,7 +152,7 @@ public struct TokenRefresher: Sendable {
     /// A 2xx answer's tokens. When the access token cannot be read but a rotated refresh token
     /// can — from the JSON, or from a body that is not quite JSON — the grant is `partial`: the
     /// caller saves what it can, since the old refresh token is spent either way.
-    static func grant(json: JSONValue?, body: Data) throws(FetchError) -> TokenGrant {
+    static func grant(json: JSONDocument?, body: Data) throws(FetchError) -> TokenGrant {
         let access = json?["access_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         let refresh = json?["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
             ?? (json == nil ? salvagedString("refresh_token", in: body) : nil)
@@ -187,7 +187,7 @@ public struct TokenRefresher: Sendable {
     }
 
     /// `{"error":"invalid_grant"}` or `{"error":{"type":"invalid_grant"}}`.
-    static func errorCode(_ json: JSONValue?) -> String? {
+    static func errorCode(_ json: JSONDocument?) -> String? {
         guard let error = json?["error"] else { return nil }
         if let code = error.stringValue { return code }
         return error["type"]?.stringValue ?? error["code"]?.stringValue

@@ -52,7 +52,7 @@ struct SourcePlugin {
             throw .config("source plugin \(Self.prefix + name) refused: \(ExecutableTrust.withoutPath)")
         }
         let now = context.clock()
-        let request = JSONValue.object([
+        let request = JSONDocument.object([
             .init("version", .number("1")), .init("account", .string(context.accountName ?? "")),
             .init("now", .string(ISO8601.format(now))),
         ]).serializedString() + "\n"

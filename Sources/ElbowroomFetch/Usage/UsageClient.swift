@@ -94,7 +94,7 @@ public struct UsageClient: Sendable {
     static func anthropicErrorType(_ body: Data) -> String? {
         guard body.count < 64 * 1024,
               body.firstIndex(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }).map({ body[$0] == 0x7B }) == true,
-              let type = (try? JSONValue.parse(body))?["error"]?["type"]?.stringValue, !type.isEmpty else { return nil }
+              let type = (try? JSONDocument.parse(body))?["error"]?["type"]?.stringValue, !type.isEmpty else { return nil }
         return SafeText.clean(SafeText.prefix(type, maxBytes: 64), lines: .join)
     }
 
@@ -102,7 +102,7 @@ public struct UsageClient: Sendable {
     /// limiting, not a body that failed to parse; another error type is said as such.
     static func checkEnvelope(_ body: Data) throws(FetchError) {
         guard body.count < 64 * 1024, body.firstIndex(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }).map({ body[$0] == 0x7B }) == true,
-              let error = (try? JSONValue.parse(body))?["error"], !error.isNull else { return }
+              let error = (try? JSONDocument.parse(body))?["error"], !error.isNull else { return }
         let type = error["type"]?.stringValue ?? error.stringValue ?? "unknown"
         if type == "rate_limit_error" { throw .rateLimited(retryAfter: FetchState.defaultRetryAfter) }
         throw .undecodable("the usage api answered with an error (\(SafeText.clean(SafeText.prefix(type, maxBytes: 64), lines: .join)))")

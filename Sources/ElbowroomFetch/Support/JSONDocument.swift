@@ -22,21 +22,21 @@ import ElbowroomCore
 /// read is written back byte for byte; strings are written with the escapes JSON requires and
 /// no others (control characters, `"` and `\`; `/` only when asked), which is also how
 /// `JSONSerialization` wrote them.
-public enum JSONValue: Equatable, Sendable {
+public enum JSONDocument: Equatable, Sendable {
     case null
     case bool(Bool)
     /// The literal, as read or as `number(_:)` writes it.
     case number(String)
     case string(String)
-    case array([JSONValue])
+    case array([JSONDocument])
     /// Members in document order, each key once.
     case object([Member])
 
     public struct Member: Equatable, Sendable {
         public var key: String
-        public var value: JSONValue
+        public var value: JSONDocument
 
-        public init(_ key: String, _ value: JSONValue) {
+        public init(_ key: String, _ value: JSONDocument) {
             self.key = key
             self.value = value
         }
@@ -54,11 +54,11 @@ public enum JSONValue: Equatable, Sendable {
     // MARK: Building
 
     /// An integer, exactly.
-    public static func number<I: BinaryInteger>(_ value: I) -> JSONValue { .number(String(value)) }
+    public static func number<I: BinaryInteger>(_ value: I) -> JSONDocument { .number(String(value)) }
 
     /// A finite double as `JSONSerialization` wrote one (`12.5`, `37`, `1e-05`, `1e+20`); `nil`
     /// for NaN or an infinity, which JSON cannot hold.
-    public static func number(_ value: Double) -> JSONValue? {
+    public static func number(_ value: Double) -> JSONDocument? {
         guard value.isFinite else { return nil }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
@@ -66,13 +66,13 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// A string, or `null` for `nil`.
-    public static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    public static func string(_ value: String?) -> JSONDocument { value.map(JSONDocument.string) ?? .null }
 
     // MARK: Reading values
 
     /// The member `key` of an object (`nil` for anything else). Setting a key that is there
     /// replaces its value in place; a new key goes at the end; `nil` removes it.
-    public subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONDocument? {
         get {
             guard case .object(let members) = self else { return nil }
             return members.first(where: { $0.key == key })?.value
@@ -109,7 +109,7 @@ public enum JSONValue: Equatable, Sendable {
     // MARK: Parsing
 
     /// The document in `data`: an object or an array.
-    public static func parse(_ data: Data) throws(Malformed) -> JSONValue {
+    public static func parse(_ data: Data) throws(Malformed) -> JSONDocument {
         let bytes = data.withUnsafeBytes { [UInt8]($0) }
         var parser = Parser(bytes: bytes)
         return try parser.document()
@@ -126,7 +126,7 @@ public enum JSONValue: Equatable, Sendable {
 
         var failure: Malformed { Malformed(offset: index) }
 
-        mutating func document() throws(Malformed) -> JSONValue {
+        mutating func document() throws(Malformed) -> JSONDocument {
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
             guard let first = peek(), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { throw failure }
             let value = try value()
@@ -144,7 +144,7 @@ public enum JSONValue: Equatable, Sendable {
             return nil
         }
 
-        mutating func value() throws(Malformed) -> JSONValue {
+        mutating func value() throws(Malformed) -> JSONDocument {
             guard let c = peek() else { throw failure }
             switch c {
             case UInt8(ascii: "{"): return try object()
@@ -167,11 +167,11 @@ public enum JSONValue: Equatable, Sendable {
 
         mutating func enter() throws(Malformed) {
             depth += 1
-            guard depth <= JSONValue.maxDepth else { throw failure }
+            guard depth <= JSONDocument.maxDepth else { throw failure }
             index += 1
         }
 
-        mutating func object() throws(Malformed) -> JSONValue {
+        mutating func object() throws(Malformed) -> JSONDocument {
             try enter()
             var members: [Member] = []
             if peek() == UInt8(ascii: "}") {
@@ -204,9 +204,9 @@ public enum JSONValue: Equatable, Sendable {
             }
         }
 
-        mutating func array() throws(Malformed) -> JSONValue {
+        mutating func array() throws(Malformed) -> JSONDocument {
             try enter()
-            var elements: [JSONValue] = []
+            var elements: [JSONDocument] = []
             if peek() == UInt8(ascii: "]") {
                 index += 1
                 depth -= 1

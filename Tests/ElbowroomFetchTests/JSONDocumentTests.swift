@@ -3,10 +3,10 @@ import Testing
 import ElbowroomCore
 @testable import ElbowroomFetch
 
-/// `JSONValue` took `JSONSerialization`'s place in the fetcher: it reads what that parser read,
+/// `JSONDocument` took `JSONSerialization`'s place in the fetcher: it reads what that parser read,
 /// refuses what it refused, and writes strings and numbers as it wrote them; unlike it, a rewrite
 /// keeps the document's key order and every number's literal.
-@Suite struct JSONValueTests {
+@Suite struct JSONDocumentTests {
     static let documents: [String] = [
         #"{"a":1,"a":2}"#, #"{"a":1,}"#, #"[1,]"#, #"{"a":1 , }"#, #"[1 , ]"#, "{,}", "[,]", #"{"a":1,,}"#, "[1,,]",
         #"{"a":1e400}"#, #"{"a":-1e309}"#, #"{"a":1e-400}"#, #"{"a":-0}"#, #"{"a":1.0}"#, #"{"a":1E3}"#, #"{"a":1E+2}"#,
@@ -36,7 +36,7 @@ import ElbowroomCore
     @Test(arguments: documents.map { Data($0.utf8) } + byteDocuments.map { Data($0) })
     func readsWhatJSONSerializationRead(document: Data) throws {
         let theirs = try? JSONSerialization.jsonObject(with: document)
-        let ours = try? JSONValue.parse(document)
+        let ours = try? JSONDocument.parse(document)
         #expect((theirs != nil) == (ours != nil), "\(String(decoding: document, as: UTF8.self))")
         guard let theirs, let ours else { return }
         // What we write, read by them, is what they read.
@@ -46,7 +46,7 @@ import ElbowroomCore
 
     @Test func aRewriteKeepsTheOrderAndEveryLiteral() throws {
         let text = #"{"z":1.50,"a":[1e3,-0,123456789012345678901234567890,0.1],"m":{"y":"\u00e9\/","b":null,"x":true}}"#
-        let value = try JSONValue.parse(Data(text.utf8))
+        let value = try JSONDocument.parse(Data(text.utf8))
         #expect(value.serializedString() == #"{"z":1.50,"a":[1e3,-0,123456789012345678901234567890,0.1],"m":{"y":"é/","b":null,"x":true}}"#)
         var changed = value
         changed["a"] = .string("new")
@@ -56,7 +56,7 @@ import ElbowroomCore
     }
 
     @Test func aKeyThatComesAgainKeepsItsPlaceAndTakesTheLastValue() throws {
-        let value = try JSONValue.parse(Data(#"{"a":1,"b":2,"a":3}"#.utf8))
+        let value = try JSONDocument.parse(Data(#"{"a":1,"b":2,"a":3}"#.utf8))
         #expect(value.serializedString() == #"{"a":3,"b":2}"#)
         #expect(value["a"] == .number("3"))
     }
@@ -65,7 +65,7 @@ import ElbowroomCore
     func stringsAreWrittenAsJSONSerializationWroteThem(text: String) throws {
         for slashes in [false, true] {
             let theirs = try JSONSerialization.data(withJSONObject: [text: [text]], options: slashes ? [] : [.withoutEscapingSlashes])
-            let ours = JSONValue.object([.init(text, .array([.string(text)]))]).serialized(escapingSlashes: slashes)
+            let ours = JSONDocument.object([.init(text, .array([.string(text)]))]).serialized(escapingSlashes: slashes)
             #expect(ours == theirs, "\(String(decoding: ours, as: UTF8.self)) vs \(String(decoding: theirs, as: UTF8.self))")
         }
     }
@@ -74,13 +74,13 @@ import ElbowroomCore
                       1.7976931348623157e308, 123456789.123, -42.25, 100000])
     func doublesAreWrittenAsJSONSerializationWroteThem(number: Double) throws {
         let theirs = try JSONSerialization.data(withJSONObject: [number])
-        let ours = try #require(JSONValue.number(number))
-        #expect(JSONValue.array([ours]).serialized() == theirs)
+        let ours = try #require(JSONDocument.number(number))
+        #expect(JSONDocument.array([ours]).serialized() == theirs)
     }
 
     @Test func noNumberForNaNOrInfinity() {
-        #expect(JSONValue.number(Double.nan) == nil)
-        #expect(JSONValue.number(-Double.infinity) == nil)
+        #expect(JSONDocument.number(Double.nan) == nil)
+        #expect(JSONDocument.number(-Double.infinity) == nil)
     }
 
     /// `JSONSerialization` read `0` and `1` as booleans: `"expires_in":1` was taken for no number
