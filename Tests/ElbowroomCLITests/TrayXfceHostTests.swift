@@ -194,7 +194,7 @@ import ElbowroomTestSupport
     }
 
     @Test(.enabled(if: available, "needs xvfb, xfce4-panel, xfconf, xdotool, x11-apps (xwd), dbus and libglib2.0-bin (gdbus) installed"),
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(4)))
     func xfcePanelShowsTheGaugeFollowsTheLevelAndARealClickRefreshes() throws {
         let s = try Session()
         let e = s.e
@@ -250,7 +250,7 @@ import ElbowroomTestSupport
     }
 
     @Test(.enabled(if: available, "needs xvfb, xfce4-panel, xfconf, xdotool, x11-apps (xwd), dbus and libglib2.0-bin (gdbus) installed"),
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(4)))
     func aRealClickOnRefreshNowInThePanelsMenuFetches() throws {
         let s = try Session()
         let e = s.e
