@@ -29,10 +29,12 @@ import ElbowroomTestSupport
             run = root + "/run"
             try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: true)
-            // The programs, where nobody can run them.
+            // The programs, where nobody can run them. Copied by cp, not in this process: a
+            // copy's write descriptor open here would be inherited by whatever another test
+            // spawns meanwhile, and exec would then fail with "Text file busy".
             let built = FileSystem.directory(of: e.elbowroom)
             for name in ["elbowroom", "elbowroom-http"] {
-                try FileManager.default.copyItem(atPath: built + "/" + name, toPath: bin + "/" + name)
+                _ = try BoundedRun.run("/bin/cp", [built + "/" + name, bin + "/" + name], environment: [:], seconds: 30)
             }
             try FileManager.default.createSymbolicLink(atPath: bin + "/elbowroom-fetch", withDestinationPath: "elbowroom")
             e.sandbox.extra["ELBOWROOM_FETCH"] = bin + "/elbowroom-fetch"
