@@ -155,7 +155,9 @@ import Testing
         // (its CLAUDE_PID comes with it), the other a `claude -p` that sends none.
         let bin = e.sandbox.root + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: bin + "/claude")
+        // With cp, not in this process: a test that forks meanwhile would inherit the copy's
+        // open write descriptor, and running the copy would fail with ETXTBSY.
+        #expect(try BoundedRun.run("/bin/cp", ["/bin/sleep", bin + "/claude"], environment: [:], seconds: 30).status == 0)
         let interactive = Process()
         interactive.executableURL = URL(fileURLWithPath: bin + "/claude")
         interactive.arguments = ["60"]

@@ -29,7 +29,9 @@ import Testing
         let e = try EndToEnd()
         let directory = e.sandbox.root + "/bin"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: e.elbowroom, toPath: directory + "/elbowroom")
+        // With cp, not in this process: a test that forks meanwhile would inherit the copy's
+        // open write descriptor, and running the copy would fail with ETXTBSY.
+        #expect(try BoundedRun.run("/bin/cp", [e.elbowroom, directory + "/elbowroom"], environment: [:], seconds: 30).status == 0)
         let helper = try #require(BuiltExecutable.path("elbowroom-http"))
         try FileManager.default.createSymbolicLink(atPath: directory + "/elbowroom-http", withDestinationPath: helper)
         let marker = e.sandbox.root + "/stale-ran"
@@ -87,7 +89,9 @@ import Testing
         let e = try EndToEnd()
         let directory = e.sandbox.root + "/bin"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: e.elbowroom, toPath: directory + "/elbowroom")
+        // With cp, not in this process: a test that forks meanwhile would inherit the copy's
+        // open write descriptor, and running the copy would fail with ETXTBSY.
+        #expect(try BoundedRun.run("/bin/cp", [e.elbowroom, directory + "/elbowroom"], environment: [:], seconds: 30).status == 0)
         try "#!/bin/sh\necho old\n".write(toFile: directory + "/elbowroom-fetch", atomically: true, encoding: .utf8)
         chmod(directory + "/elbowroom-fetch", 0o755)
         var environment = e.sandbox.environment
