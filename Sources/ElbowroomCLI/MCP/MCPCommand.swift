@@ -2,7 +2,7 @@ import ElbowroomCore
 
 /// `elbowroom mcp`: an MCP server on stdin/stdout for agents that speak MCP (Claude Code, Codex,
 /// OpenCode, Cursor, Gemini CLI, …): the tool `get_headroom` and the resource
-/// `elbowroom://headroom` (the protocol is `MCPServer`'s, the answer `HeadroomReport`'s).
+/// `elbowroom://headroom` (the protocol is `MCPServer`'s, the answer `UsageReport`'s).
 ///
 /// Read-only, from the cache: an answer reads each account's cache file (and usage history for
 /// the burn rate) and, as a render does, starts a fetch in the background when one is due (not
@@ -20,7 +20,7 @@ enum MCPCommand {
             return 2
         }
         signal(SIGPIPE, SIG_IGN)
-        let source = HeadroomSource(context: context, config: config, offline: invocation.offline)
+        let source = UsageReportSource(context: context, config: config, offline: invocation.offline)
         let server = MCPServer(accountNames: { config.accounts.map(\.name) }, report: source.report)
         context.stderr.write("elbowroom: mcp: serving get_headroom on stdin/stdout (MCP \(MCPServer.latest)); it ends when stdin closes\n")
         var reader = LineReader(fd: context.stdinFD, limit: MCPServer.maxLine)
@@ -79,7 +79,7 @@ enum MCPCommand {
 }
 
 /// Each account's view from its cache, for `MCPServer`; fetches started as a render starts them.
-final class HeadroomSource: @unchecked Sendable {
+final class UsageReportSource: @unchecked Sendable {
     let context: CLIContext
     let config: Config
     let offline: Bool
@@ -91,7 +91,7 @@ final class HeadroomSource: @unchecked Sendable {
         self.offline = offline
     }
 
-    func report(_ account: String?) -> Result<HeadroomReport, MCPServer.UnknownAccount> {
+    func report(_ account: String?) -> Result<UsageReport, MCPServer.UnknownAccount> {
         let now = context.now()
         var chosen: [(account: Account?, context: CLIContext)] = []
         if config.accounts.isEmpty {
@@ -108,7 +108,7 @@ final class HeadroomSource: @unchecked Sendable {
             chosen = config.accounts.map { ($0, context.selecting($0)) }
         }
         let mayStart = !offline && (lastSpawn.map { now.timeIntervalSince($0) >= WatchCommand.respawnGuard } ?? true)
-        var parts: [HeadroomReport.Part] = []
+        var parts: [UsageReport.Part] = []
         for (account, accountContext) in chosen {
             let store = CacheStore(paths: accountContext.paths)
             var cache: CacheFile?
@@ -125,9 +125,9 @@ final class HeadroomSource: @unchecked Sendable {
             let history = RenderCommand.loadHistory(context: accountContext, verbose: false)
             let provider = accountContext.paths.provider
             let view = UsageView(cache: cache, now: context.now(), config: config, history: history, provider: provider)
-            parts.append(HeadroomReport.Part(name: account?.name ?? "default", label: account?.label ?? provider.agent,
+            parts.append(UsageReport.Part(name: account?.name ?? "default", label: account?.label ?? provider.agent,
                                              provider: provider, view: view))
         }
-        return .success(HeadroomReport(now: context.now(), parts: parts, home: context.environment.home))
+        return .success(UsageReport(now: context.now(), parts: parts, home: context.environment.home))
     }
 }

@@ -36,7 +36,7 @@ final class MCPServer {
     private(set) var initialized = false
     /// The report for an account name (`nil`: every account), or the accounts there are when
     /// the name is not one of them.
-    let report: (String?) -> Result<HeadroomReport, UnknownAccount>
+    let report: (String?) -> Result<UsageReport, UnknownAccount>
     /// The `[accounts.NAME]` names (none without such tables).
     let accountNames: () -> [String]
 
@@ -48,7 +48,7 @@ final class MCPServer {
         }
     }
 
-    init(accountNames: @escaping () -> [String], report: @escaping (String?) -> Result<HeadroomReport, UnknownAccount>) {
+    init(accountNames: @escaping () -> [String], report: @escaping (String?) -> Result<UsageReport, UnknownAccount>) {
         self.accountNames = accountNames
         self.report = report
     }
@@ -204,7 +204,7 @@ final class MCPServer {
                 ("additionalProperties", .bool(false)),
             ])),
         ]
-        if version >= "2025-06-18" { members.append(("outputSchema", HeadroomReport.schema)) }
+        if version >= "2025-06-18" { members.append(("outputSchema", UsageReport.schema)) }
         if version >= "2025-03-26" {
             members.append(("annotations", .object([
                 ("title", .string("Usage headroom")),

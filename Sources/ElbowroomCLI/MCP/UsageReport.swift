@@ -15,7 +15,7 @@ import ElbowroomAdapters
 /// | `advice` | one line: the advice of the account that needs it most |
 /// | `accounts` | one object per account: `name`, `label`, `provider`, `status` (`ok` `stale` `offline` `rate_limited` `expired` `signed_out` `loading`), `level`, `age_seconds` (or `null`), `plan`, `error`, `advice`, `windows` |
 /// | `windows[]` | `name` (`5h`, `7d`, …), `title` (Claude Code's row title), `used_percent`, `left_percent`, `level`, `resets_at` (ISO or `null`), `resets_in` (`40m`, `3d4h` or `null`), `resets_in_seconds`, `burn_rate_percent_per_hour` (from the usage history, or `null`), `pace_percent_at_reset` (projected use at the reset, or `null`), `runs_out_in` / `runs_out_in_seconds` (at that rate, when before the reset, else `null`), `binding` |
-struct HeadroomReport {
+struct UsageReport {
     struct Part {
         var name: String
         var label: String
