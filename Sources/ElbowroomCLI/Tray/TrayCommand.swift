@@ -99,18 +99,8 @@ enum TrayCommand {
                 lastForced = now
             }
             // At most `SpawnBudget.perPass` fetchers a tick over several accounts, as `watch`.
-            let tickBudget = selection.isSeveral ? SpawnBudget() : nil
-            for i in parts.indices {
-                if invocation.demo {
-                    if first {
-                        parts[i].cache = DemoReading.cache(now: now, provider: parts[i].account?.provider ?? parts[i].context.paths.provider)
-                        if needsHistory { parts[i].history = DemoReading.history(now: now) }
-                    }
-                    continue
-                }
-                parts[i].tick(now: now, first: first, force: forceNow, offline: invocation.offline,
-                              needsHistory: needsHistory, budget: tickBudget, refusal: &refusal, stderr: context.stderr)
-            }
+            parts.tick(now: now, first: first, force: forceNow, invocation: invocation, needsHistory: needsHistory,
+                       budget: selection.isSeveral ? SpawnBudget() : nil, refusal: &refusal, stderr: context.stderr)
             first = false
             let frame = selection.isSeveral
                 ? setup.frame(accounts: parts.compactMap { part in

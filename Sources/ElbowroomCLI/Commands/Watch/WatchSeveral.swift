@@ -60,18 +60,8 @@ extension WatchCommand {
                 lastForced = now
             }
             // At most `SpawnBudget.perPass` fetchers a tick; the rest on the next ones.
-            let tickBudget = SpawnBudget()
-            for i in parts.indices {
-                if invocation.demo {
-                    if first {
-                        parts[i].cache = DemoReading.cache(now: now, provider: parts[i].account?.provider ?? parts[i].context.paths.provider)
-                        if needsHistory { parts[i].history = DemoReading.history(now: now) }
-                    }
-                    continue
-                }
-                parts[i].tick(now: now, first: first, force: forceNow, offline: invocation.offline,
-                              needsHistory: needsHistory, budget: tickBudget, refusal: &refusal, stderr: context.stderr)
-            }
+            parts.tick(now: now, first: first, force: forceNow, invocation: invocation, needsHistory: needsHistory,
+                       budget: SpawnBudget(), refusal: &refusal, stderr: context.stderr)
             first = false
             if watchResumed != 0 {
                 watchResumed = 0
@@ -97,6 +87,25 @@ extension WatchCommand {
                                      cycleIndex: &cycleIndex, lastLine: &lastLine)
         }
         return 0
+    }
+}
+
+extension [WatchCommand.WatchedAccount] {
+    /// One pass over every account (`watch` over several, and `tray`): a demo's sample once,
+    /// else each account's `tick`, within this pass's `budget` of fetchers.
+    mutating func tick(now: Date, first: Bool, force: Bool, invocation: Invocation, needsHistory: Bool,
+                       budget: SpawnBudget?, refusal: inout String?, stderr: any OutputSink) {
+        for i in indices {
+            if invocation.demo {
+                if first {
+                    self[i].cache = DemoReading.cache(now: now, provider: self[i].account?.provider ?? self[i].context.paths.provider)
+                    if needsHistory { self[i].history = DemoReading.history(now: now) }
+                }
+                continue
+            }
+            self[i].tick(now: now, first: first, force: force, offline: invocation.offline,
+                         needsHistory: needsHistory, budget: budget, refusal: &refusal, stderr: stderr)
+        }
     }
 }
 
