@@ -8,18 +8,7 @@ import ElbowroomTestSupport
 /// and no path from the data on the page.
 @Suite(.serialized) struct ServeDashboardTests {
     @Test func thePageNamesNoPathAndKeepsServesHostCheck() throws {
-        let e = try EndToEnd()
-        try e.sandbox.writeConfig("""
-            timeout = 3
-            [accounts.codex]
-            provider = "codex"
-            label = "X"
-            [accounts.gem]
-            provider = "plugin:gem"
-            label = "G"
-            """)
-        // Both fetches fail and record why (the texts name ~/.codex/auth.json and ~/.config/…).
-        _ = try e.run(["fetch"])
+        let e = try ServeNoPathsTests.accountsFailingWithPaths()
         #expect(try e.run(["-a", "json", "--offline"]).stdout.contains(e.sandbox.root), "the failures name paths (else this proves nothing)")
         let serve = try ServeProcess(elbowroom: e.elbowroom, environment: e.sandbox.environment, arguments: ["--offline"])
         let page = try RawHTTP.get(port: serve.port, "/")

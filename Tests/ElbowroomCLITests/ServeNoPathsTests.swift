@@ -7,7 +7,9 @@ import ElbowroomTestSupport
 /// What `serve` answers names no path: a Codex account whose login is missing and a plugin that
 /// is missing fail with texts that name where they looked, and those stay in `doctor`.
 @Suite(.serialized) struct ServeNoPathsTests {
-    @Test func usageAndMetricsNameNoPathUnderHome() throws {
+    /// A Codex account with no login and a plugin account with no plugin, both fetched: each
+    /// failure's text names where it looked (~/.codex/auth.json, ~/.config/…).
+    static func accountsFailingWithPaths() throws -> EndToEnd {
         let e = try EndToEnd()
         try e.sandbox.writeConfig("""
             timeout = 3
@@ -18,8 +20,12 @@ import ElbowroomTestSupport
             provider = "plugin:gem"
             label = "G"
             """)
-        // Both fetches fail and record why (the texts name ~/.codex/auth.json and ~/.config/…).
         _ = try e.run(["fetch"])
+        return e
+    }
+
+    @Test func usageAndMetricsNameNoPathUnderHome() throws {
+        let e = try Self.accountsFailingWithPaths()
         let rendered = try e.run(["-a", "json", "--offline"]).stdout
         #expect(rendered.contains(e.sandbox.root), "the failures name paths (else this test proves nothing): \(rendered)")
         let serve = try ServeProcess(elbowroom: e.elbowroom, environment: e.sandbox.environment, arguments: ["--offline"])
