@@ -93,23 +93,18 @@ final class UsageReportSource: @unchecked Sendable {
 
     func report(_ account: String?) -> Result<UsageReport, MCPServer.UnknownAccount> {
         let now = context.now()
-        var chosen: [(account: Account?, context: CLIContext)] = []
-        if config.accounts.isEmpty {
-            if let account, account != "default" {
-                return .failure(.init(name: account, known: ["default"]))
-            }
-            chosen = [(nil, context)]
-        } else if let account {
-            guard let found = config.accounts.first(where: { $0.name == account }) else {
-                return .failure(.init(name: account, known: config.accounts.map(\.name)))
-            }
-            chosen = [(found, context.selecting(found))]
-        } else {
-            chosen = config.accounts.map { ($0, context.selecting($0)) }
+        // The one chooser; to an agent the environment's own account (no tables) is "default".
+        let selection: AccountSelection
+        do {
+            selection = try AccountSelection(choosing: config.accounts.isEmpty && account == "default" ? nil : account,
+                                             config: config, context: context)
+        } catch {
+            return .failure(.init(message: error.message))
         }
         let mayStart = !offline && (lastSpawn.map { now.timeIntervalSince($0) >= WatchCommand.respawnGuard } ?? true)
         var parts: [UsageReport.Part] = []
-        for (account, accountContext) in chosen {
+        for part in selection.parts {
+            let account = part.account, accountContext = part.context
             let store = CacheStore(paths: accountContext.paths)
             var cache: CacheFile?
             if case .loaded(let found) = store.read() { cache = found }

@@ -47,7 +47,8 @@ enum WatchCommand {
         // `[accounts.NAME]`: one (`--account`, or the only one) watches as always, in its context.
         var context = context
         if !setup.config.accounts.isEmpty || invocation.account != nil {
-            switch AccountSelection.make(invocation, config: setup.config, context: context) {
+            switch Result(catching: { () throws(ConfigError) in
+                try AccountSelection(choosing: invocation.account, config: setup.config, context: context) }) {
             case .failure(let error):
                 _ = RenderSetup.report(.init(message: error.message, adapter: setup.adapter, short: "unknown account"),
                                        context: context, streaming: true)
