@@ -71,12 +71,7 @@ enum TrayCommand {
         var dashboardShown = false
         var dashboardCheckedAt: Date?
 
-        var parts: [WatchCommand.WatchedAccount] = selection.parts.map { part in
-            let store = CacheStore(paths: part.context.paths)
-            return WatchCommand.WatchedAccount(
-                account: part.account, context: part.context, store: store,
-                trigger: FetchTrigger(context: part.context, store: store, config: setup.config), notifier: nil)
-        }
+        var parts = selection.parts.map { WatchCommand.WatchedAccount($0, invocation: invocation, setup: setup, notifies: false) }
         let needsHistory = setup.readsHistory
         let cacheWatch = CacheDirectoryWatch(directories: parts.map { $0.context.paths.cacheDir },
                                              names: parts.map { String($0.store.file.split(separator: "/").last ?? "") })
@@ -98,17 +93,11 @@ enum TrayCommand {
                 refreshPending = false
                 lastForced = now
             }
-            // At most `SpawnBudget.perPass` fetchers a tick over several accounts, as `watch`.
+            // At most `SpawnBudget.perPass` fetchers a tick, as `watch`.
             parts.tick(now: now, first: first, force: forceNow, invocation: invocation, needsHistory: needsHistory,
-                       budget: selection.isSeveral ? SpawnBudget() : nil, refusal: &refusal, stderr: context.stderr)
+                       budget: SpawnBudget(), refusal: &refusal, stderr: context.stderr)
             first = false
-            let frame = selection.isSeveral
-                ? setup.frame(accounts: parts.compactMap { part in
-                    part.account.map { RenderSetup.AccountData(account: $0, cache: part.cache, statusLine: nil, history: part.history) }
-                  }, now: now)
-                : setup.frame(cache: parts[0].cache, now: now, history: parts[0].history,
-                              provider: parts[0].context.paths.provider)
-            var view = TrayView(frame: frame, palette: palette, now: now)
+            var view = TrayView(frame: parts.frame(setup, now: now), palette: palette, now: now)
             if refusal != nil {
                 view.title = RenderCommand.cacheRefused
                 view.tooltip = refusal ?? ""

@@ -35,7 +35,8 @@ enum WatchCommand {
         for fd: Int32 in [0, 2] where fcntl(fd, F_GETFD) == -1 {
             _ = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
         }
-        var setup: RenderSetup
+        let setup: RenderSetup
+        let selection: AccountSelection
         do {
             setup = try RenderSetup.make(invocation, context: context)
         } catch {
@@ -44,44 +45,26 @@ enum WatchCommand {
             if error.adapter != nil { waitForStop(context) }
             return status
         }
-        // `[accounts.NAME]`: one (`--account`, or the only one) watches as always, in its context.
-        var context = context
-        if !setup.config.accounts.isEmpty || invocation.account != nil {
-            switch Result(catching: { () throws(ConfigError) in
-                try AccountSelection(choosing: invocation.account, config: setup.config, context: context) }) {
-            case .failure(let error):
-                _ = RenderSetup.report(.init(message: error.message, adapter: setup.adapter, short: "unknown account"),
-                                       context: context, streaming: true)
-                waitForStop(context)
-                return 2
-            case .success(let selection) where selection.isSeveral:
-                return runSeveral(invocation, setup: setup, selection: selection, context: context)
-            case .success(let selection):
-                context = selection.parts[0].context
-            }
+        do {
+            selection = try AccountSelection(choosing: invocation.account, config: setup.config, context: context)
+        } catch {
+            _ = RenderSetup.report(.init(message: error.message, adapter: setup.adapter, short: "unknown account"),
+                                   context: context, streaming: true)
+            waitForStop(context)
+            return 2
         }
         installSignalHandlers()
         let out = StreamWriter(sink: context.stdout)
-        let store = CacheStore(paths: context.paths)
-        let trigger = FetchTrigger(context: context, store: store, config: setup.config)
         let cycle = templateCycle(setup, paths: context.paths)
         var cycleIndex = 0
-        var cache: CacheFile?
-        var refusal: String?
-        if invocation.demo {
-            cache = DemoReading.cache(now: context.now(), provider: context.paths.provider)
-        } else {
-            (cache, refusal) = readCache(store)
-            if let refusal { context.stderr.write("elbowroom: \(refusal)\n") }
-        }
-        let notifier = WatchNotifier(invocation, setup: setup, context: context, store: store)
+        // One account is a list of one: every tick each account's cache is looked at (a `stat`
+        // each) and re-read when it changed, with its history; each account's fetch starts when
+        // due (each with its own respawn guard); the line shows one account as a render does, or
+        // several side by side. SIGUSR1 and left clicks refresh every account, coalesced.
+        var parts = selection.parts.map { WatchedAccount($0, invocation: invocation, setup: setup, notifies: true) }
         // The history (rate, spark, pace, eta) is read, and re-read when the cache changes, only
         // when something shows it: a template of the cycle, the tooltip, the adapter, or --notify.
-        let needsHistory = notifier != nil || setup.readsHistory || cycle.contains { $0.readsHistory }
-        var history = !needsHistory ? nil
-            : invocation.demo ? DemoReading.history(now: context.now()) : HistoryStore(paths: context.paths).loadForRender()
-        var cacheStamp = FileSystem.modificationDate(of: store.file)
-        var lastSpawn: Date?
+        let needsHistory = (invocation.notify && !invocation.demo) || setup.readsHistory || cycle.contains { $0.readsHistory }
         var lastForced: Date?
         var refreshPending = false
         var lastLine: String?
@@ -90,34 +73,25 @@ enum WatchCommand {
         // The header must come first, whole: wait for the bar to take it.
         if let header = setup.adapter.streamHeader(),
            out.write(header, waiting: true, stop: { watchStopRequested != 0 }) != .written { return 0 }
+        var first = true
+        var refusal: String?  // the cache directory is every account's: one refusal for all
         while watchStopRequested == 0 {
-            if notifier?.isSending != true { PosixSpawner.reapFinishedChildren() }
+            if !parts.contains(where: { $0.notifier?.isSending == true }) { PosixSpawner.reapFinishedChildren() }
             let now = context.now()
             if watchRefreshRequested != 0 {
                 watchRefreshRequested = 0
                 refreshPending = true
             }
             if invocation.demo || invocation.offline { refreshPending = false }
-            if !invocation.demo {
-                let stamp = FileSystem.modificationDate(of: store.file)
-                if stamp != cacheStamp || refusal != nil {
-                    let before = refusal
-                    (cache, refusal) = readCache(store)
-                    if needsHistory { history = HistoryStore(paths: context.paths).loadForRender() }
-                    cacheStamp = stamp
-                    if let refusal, refusal != before { context.stderr.write("elbowroom: \(refusal)\n") }
-                }
-                notifier?.tick(cache: cache, history: history, now: now)
-                if !invocation.offline && refusal == nil {
-                    if refreshPending, lastForced.map({ now.timeIntervalSince($0) >= forcedRefreshInterval }) ?? true {
-                        refreshPending = false
-                        lastForced = now
-                        if trigger.startIfDue(cache: cache, urgency: .now) { lastSpawn = now }
-                    } else if lastSpawn.map({ now.timeIntervalSince($0) >= respawnGuard }) ?? true {
-                        if trigger.startIfDue(cache: cache, urgency: .whenDue) { lastSpawn = now }
-                    }
-                }
+            let forceNow = refreshPending && (lastForced.map { now.timeIntervalSince($0) >= forcedRefreshInterval } ?? true)
+            if forceNow {
+                refreshPending = false
+                lastForced = now
             }
+            // At most `SpawnBudget.perPass` fetchers a tick; the rest on the next ones.
+            parts.tick(now: now, first: first, force: forceNow, invocation: invocation, needsHistory: needsHistory,
+                       budget: SpawnBudget(), refusal: &refusal, stderr: context.stderr)
+            first = false
             if watchResumed != 0 {
                 watchResumed = 0
                 lastLine = nil
@@ -127,8 +101,7 @@ enum WatchCommand {
             if out.readerHasGone() { return 0 }
             if watchPaused == 0 {
                 let line = refusal != nil ? setup.adapter.streamError(RenderCommand.cacheRefused)
-                    : setup.adapter.streamFrame(setup.frame(cache: cache, now: now, template: cycle[cycleIndex], history: history,
-                                                                          provider: context.paths.provider))
+                    : setup.adapter.streamFrame(parts.frame(setup, now: now, template: cycle[cycleIndex]))
                 if line != lastLine {
                     switch out.write(line, stop: { watchStopRequested != 0 }) {
                     case .written: lastLine = line

@@ -1,0 +1,90 @@
+import ElbowroomCore
+import ElbowroomTemplate
+import ElbowroomAdapters
+
+extension WatchCommand {
+    /// One account of a `watch` (or `tray`), one of a list of one or several: its own cache,
+    /// history, fetch trigger (and respawn guard) and notifier.
+    struct WatchedAccount {
+        /// `nil` for the environment's own account (no `[accounts.NAME]`).
+        var account: Account?
+        var context: CLIContext
+        var store: CacheStore
+        var trigger: FetchTrigger
+        var notifier: WatchNotifier?
+        var cache: CacheFile?
+        var stamp: Date?
+        var history: UsageHistory?
+        var lastSpawn: Date?
+
+        /// The account `part` chose, nothing read yet (the first `tick` reads it).
+        init(_ part: AccountSelection.Part, invocation: Invocation, setup: RenderSetup, notifies: Bool) {
+            account = part.account
+            context = part.context
+            store = CacheStore(paths: part.context.paths)
+            trigger = FetchTrigger(context: part.context, store: store, config: setup.config)
+            notifier = notifies ? WatchNotifier(invocation, setup: setup, context: part.context, store: store) : nil
+        }
+    }
+}
+
+extension [WatchCommand.WatchedAccount] {
+    /// One pass over every account (`watch` and `tray`, for one account or several): a demo's sample once,
+    /// else each account's `tick`, within this pass's `budget` of fetchers.
+    mutating func tick(now: Date, first: Bool, force: Bool, invocation: Invocation, needsHistory: Bool,
+                       budget: SpawnBudget?, refusal: inout String?, stderr: any OutputSink) {
+        for i in indices {
+            if invocation.demo {
+                if first {
+                    self[i].cache = DemoReading.cache(now: now, provider: self[i].account?.provider ?? self[i].context.paths.provider)
+                    if needsHistory { self[i].history = DemoReading.history(now: now) }
+                }
+                continue
+            }
+            self[i].tick(now: now, first: first, force: force, offline: invocation.offline,
+                         needsHistory: needsHistory, budget: budget, refusal: &refusal, stderr: stderr)
+        }
+    }
+
+    /// The frame of the pass: one account as a render shows one (in its context: no account
+    /// name), several side by side as a render shows them.
+    func frame(_ setup: RenderSetup, now: Date, template: Template? = nil) -> RenderedFrame {
+        guard count > 1 else {
+            return setup.frame(cache: self[0].cache, now: now, template: template, history: self[0].history,
+                               provider: self[0].context.paths.provider)
+        }
+        return setup.frame(accounts: compactMap { part in
+            part.account.map { RenderSetup.AccountData(account: $0, cache: part.cache, statusLine: nil, history: part.history) }
+        }, now: now, template: template)
+    }
+}
+
+extension WatchCommand.WatchedAccount {
+    /// One tick of one account (`watch` and `tray`): its cache (and history) re-read
+    /// when the file changed (a `stat`), its due notifications sent, and its fetch started when
+    /// due, with its own respawn guard; `force` asks for a refresh now (coalesced by the caller).
+    /// `refusal` is why the cache directory is refused (every account's: one for all), said on
+    /// `stderr` once when it changes.
+    /// `budget`: the fetchers this pass over the accounts may still start (`SpawnBudget`).
+    mutating func tick(now: Date, first: Bool, force: Bool, offline: Bool, needsHistory: Bool, budget: SpawnBudget?,
+                       refusal: inout String?, stderr: any OutputSink) {
+        let stamp = FileSystem.modificationDate(of: store.file)
+        // A refused directory is looked at again each tick (its owner or mode may be fixed).
+        if first || stamp != self.stamp || refusal != nil {
+            let why: String?
+            (cache, why) = WatchCommand.readCache(store)
+            if let why, why != refusal { stderr.write("elbowroom: \(why)\n") }
+            refusal = why
+            if needsHistory { history = HistoryStore(paths: context.paths).loadForRender() }
+            self.stamp = stamp
+        }
+        notifier?.tick(cache: cache, history: history, now: now)
+        guard !offline, refusal == nil else { return }
+        trigger.budget = budget
+        if force {
+            if trigger.startIfDue(cache: cache, urgency: .now) { lastSpawn = now }
+        } else if lastSpawn.map({ now.timeIntervalSince($0) >= WatchCommand.respawnGuard }) ?? true {
+            if trigger.startIfDue(cache: cache, urgency: .whenDue) { lastSpawn = now }
+        }
+    }
+}
