@@ -149,47 +149,36 @@ final class ServeContent {
             let text = error.adapter?.renderError(error.short).text ?? error.short + "\n"
             return HTTPResponse(status: 500, contentType: contentType, body: text)
         }
-        // Several `[accounts.NAME]`: every account, as a render without --account shows them
+        // Every account, else the environment's own (`AccountSelection`; serve takes no
+        // --account): one is a list of one, served as a render shows it; several side by side
         // (the `account` label on every metric, the accounts array in the JSON).
-        if setup.config.accounts.count > 1 {
-            if CacheStore(paths: context.paths).refusal != nil {
+        let selection: AccountSelection
+        do {
+            selection = try AccountSelection(choosing: nil, config: setup.config, context: context)
+        } catch {
+            return HTTPResponse(status: 500, contentType: contentType, body: setup.adapter.renderError(error.message).text)
+        }
+        // Fetches start under one respawn guard for the server (and at most `SpawnBudget.perPass`).
+        let mayStart = !offline && (lastSpawn.map { context.now().timeIntervalSince($0) >= Self.respawnGuard } ?? true)
+        let budget = SpawnBudget()
+        var started = false
+        var parts = selection.parts.map { WatchCommand.WatchedAccount($0, invocation: invocation, setup: setup, notifies: false) }
+        for i in parts.indices {
+            switch parts[i].store.read() {
+            case .loaded(let found): parts[i].cache = found
+            case .missing, .unusable: break
+            case .refused:
                 return HTTPResponse(status: 500, contentType: contentType,
                                     body: setup.adapter.renderError(RenderCommand.cacheRefused).text)
             }
-            var quiet = invocation
-            quiet.offline = true  // serve starts the fetches itself, under its respawn guard
-            let data = RenderCommand.gather(quiet, setup: setup, accounts: setup.config.accounts, context: context)
-            if !offline, lastSpawn.map({ context.now().timeIntervalSince($0) >= Self.respawnGuard }) ?? true {
-                var started = false
-                let budget = SpawnBudget()
-                for (account, part) in zip(setup.config.accounts, data) {
-                    let accountContext = context.selecting(account)
-                    let trigger = FetchTrigger(context: accountContext, store: CacheStore(paths: accountContext.paths),
-                                               config: setup.config, budget: budget)
-                    if trigger.startIfDue(cache: part.cache) { started = true }
-                }
-                if started { lastSpawn = context.now() }
+            if mayStart {
+                parts[i].trigger.budget = budget
+                if parts[i].trigger.startIfDue(cache: parts[i].cache) { started = true }
             }
-            let frame = setup.frame(accounts: data, now: context.now())
-            return HTTPResponse(status: 200, contentType: contentType, body: setup.adapter.render(frame).text)
+            if setup.readsHistory { parts[i].history = RenderCommand.loadHistory(context: parts[i].context, verbose: false) }
         }
-        // One `[accounts.NAME]` is that account, as a render without --account shows it.
-        let served = setup.config.accounts.first.map { context.selecting($0) } ?? context
-        let store = CacheStore(paths: served.paths)
-        var cache: CacheFile?
-        switch store.read() {
-        case .loaded(let found): cache = found
-        case .missing, .unusable: break
-        case .refused:
-            return HTTPResponse(status: 500, contentType: contentType,
-                                body: setup.adapter.renderError(RenderCommand.cacheRefused).text)
-        }
-        if !offline, lastSpawn.map({ served.now().timeIntervalSince($0) >= Self.respawnGuard }) ?? true {
-            let trigger = FetchTrigger(context: served, store: store, config: setup.config)
-            if trigger.startIfDue(cache: cache) { lastSpawn = served.now() }
-        }
-        let history = setup.readsHistory ? RenderCommand.loadHistory(context: served, verbose: false) : nil
-        let frame = setup.frame(cache: cache, now: served.now(), history: history, provider: served.paths.provider)
+        if started { lastSpawn = context.now() }
+        let frame = parts.frame(setup, now: context.now())
         return HTTPResponse(status: 200, contentType: contentType, body: setup.adapter.render(frame).text)
     }
 }
