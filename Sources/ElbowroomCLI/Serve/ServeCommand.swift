@@ -160,24 +160,12 @@ final class ServeContent {
         }
         // Fetches start under one respawn guard for the server (and at most `SpawnBudget.perPass`).
         let mayStart = !offline && (lastSpawn.map { context.now().timeIntervalSince($0) >= Self.respawnGuard } ?? true)
-        let budget = SpawnBudget()
-        var started = false
-        var parts = selection.parts.map { WatchCommand.WatchedAccount($0, invocation: invocation, setup: setup, notifies: false) }
-        for i in parts.indices {
-            switch parts[i].store.read() {
-            case .loaded(let found): parts[i].cache = found
-            case .missing, .unusable: break
-            case .refused:
-                return HTTPResponse(status: 500, contentType: contentType,
-                                    body: setup.adapter.renderError(RenderCommand.cacheRefused).text)
-            }
-            if mayStart {
-                parts[i].trigger.budget = budget
-                if parts[i].trigger.startIfDue(cache: parts[i].cache) { started = true }
-            }
-            if setup.readsHistory { parts[i].history = RenderCommand.loadHistory(context: parts[i].context, verbose: false) }
+        var parts = selection.parts.map { WatchCommand.WatchedAccount($0, config: setup.config) }
+        let pass = parts.read(mayStart: mayStart, waitForFirstRun: false, history: setup.readsHistory)
+        if pass.refusal != nil {
+            return HTTPResponse(status: 500, contentType: contentType, body: setup.adapter.renderError(RenderCommand.cacheRefused).text)
         }
-        if started { lastSpawn = context.now() }
+        if pass.started { lastSpawn = context.now() }
         let frame = parts.frame(setup, now: context.now())
         return HTTPResponse(status: 200, contentType: contentType, body: setup.adapter.render(frame).text)
     }

@@ -71,7 +71,7 @@ enum TrayCommand {
         var dashboardShown = false
         var dashboardCheckedAt: Date?
 
-        var parts = selection.parts.map { WatchCommand.WatchedAccount($0, invocation: invocation, setup: setup, notifies: false) }
+        var parts = selection.parts.map { WatchCommand.WatchedAccount($0, config: setup.config) }
         let needsHistory = setup.readsHistory
         let cacheWatch = CacheDirectoryWatch(directories: parts.map { $0.context.paths.cacheDir },
                                              names: parts.map { String($0.store.file.split(separator: "/").last ?? "") })

@@ -61,7 +61,10 @@ enum WatchCommand {
         // each) and re-read when it changed, with its history; each account's fetch starts when
         // due (each with its own respawn guard); the line shows one account as a render does, or
         // several side by side. SIGUSR1 and left clicks refresh every account, coalesced.
-        var parts = selection.parts.map { WatchedAccount($0, invocation: invocation, setup: setup, notifies: true) }
+        var parts = selection.parts.map { WatchedAccount($0, config: setup.config) }
+        for i in parts.indices {
+            parts[i].notifier = WatchNotifier(invocation, setup: setup, context: parts[i].context, store: parts[i].store)
+        }
         // The history (rate, spark, pace, eta) is read, and re-read when the cache changes, only
         // when something shows it: a template of the cycle, the tooltip, the adapter, or --notify.
         let needsHistory = (invocation.notify && !invocation.demo) || setup.readsHistory || cycle.contains { $0.readsHistory }

@@ -3,8 +3,8 @@ import ElbowroomTemplate
 import ElbowroomAdapters
 
 extension WatchCommand {
-    /// One account of a `watch` (or `tray`), one of a list of one or several: its own cache,
-    /// history, fetch trigger (and respawn guard) and notifier.
+    /// One account of a `watch`, `tray`, `serve` or `mcp`, one of a list of one or several: its
+    /// own cache, history, fetch trigger (and respawn guard) and notifier.
     struct WatchedAccount {
         /// `nil` for the environment's own account (no `[accounts.NAME]`).
         var account: Account?
@@ -17,13 +17,12 @@ extension WatchCommand {
         var history: UsageHistory?
         var lastSpawn: Date?
 
-        /// The account `part` chose, nothing read yet (the first `tick` reads it).
-        init(_ part: AccountSelection.Part, invocation: Invocation, setup: RenderSetup, notifies: Bool) {
+        /// The account `part` chose, nothing read yet (the first `tick` or `read` reads it).
+        init(_ part: AccountSelection.Part, config: Config) {
             account = part.account
             context = part.context
             store = CacheStore(paths: part.context.paths)
-            trigger = FetchTrigger(context: part.context, store: store, config: setup.config)
-            notifier = notifies ? WatchNotifier(invocation, setup: setup, context: part.context, store: store) : nil
+            trigger = FetchTrigger(context: part.context, store: store, config: config)
         }
     }
 }
@@ -44,6 +43,35 @@ extension [WatchCommand.WatchedAccount] {
             self[i].tick(now: now, first: first, force: force, offline: invocation.offline,
                          needsHistory: needsHistory, budget: budget, refusal: &refusal, stderr: stderr)
         }
+    }
+
+    /// One answer's look at every account (`serve`, `mcp`; `watch` and `tray` `tick` instead):
+    /// each cache read, each due fetch started when `mayStart` (within one `SpawnBudget`; none
+    /// while the cache directory is refused; a first run's waited for, at most
+    /// `FetchTrigger.firstRunWait`, when `waitForFirstRun`), each history read when `history`.
+    /// Whether a fetch started (for the caller's respawn guard), and why the directory is refused.
+    mutating func read(mayStart: Bool, waitForFirstRun: Bool, history: Bool) -> (started: Bool, refusal: String?) {
+        let budget = SpawnBudget()
+        var started = false
+        var refusal: String?
+        for i in indices {
+            switch self[i].store.read() {
+            case .loaded(let found): self[i].cache = found
+            case .missing, .unusable: break
+            case .refused(let why): refusal = why
+            }
+            if mayStart && refusal == nil {
+                self[i].trigger.budget = budget
+                if self[i].trigger.startIfDue(cache: self[i].cache) {
+                    started = true
+                    if waitForFirstRun && FetchTrigger.isFirstRun(self[i].cache) {
+                        self[i].cache = self[i].trigger.waitForAttempt(after: self[i].cache, timeout: FetchTrigger.firstRunWait)
+                    }
+                }
+            }
+            if history { self[i].history = RenderCommand.loadHistory(context: self[i].context, verbose: false) }
+        }
+        return (started, refusal)
     }
 
     /// The frame of the pass: one account as a render shows one (in its context: no account
