@@ -77,22 +77,12 @@ enum TrayCommand {
                                              names: parts.map { String($0.store.file.split(separator: "/").last ?? "") })
         var first = true
         var refusal: String?
-        var refreshPending = false
-        var lastForced: Date?
+        var refresh = ForcedRefresh()
         var published = false
         while watchStopRequested == 0 {
             PosixSpawner.reapFinishedChildren()
             let now = context.now()
-            if watchRefreshRequested != 0 {
-                watchRefreshRequested = 0
-                refreshPending = true
-            }
-            if invocation.demo || invocation.offline { refreshPending = false }
-            let forceNow = refreshPending && (lastForced.map { now.timeIntervalSince($0) >= WatchCommand.forcedRefreshInterval } ?? true)
-            if forceNow {
-                refreshPending = false
-                lastForced = now
-            }
+            let forceNow = refresh.due(now: now, allowed: !invocation.demo && !invocation.offline)
             // At most `SpawnBudget.perPass` fetchers a tick, as `watch`.
             parts.tick(now: now, first: first, force: forceNow, invocation: invocation, needsHistory: needsHistory,
                        budget: SpawnBudget(), refusal: &refusal, stderr: context.stderr)
@@ -117,18 +107,15 @@ enum TrayCommand {
                     try item.register()
                 }
                 // Sleep until something happens, then handle everything that came.
-                var timeout = tick
-                if refreshPending, let last = lastForced {
-                    timeout = min(timeout, max(0.01, last.addingTimeInterval(WatchCommand.forcedRefreshInterval).timeIntervalSince(now)))
-                }
-                if let last = lastForced, now.timeIntervalSince(last) < FetchTrigger.waitTimeout(setup.config), !cacheWatch.isWatching {
+                var timeout = refresh.timeout(tick, now: now)
+                if let last = refresh.last, now.timeIntervalSince(last) < FetchTrigger.waitTimeout(setup.config), !cacheWatch.isWatching {
                     timeout = min(timeout, fetchWatchTick)
                 }
                 var wait = timeout
                 while let message = try Self.next(bus: bus, cacheWatch: cacheWatch, timeout: wait) {
                     wait = 0
                     switch try item.handle(message) {
-                    case .refresh?: refreshPending = true
+                    case .refresh?: refresh.request()
                     case .quit?: return 0
                     case .openDashboard?: open(dashboard, context: context)
                     case nil: break

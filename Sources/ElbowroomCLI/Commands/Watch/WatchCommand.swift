@@ -68,8 +68,7 @@ enum WatchCommand {
         // The history (rate, spark, pace, eta) is read, and re-read when the cache changes, only
         // when something shows it: a template of the cycle, the tooltip, the adapter, or --notify.
         let needsHistory = (invocation.notify && !invocation.demo) || setup.readsHistory || cycle.contains { $0.readsHistory }
-        var lastForced: Date?
-        var refreshPending = false
+        var refresh = ForcedRefresh()
         var lastLine: String?
         var clicks = ClickInput(fd: context.stdinFD)
 
@@ -81,16 +80,7 @@ enum WatchCommand {
         while watchStopRequested == 0 {
             if !parts.contains(where: { $0.notifier?.isSending == true }) { PosixSpawner.reapFinishedChildren() }
             let now = context.now()
-            if watchRefreshRequested != 0 {
-                watchRefreshRequested = 0
-                refreshPending = true
-            }
-            if invocation.demo || invocation.offline { refreshPending = false }
-            let forceNow = refreshPending && (lastForced.map { now.timeIntervalSince($0) >= forcedRefreshInterval } ?? true)
-            if forceNow {
-                refreshPending = false
-                lastForced = now
-            }
+            let forceNow = refresh.due(now: now, allowed: !invocation.demo && !invocation.offline)
             // At most `SpawnBudget.perPass` fetchers a tick; the rest on the next ones.
             parts.tick(now: now, first: first, force: forceNow, invocation: invocation, needsHistory: needsHistory,
                        budget: SpawnBudget(), refusal: &refusal, stderr: context.stderr)
@@ -113,25 +103,19 @@ enum WatchCommand {
                     }
                 }
             }
-            WatchCommand.waitForTick(&clicks, interval: invocation.interval, now: now, lastForced: lastForced,
-                                     cycleCount: cycle.count, refreshPending: &refreshPending,
-                                     cycleIndex: &cycleIndex, lastLine: &lastLine)
+            WatchCommand.waitForTick(&clicks, interval: invocation.interval, now: now, refresh: &refresh,
+                                     cycleCount: cycle.count, cycleIndex: &cycleIndex, lastLine: &lastLine)
         }
         return 0
     }
 
     /// Sleeps until the next tick, a click or a signal; sooner when a coalesced refresh is due.
     /// A left click asks for a refresh, a right click moves to the next template of the cycle.
-    static func waitForTick(_ clicks: inout ClickInput, interval: TimeInterval, now: Date, lastForced: Date?,
-                            cycleCount: Int, refreshPending: inout Bool, cycleIndex: inout Int,
-                            lastLine: inout String?) {
-        var timeout = interval
-        if refreshPending, let last = lastForced {
-            timeout = min(timeout, max(0.01, last.addingTimeInterval(forcedRefreshInterval).timeIntervalSince(now)))
-        }
-        for event in clicks.wait(timeout: timeout) {
+    static func waitForTick(_ clicks: inout ClickInput, interval: TimeInterval, now: Date, refresh: inout ForcedRefresh,
+                            cycleCount: Int, cycleIndex: inout Int, lastLine: inout String?) {
+        for event in clicks.wait(timeout: refresh.timeout(interval, now: now)) {
             switch event.button {
-            case 1: refreshPending = true
+            case 1: refresh.request()
             case 3 where cycleCount > 1:
                 cycleIndex = (cycleIndex + 1) % cycleCount
                 lastLine = nil
