@@ -16,8 +16,8 @@ import Testing
             #expect(!due)
         }
         // The sleep is cut short to when the pending one comes due.
-        #expect(refresh.timeout(60, now: start.addingTimeInterval(1)) == WatchCommand.forcedRefreshInterval - 1)
-        due = refresh.due(now: start.addingTimeInterval(WatchCommand.forcedRefreshInterval), allowed: true)
+        #expect(refresh.timeout(60, now: start.addingTimeInterval(1)) == ForcedRefresh.interval - 1)
+        due = refresh.due(now: start.addingTimeInterval(ForcedRefresh.interval), allowed: true)
         #expect(due)
         due = refresh.due(now: start.addingTimeInterval(60), allowed: true)
         #expect(!due, "ten requests, two refreshes")

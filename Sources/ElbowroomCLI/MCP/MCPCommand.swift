@@ -102,8 +102,8 @@ final class UsageReportSource: @unchecked Sendable {
         } catch {
             return .failure(.init(message: error.message))
         }
-        let mayStart = !offline && (lastSpawn.map { now.timeIntervalSince($0) >= WatchCommand.respawnGuard } ?? true)
-        var accounts = selection.parts.map { WatchCommand.WatchedAccount($0, config: config) }
+        let mayStart = !offline && (lastSpawn.map { now.timeIntervalSince($0) >= WatchedAccount.respawnGuard } ?? true)
+        var accounts = selection.parts.map { WatchedAccount($0, config: config) }
         if accounts.read(mayStart: mayStart, waitForFirstRun: true, history: true).started { lastSpawn = now }
         let parts = accounts.map { part in
             let provider = part.context.paths.provider

@@ -88,8 +88,6 @@ enum ServeCommand {
 final class ServeContent {
     let context: CLIContext
     let offline: Bool
-    /// Not within this many seconds of the last fetch started (or found running): as `watch`.
-    static let respawnGuard = WatchCommand.respawnGuard
     static let reuseFor: Double = 1
     private var lastSpawn: Date?
     private var made: [(adapter: String, at: Double, response: HTTPResponse)] = []
@@ -159,8 +157,8 @@ final class ServeContent {
             return HTTPResponse(status: 500, contentType: contentType, body: setup.adapter.renderError(error.message).text)
         }
         // Fetches start under one respawn guard for the server (and at most `SpawnBudget.perPass`).
-        let mayStart = !offline && (lastSpawn.map { context.now().timeIntervalSince($0) >= Self.respawnGuard } ?? true)
-        var parts = selection.parts.map { WatchCommand.WatchedAccount($0, config: setup.config) }
+        let mayStart = !offline && (lastSpawn.map { context.now().timeIntervalSince($0) >= WatchedAccount.respawnGuard } ?? true)
+        var parts = selection.parts.map { WatchedAccount($0, config: setup.config) }
         let pass = parts.read(mayStart: mayStart, waitForFirstRun: false, history: setup.readsHistory)
         if pass.refusal != nil {
             return HTTPResponse(status: 500, contentType: contentType, body: setup.adapter.renderError(RenderCommand.cacheRefused).text)

@@ -9,7 +9,7 @@ import ElbowroomDBus
 ///
 /// - Registers with `org.kde.StatusNotifierWatcher`, and again whenever a watcher appears (a
 ///   panel that starts later or restarts); without one it waits.
-/// - Keeps the item current from the cache, as `watch` does (`WatchCommand.WatchedAccount`: the
+/// - Keeps the item current from the cache, as `watch` does (`WatchedAccount`: the
 ///   same re-read on change, fetch when due, respawn guard): a gauge icon of the binding window's
 ///   headroom in its level's colour, the template as title, the tooltip template as tooltip,
 ///   `NeedsAttention` when critical, a menu row per window.
@@ -71,7 +71,7 @@ enum TrayCommand {
         var dashboardShown = false
         var dashboardCheckedAt: Date?
 
-        var parts = selection.parts.map { WatchCommand.WatchedAccount($0, config: setup.config) }
+        var parts = selection.parts.map { WatchedAccount($0, config: setup.config) }
         let needsHistory = setup.readsHistory
         let cacheWatch = CacheDirectoryWatch(directories: parts.map { $0.context.paths.cacheDir },
                                              names: parts.map { String($0.store.file.split(separator: "/").last ?? "") })

@@ -30,7 +30,7 @@ enum GuardUntil {
         let minLeft = options.minLeft ?? config.thresholds.warn
         let started = context.now()
         let deadline = options.timeout.map { started.addingTimeInterval($0) }
-        var parts = selection.parts.map { WatchCommand.WatchedAccount($0, config: config) }
+        var parts = selection.parts.map { WatchedAccount($0, config: config) }
         let watcher = CacheWatcher(directories: parts.map { $0.context.paths.cacheDir })
         var shown = false
         func finish(_ status: Int32, _ line: String) -> Int32 {
@@ -177,7 +177,7 @@ final class CacheWatcher {
     }
 }
 
-extension WatchCommand.WatchedAccount {
+extension WatchedAccount {
     /// Reads the cache, starts a fetch when a render would (waiting for it when there is no
     /// data yet), and decides as `guard` does.
     mutating func check(_ options: Invocation.GuardOptions, config: Config, minLeft: Double, invocation: Invocation,
@@ -189,7 +189,7 @@ extension WatchCommand.WatchedAccount {
         case .refused(let why): return GuardUntil.Round(verdict: .init(status: GuardCommand.noData, line: "no data: \(why)"))
         }
         let mayFetch = !invocation.offline && config.usageSource.mayFetch(context.paths)
-        if mayFetch, lastSpawn.map({ now.timeIntervalSince($0) >= WatchCommand.respawnGuard }) ?? true,
+        if mayFetch, lastSpawn.map({ now.timeIntervalSince($0) >= WatchedAccount.respawnGuard }) ?? true,
            trigger.startIfDue(cache: cache) {
             lastSpawn = now
             // No data at all: wait for this fetch before calling it "no data".
@@ -210,7 +210,7 @@ extension WatchCommand.WatchedAccount {
         var nextFetch: Date?
         if mayFetch {
             var due = RefreshSchedule.nextDue(cache: cache, config: config, now: now)
-            if let last = lastSpawn { due = max(due, last.addingTimeInterval(WatchCommand.respawnGuard)) }
+            if let last = lastSpawn { due = max(due, last.addingTimeInterval(WatchedAccount.respawnGuard)) }
             nextFetch = due
         }
         return GuardUntil.Round(verdict: verdict, short: short.joined(separator: ", "), reset: reset, nextFetch: nextFetch)

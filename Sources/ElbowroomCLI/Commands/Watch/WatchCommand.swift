@@ -15,19 +15,13 @@ import ElbowroomAdapters
 ///   closed stdout end it cleanly with status 0.
 /// - Click events (i3bar, i3blocks persist) arrive on stdin: left click refreshes now, right click
 ///   cycles the template (the chosen one, then `compact`, `full`, `minimal`).
-/// - Refresh requests (SIGUSR1, left clicks) are coalesced: at most one forced fetch every
-///   `forcedRefreshInterval` seconds; requests in between collapse into one that runs when the
+/// - Refresh requests (SIGUSR1, left clicks) are coalesced (`ForcedRefresh`): at most one forced
+///   fetch every `ForcedRefresh.interval` seconds; requests in between collapse into one that runs when the
 ///   interval is up, and the cache's cooldowns (429, backoff) hold as always. A storm of signals
 ///   costs a re-render each, never a fetch each.
 /// - A bar that stops reading (a full pipe) is waited for without spinning: a frame is written
 ///   only when the pipe takes it, and signals are still handled meanwhile.
 enum WatchCommand {
-    /// Never start another fetch sooner than this after starting one (a fetcher that died early
-    /// must not turn into one spawn per tick).
-    static let respawnGuard: TimeInterval = 15
-    /// The least time between two forced refreshes (SIGUSR1, clicks).
-    static let forcedRefreshInterval: TimeInterval = 5
-
     static func run(_ invocation: Invocation, context: CLIContext) -> Int32 {
         // A bar may start us with stdout closed (nothing can be shown: done) or stdin / stderr
         // closed: keep those descriptor numbers taken, or the next file opened would get them.

@@ -2,32 +2,35 @@ import ElbowroomCore
 import ElbowroomTemplate
 import ElbowroomAdapters
 
-extension WatchCommand {
-    /// One account of a `watch`, `tray`, `serve` or `mcp`, one of a list of one or several: its
-    /// own cache, history, fetch trigger (and respawn guard) and notifier.
-    struct WatchedAccount {
-        /// `nil` for the environment's own account (no `[accounts.NAME]`).
-        var account: Account?
-        var context: CLIContext
-        var store: CacheStore
-        var trigger: FetchTrigger
-        var notifier: WatchNotifier?
-        var cache: CacheFile?
-        var stamp: Date?
-        var history: UsageHistory?
-        var lastSpawn: Date?
+/// One account of a long-running command (`watch`, `tray`, `serve`, `mcp`, `guard --until`), one
+/// of a list of one or several (`AccountSelection`): its own cache, history, fetch trigger, respawn
+/// guard and notifier.
+struct WatchedAccount {
+    /// Never start another fetch for an account sooner than this after starting one (a fetcher
+    /// that died early must not turn into one spawn per tick, wake or answer).
+    static let respawnGuard: TimeInterval = 15
 
-        /// The account `part` chose, nothing read yet (the first `tick` or `read` reads it).
-        init(_ part: AccountSelection.Part, config: Config) {
-            account = part.account
-            context = part.context
-            store = CacheStore(paths: part.context.paths)
-            trigger = FetchTrigger(context: part.context, store: store, config: config)
-        }
+    /// `nil` for the environment's own account (no `[accounts.NAME]`).
+    var account: Account?
+    var context: CLIContext
+    var store: CacheStore
+    var trigger: FetchTrigger
+    var notifier: WatchNotifier?
+    var cache: CacheFile?
+    var stamp: Date?
+    var history: UsageHistory?
+    var lastSpawn: Date?
+
+    /// The account `part` chose, nothing read yet (the first `tick` or `read` reads it).
+    init(_ part: AccountSelection.Part, config: Config) {
+        account = part.account
+        context = part.context
+        store = CacheStore(paths: part.context.paths)
+        trigger = FetchTrigger(context: part.context, store: store, config: config)
     }
 }
 
-extension [WatchCommand.WatchedAccount] {
+extension [WatchedAccount] {
     /// One pass over every account (`watch` and `tray`, for one account or several): a demo's sample once,
     /// else each account's `tick`, within this pass's `budget` of fetchers.
     mutating func tick(now: Date, first: Bool, force: Bool, invocation: Invocation, needsHistory: Bool,
@@ -87,7 +90,7 @@ extension [WatchCommand.WatchedAccount] {
     }
 }
 
-extension WatchCommand.WatchedAccount {
+extension WatchedAccount {
     /// One tick of one account (`watch` and `tray`): its cache (and history) re-read
     /// when the file changed (a `stat`), its due notifications sent, and its fetch started when
     /// due, with its own respawn guard; `force` asks for a refresh now (coalesced by the caller).
@@ -111,7 +114,7 @@ extension WatchCommand.WatchedAccount {
         trigger.budget = budget
         if force {
             if trigger.startIfDue(cache: cache, urgency: .now) { lastSpawn = now }
-        } else if lastSpawn.map({ now.timeIntervalSince($0) >= WatchCommand.respawnGuard }) ?? true {
+        } else if lastSpawn.map({ now.timeIntervalSince($0) >= WatchedAccount.respawnGuard }) ?? true {
             if trigger.startIfDue(cache: cache, urgency: .whenDue) { lastSpawn = now }
         }
     }
