@@ -72,7 +72,7 @@ extension [WatchedAccount] {
                     }
                 }
             }
-            if history { self[i].history = RenderCommand.loadHistory(context: self[i].context, verbose: false) }
+            if history { self[i].history = HistoryStore(paths: self[i].context.paths).loadForRender() }
         }
         return (started, refusal)
     }
