@@ -133,15 +133,11 @@ enum TrayCommand {
     /// changed (the loop then re-reads it).
     static func next(bus: DBusConnection, cacheWatch: CacheDirectoryWatch, timeout: TimeInterval) throws(DBusError) -> DBusMessage? {
         if bus.hasPending { return try bus.next(timeout: 0) }
-        guard let fd = cacheWatch.fd else { return try bus.next(timeout: timeout) }
-        let deadline = DBusConnection.monotonic() + timeout
-        while true {
-            var fds = [pollfd(fd: bus.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-            let left = max(0, deadline - DBusConnection.monotonic())
-            guard poll(&fds, 2, Int32((left * 1000).rounded(.up))) > 0 else { return nil }
-            if fds[0].revents != 0 { return try bus.next(timeout: 0) }
-            // Only a cache file's change wakes the loop (not a lock file's or the history's).
-            if cacheWatch.drain() { return nil }
+        guard cacheWatch.fd != nil else { return try bus.next(timeout: timeout) }
+        // Only a cache file's change wakes the loop (not a lock file's or the history's).
+        switch cacheWatch.wait(seconds: timeout, alsoOn: bus.fd) {
+        case .other: return try bus.next(timeout: 0)
+        case .cacheChanged, .timeout: return nil
         }
     }
 

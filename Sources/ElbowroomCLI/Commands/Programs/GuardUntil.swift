@@ -5,6 +5,8 @@ nonisolated(unsafe) var guardUntilSignal: sig_atomic_t = 0
 /// The write end of the pipe a signal handler writes a byte to, so a `poll` that started just
 /// before the signal still wakes (`-1`: none).
 nonisolated(unsafe) var guardUntilWakeFD: Int32 = -1
+/// The read end of that pipe, which the loop's `poll` waits on (`-1`: none).
+nonisolated(unsafe) var guardUntilWakeReadFD: Int32 = -1
 
 /// `elbowroom guard --until [--min-left PCT] [--window NAME]… [--timeout DURATION]`: waits for
 /// headroom instead of deciding now (`elbowroom guard --until --window 5h --min-left 10 --timeout 6h
@@ -31,7 +33,7 @@ enum GuardUntil {
         let started = context.now()
         let deadline = options.timeout.map { started.addingTimeInterval($0) }
         var parts = selection.parts.map { WatchedAccount($0, config: config) }
-        let watcher = CacheWatcher(directories: parts.map { $0.context.paths.cacheDir })
+        let watcher = CacheDirectoryWatch(directories: parts.map { $0.context.paths.cacheDir })
         var shown = false
         func finish(_ status: Int32, _ line: String) -> Int32 {
             if shown { context.stderr.write("\r\u{1B}[K") }
@@ -88,7 +90,10 @@ enum GuardUntil {
                 // The countdown moves every second: wake on the next whole second of it.
                 remaining = min(remaining, 1)
             }
-            watcher.wait(seconds: max(0.01, remaining))
+            // Until every cache directory is watched (one not made yet, another platform): look
+            // again every second.
+            if !watcher.isWatching { remaining = min(remaining, 1) }
+            _ = watcher.wait(seconds: max(0.01, remaining), alsoOn: guardUntilWakeReadFD)
         }
     }
 
@@ -117,7 +122,7 @@ enum GuardUntil {
         if pipe(&fds) == 0 {
             for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
             guardUntilWakeFD = fds[1]
-            CacheWatcher.signalReadFD = fds[0]
+            guardUntilWakeReadFD = fds[0]
         }
         for sig in [SIGINT, SIGTERM] {
             WatchCommand.handle(sig) { sig in
@@ -133,47 +138,6 @@ enum GuardUntil {
         sigaddset(&handled, SIGINT)
         sigaddset(&handled, SIGTERM)
         sigprocmask(SIG_UNBLOCK, &handled, nil)
-    }
-}
-
-/// Sleeps until a timeout, a signal (the wake pipe), or a change in a cache directory.
-final class CacheWatcher {
-    nonisolated(unsafe) static var signalReadFD: Int32 = -1
-    private var inotifyFD: Int32 = -1
-
-    init(directories: [String]) {
-        #if os(Linux)
-        inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        if inotifyFD >= 0 {
-            let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
-            var watched = 0
-            for dir in directories where inotify_add_watch(inotifyFD, dir, mask) >= 0 { watched += 1 }
-            if watched < directories.count {
-                close(inotifyFD)
-                inotifyFD = -1
-            }
-        }
-        #endif
-    }
-
-    deinit {
-        if inotifyFD >= 0 { close(inotifyFD) }
-    }
-
-    /// Returns after `seconds`, on a signal, or when a cache directory changed.
-    func wait(seconds: TimeInterval) {
-        // Without inotify (another platform, or a cache directory not made yet): look again
-        // every second.
-        let step = inotifyFD >= 0 ? seconds : min(seconds, 1)
-        var fds: [pollfd] = []
-        if Self.signalReadFD >= 0 { fds.append(pollfd(fd: Self.signalReadFD, events: Int16(POLLIN), revents: 0)) }
-        if inotifyFD >= 0 { fds.append(pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)) }
-        let ms = Int32(min(max(step * 1000, 1), 3_600_000).rounded(.up))
-        _ = poll(&fds, nfds_t(fds.count), ms)
-        if inotifyFD >= 0 {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while read(inotifyFD, &buffer, buffer.count) > 0 {}
-        }
     }
 }
 
