@@ -68,7 +68,7 @@ enum DocTables {
             if name == "init-snippet", words.count > 1 {
                 // What `elbowroom init NAME` prints, in a fenced block.
                 let snippet = String(words[1])
-                guard let entry = IntegrationSnippets.all.first(where: { $0.name == snippet }) else {
+                guard let entry = IntegrationSnippets.snippets.first(where: { $0.name == snippet }) else {
                     throw Problem(description: "\(path): no init snippet named \(snippet)")
                 }
                 out += (["```" + fenceLanguage(entry.name, file: entry.file)]

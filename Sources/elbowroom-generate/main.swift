@@ -38,7 +38,7 @@ for (shell, file) in [("bash", "elbowroom.bash"), ("zsh", "_elbowroom"), ("fish"
     derived.append(Derived(path: "completions/" + file) { CompletionScripts.script(for: shell) })
 }
 // What `elbowroom init NAME` prints (IntegrationSnippets.swift), as installed.
-for snippet in IntegrationSnippets.all {
+for snippet in IntegrationSnippets.snippets {
     derived.append(Derived(path: "integrations/" + snippet.file) { snippet.text + "\n" })
 }
 // The tables of variables, filters and config keys, from the doc comments (DocTables).

@@ -83,8 +83,8 @@ import ElbowroomTestSupport
     @Test func theDocsShowWhatInitPrints() throws {
         let docs = try ShippedFiles.read("docs/adapters.md") + ShippedFiles.read("docs/history-and-notifications.md")
             + ShippedFiles.read("docs/programs.md") + ShippedFiles.read("docs/tray.md")
-        for (name, _, text) in IntegrationSnippets.all {
-            #expect(docs.contains("\n" + text + "\n```"), "docs lack init \(name)'s snippet")
+        for snippet in IntegrationSnippets.snippets {
+            #expect(docs.contains("\n" + snippet.text + "\n```"), "docs lack init \(snippet.name)'s snippet")
         }
         let readme = try ShippedFiles.read("README.md")
         for name in IntegrationSnippets.names {

@@ -181,7 +181,7 @@ import ElbowroomCore
 @Suite struct SmallCommandTests {
     /// integrations/ holds the same text, written by scripts/generate (GenerateCheckTests).
     @Test func initPrintsEverySnippet() throws {
-        for snippet in IntegrationSnippets.all {
+        for snippet in IntegrationSnippets.snippets {
             let s = CLISandbox()
             #expect(s.run("init", snippet.name) == 0)
             #expect(s.stdout.text == snippet.text + "\n")

@@ -38,7 +38,7 @@ enum CompletionsCommand {
             let accounts = (try? Config.load(paths: context.paths))?.accounts ?? []
             return accounts.map { ($0.name, $0.label == $0.name ? $0.provider.agent : $0.label + ", " + $0.provider.agent) }
         default:
-            return IntegrationSnippets.all.map { ($0.name, "snippet for " + $0.file) }
+            return IntegrationSnippets.snippets.map { ($0.name, "snippet for " + $0.file) }
         }
     }
 }
