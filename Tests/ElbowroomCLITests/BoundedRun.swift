@@ -53,3 +53,44 @@ extension EndToEnd {
                            seconds: seconds, directory: directory, stdin: stdin)
     }
 }
+
+/// A process run with a deadline: `nil` when it had to be killed (something blocked it). Output
+/// goes to files, not pipes, so a grandchild left running (a daemon the child started) cannot
+/// keep the test waiting for end-of-file.
+func runBounded(_ path: String, _ arguments: [String], environment: [String: String], stdin: String? = nil,
+                seconds: TimeInterval) throws -> EndToEnd.Run? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.environment = environment
+    let base = NSTemporaryDirectory() + "/elbowroom-run-\(UUID().uuidString)"
+    let outPath = base + ".out", errPath = base + ".err"
+    defer { unlink(outPath); unlink(errPath) }
+    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    let input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+    let started = Date()
+    try process.run()
+    try out.close()
+    try err.close()
+    if let stdin {
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+    }
+    guard Eventually.within(seconds, { !process.isRunning }) else {
+        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return nil
+    }
+    process.waitUntilExit()
+    return EndToEnd.Run(status: process.terminationStatus,
+                        stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+                        stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
+                        seconds: Date().timeIntervalSince(started))
+}

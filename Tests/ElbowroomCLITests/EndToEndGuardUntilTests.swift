@@ -10,13 +10,8 @@ import Testing
     /// data `age` seconds old.
     static func seed(_ e: EndToEnd, used: Double, resetIn: TimeInterval, age: TimeInterval = 0) throws {
         let now = Date()
-        let observed = now.addingTimeInterval(-age)
-        var cache = CacheFile(account: e.sandbox.paths.accountSource, reading: Reading(
-            windows: [UsageWindow(key: "five_hour", used: used, resetsAt: now.addingTimeInterval(resetIn), observedAt: observed),
-                      UsageWindow(key: "seven_day", used: 20, resetsAt: now.addingTimeInterval(3 * 86400), observedAt: observed)],
-            fetchedAt: observed, source: .api))
-        cache.fetch.recordSuccess(at: observed)
-        try CacheStore(paths: e.sandbox.paths).save(cache)
+        try SeededCache.save([("five_hour", used, now.addingTimeInterval(resetIn)), ("seven_day", 20, now.addingTimeInterval(3 * 86400))],
+                             observed: now.addingTimeInterval(-age), paths: e.sandbox.paths)
     }
 
     @Test func waitsForARealResetAndWakesWhenItComes() throws {

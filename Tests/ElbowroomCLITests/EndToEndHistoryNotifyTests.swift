@@ -3,47 +3,6 @@ import ElbowroomCore
 import ElbowroomTestSupport
 import Testing
 
-/// A process run with a deadline: `nil` when it had to be killed (something blocked it). Output
-/// goes to files, not pipes, so a grandchild left running (a daemon the child started) cannot
-/// keep the test waiting for end-of-file.
-func runBounded(_ path: String, _ arguments: [String], environment: [String: String], stdin: String? = nil,
-                seconds: TimeInterval) throws -> EndToEnd.Run? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.environment = environment
-    let base = NSTemporaryDirectory() + "/elbowroom-run-\(UUID().uuidString)"
-    let outPath = base + ".out", errPath = base + ".err"
-    defer { unlink(outPath); unlink(errPath) }
-    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    let input = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = stdin == nil ? FileHandle.nullDevice : input
-    let started = Date()
-    try process.run()
-    try out.close()
-    try err.close()
-    if let stdin {
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-    }
-    guard Eventually.within(seconds, { !process.isRunning }) else {
-        process.terminate()
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        return nil
-    }
-    process.waitUntilExit()
-    return EndToEnd.Run(status: process.terminationStatus,
-                        stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-                        stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
-                        seconds: Date().timeIntervalSince(started))
-}
-
 @Suite struct EndToEndHistoryTests {
     @Test func aPromptWhoseTemplateShowsNoHistoryNeverOpensTheHistoryFile() throws {
         let e = try EndToEnd(usage: .hang)
@@ -116,14 +75,8 @@ func runBounded(_ path: String, _ arguments: [String], environment: [String: Str
     /// pace) and the weekly one at critical (5 % left): two crossings.
     static func seedTwoCrossings(_ e: EndToEnd) throws {
         let now = Date()
-        let windows = [
-            UsageWindow(key: "five_hour", used: 80, resetsAt: now.addingTimeInterval(1800), observedAt: now),
-            UsageWindow(key: "seven_day", used: 95, resetsAt: now.addingTimeInterval(3600), observedAt: now),
-        ]
-        var cache = CacheFile(account: e.sandbox.paths.accountSource,
-                              reading: Reading(windows: windows, fetchedAt: now, source: .api))
-        cache.fetch.recordSuccess(at: now)
-        try CacheStore(paths: e.sandbox.paths).save(cache)
+        try SeededCache.save([("five_hour", 80, now.addingTimeInterval(1800)), ("seven_day", 95, now.addingTimeInterval(3600))],
+                             observed: now, paths: e.sandbox.paths)
     }
 
     @Test func twentyConcurrentRunsSendOneNotificationPerCrossing() throws {
@@ -190,12 +143,7 @@ func runBounded(_ path: String, _ arguments: [String], environment: [String: Str
 /// A real notification daemon: `dunst` on a private session bus under Xvfb, with its record of
 /// what arrived read back through `dunstctl` and a dunst rule script (for the urgency).
 @Suite struct DunstNotifyTests {
-    static let tools = ["dbus-run-session", "dbus-send", "dunst", "dunstctl", "notify-send", "Xvfb"]
-    static var available: Bool {
-        tools.allSatisfy { tool in ["/usr/bin/", "/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + tool) } }
-    }
-
-    @Test(.enabled(if: available, "needs dbus (dbus-run-session), dunst, libnotify-bin (notify-send) and xvfb installed"))
+    @Test(.enabled(if: DunstSession.available, DunstSession.why))
     func twentyConcurrentRunsShowOneNotificationPerCrossingOnARealDaemon() throws {
         let e = try EndToEnd(usage: .hang)
         try e.sandbox.writeConfig("timeout = 3\n")
@@ -207,41 +155,14 @@ func runBounded(_ path: String, _ arguments: [String], environment: [String: Str
         let rule = "    script = \(dir)/record.sh\n"
         try "[urgency_low]\n\(rule)[urgency_normal]\n\(rule)[urgency_critical]\n\(rule)"
             .write(toFile: dir + "/dunstrc", atomically: true, encoding: .utf8)
-        let script = """
-            set -u
-            Xvfb -displayfd 3 -nolisten tcp -screen 0 640x480x24 3>'\(dir)/display' 2>/dev/null &
-            xvfb=$!
-            for i in $(seq 100); do [ -s '\(dir)/display' ] && break; sleep 0.05; done
-            export DISPLAY=":$(cat '\(dir)/display')"
-            # Foundation's Process starts us with most signals blocked, and the daemons inherit
-            # that: they are stopped with SIGKILL, the bus too (or dbus-run-session never ends).
-            bus=$(dbus-send --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \\
-                org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.DBus | awk '/uint32/ { print $2 }')
-            dunst -config '\(dir)/dunstrc' 2>'\(dir)/dunst.log' &
-            dunst=$!
-            # Wait for our daemon without asking the bus to start one of its own.
-            for i in $(seq 100); do
-                dbus-send --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \\
-                    org.freedesktop.DBus.NameHasOwner string:org.freedesktop.Notifications 2>/dev/null \\
-                    | grep -q 'boolean true' && break
-                sleep 0.05
-            done
+        let run = try #require(try DunstSession.run(e, dunstrc: dir + "/dunstrc", body: """
             runs=""
             for i in $(seq 20); do
                 '\(e.elbowroom)' notify --offline >>'\(dir)/out' 2>>'\(dir)/err' &
                 runs="$runs $!"
             done
             wait $runs
-            sleep 0.5
-            dunstctl close-all
-            sleep 0.3
-            echo "history $(dunstctl count history)"
-            dunstctl history
-            kill -9 $dunst $xvfb $bus
-            """
-        try script.write(toFile: dir + "/session.sh", atomically: true, encoding: .utf8)
-        let run = try #require(try runBounded("/usr/bin/dbus-run-session", ["--", "/bin/sh", dir + "/session.sh"],
-                                               environment: e.sandbox.environment, seconds: 30), "the session hung")
+            """), "the session hung")
         let err = (try? String(contentsOfFile: dir + "/err", encoding: .utf8)) ?? ""
         #expect(err.isEmpty, "\(err)")
         #expect(run.stdout.hasPrefix("history 2\n"), "\(run.stdout.prefix(200)) \(run.stderr)")

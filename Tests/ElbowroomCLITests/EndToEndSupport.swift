@@ -44,24 +44,15 @@ final class EndToEnd: @unchecked Sendable {
 
     var usageRequests: Int { server.requests(path: FakeAnthropic.usagePath).count }
 
-    /// Writes a cache whose data is `age` seconds old.
-    /// A cache with these windows (API key, percent used), each resetting in an hour.
+    /// A cache with these windows (API key, percent used), each resetting in an hour, whose data
+    /// is `age` seconds old.
     func seedCache(windows: [(String, Double)], age: TimeInterval) throws {
-        let observed = Date().addingTimeInterval(-age)
-        var cache = CacheFile(account: sandbox.paths.accountSource, reading: Reading(
-            windows: windows.map { UsageWindow(key: $0.0, used: $0.1, resetsAt: Date().addingTimeInterval(3600), observedAt: observed) },
-            fetchedAt: observed, source: .api))
-        cache.fetch.recordSuccess(at: observed)
-        try CacheStore(paths: sandbox.paths).save(cache)
+        try SeededCache.save(windows, age: age, paths: sandbox.paths)
     }
 
+    /// A cache with the session window alone.
     func seedCache(fiveHour: Double, age: TimeInterval) throws {
-        let observed = Date().addingTimeInterval(-age)
-        var cache = CacheFile(account: sandbox.paths.accountSource, reading: Reading(
-            windows: [UsageWindow(key: "five_hour", used: fiveHour, resetsAt: Date().addingTimeInterval(3600), observedAt: observed)],
-            fetchedAt: observed, source: .api))
-        cache.fetch.recordSuccess(at: observed)
-        try CacheStore(paths: sandbox.paths).save(cache)
+        try seedCache(windows: [("five_hour", fiveHour)], age: age)
     }
 
     struct Run {

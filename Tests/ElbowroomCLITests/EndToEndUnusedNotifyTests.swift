@@ -11,14 +11,8 @@ import Testing
     /// left four hours from its reset, as of `now`.
     static func seed(_ e: EndToEnd) throws {
         let now = Date(timeIntervalSince1970: TimeInterval(Self.now))
-        let windows = [
-            UsageWindow(key: "five_hour", used: 10, resetsAt: now.addingTimeInterval(4 * 3600), observedAt: now),
-            UsageWindow(key: "seven_day", used: 40, resetsAt: now.addingTimeInterval(52 * 60), observedAt: now),
-        ]
-        var cache = CacheFile(account: e.sandbox.paths.accountSource,
-                              reading: Reading(windows: windows, fetchedAt: now, source: .api))
-        cache.fetch.recordSuccess(at: now)
-        try CacheStore(paths: e.sandbox.paths).save(cache)
+        try SeededCache.save([("five_hour", 10, now.addingTimeInterval(4 * 3600)), ("seven_day", 40, now.addingTimeInterval(52 * 60))],
+                             observed: now, paths: e.sandbox.paths)
     }
 
     @Test func aWindowAboutToResetWithMostOfItLeftNotifiesOnceAsJSON() throws {

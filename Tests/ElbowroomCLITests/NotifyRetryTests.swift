@@ -8,7 +8,7 @@ import Testing
 /// (the next run sends it, once), and `notify --test` sends one sample through the route.
 @Suite struct NotifyRetryTests {
     /// Real notify-send with no session bus, then on a real bus with dunst under Xvfb.
-    @Test(.enabled(if: DunstNotifyTests.available, "needs dbus (dbus-run-session), dunst, libnotify-bin (notify-send) and xvfb installed"))
+    @Test(.enabled(if: DunstSession.available, DunstSession.why))
     func aFailedSendSaysNotifySendsReasonAndIsSentOnceTheDaemonRuns() throws {
         let e = try EndToEnd(usage: .hang)
         try EndToEndNotifyTests.seedTwoCrossings(e)
@@ -32,36 +32,12 @@ import Testing
         #expect(test.stderr.contains("needs a session bus"))
 
         // Now with a daemon: the crossings the failed run claimed are sent, once.
-        let script = """
-            set -u
-            Xvfb -displayfd 3 -nolisten tcp -screen 0 640x480x24 3>'\(dir)/display' 2>/dev/null &
-            xvfb=$!
-            for i in $(seq 100); do [ -s '\(dir)/display' ] && break; sleep 0.05; done
-            export DISPLAY=":$(cat '\(dir)/display')"
-            bus=$(dbus-send --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \\
-                org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.DBus | awk '/uint32/ { print $2 }')
-            dunst 2>'\(dir)/dunst.log' &
-            dunst=$!
-            for i in $(seq 100); do
-                dbus-send --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \\
-                    org.freedesktop.DBus.NameHasOwner string:org.freedesktop.Notifications 2>/dev/null \\
-                    | grep -q 'boolean true' && break
-                sleep 0.05
-            done
+        let run = try #require(try DunstSession.run(e, body: """
             for i in 1 2; do
                 '\(e.elbowroom)' notify --offline >'\(dir)/out'$i 2>'\(dir)/err'$i; echo $? >'\(dir)/rc'$i
             done
             '\(e.elbowroom)' notify --test >'\(dir)/out3' 2>'\(dir)/err3'; echo $? >'\(dir)/rc3'
-            sleep 0.5
-            dunstctl close-all
-            sleep 0.3
-            echo "history $(dunstctl count history)"
-            dunstctl history
-            kill -9 $dunst $xvfb $bus
-            """
-        try script.write(toFile: dir + "/session.sh", atomically: true, encoding: .utf8)
-        let run = try #require(try runBounded("/usr/bin/dbus-run-session", ["--", "/bin/sh", dir + "/session.sh"],
-                                               environment: e.sandbox.environment, seconds: 30), "the session hung")
+            """), "the session hung")
         func file(_ name: String) -> String { (try? String(contentsOfFile: dir + "/" + name, encoding: .utf8)) ?? "" }
         #expect(file("rc1") == "0\n", "\(file("err1"))")
         #expect(file("out1").split(separator: "\n").sorted()

@@ -16,13 +16,8 @@ extension RealClaudeCodeTests {
 
     static func seed(_ session: ClaudeSession, fiveHour: Double, sevenDay: Double) throws {
         let now = Date()
-        let observed = now.addingTimeInterval(-5)
-        var cache = CacheFile(account: session.sandbox.paths.accountSource, reading: Reading(windows: [
-            UsageWindow(key: "five_hour", used: fiveHour, resetsAt: now.addingTimeInterval(3 * 3600), observedAt: observed),
-            UsageWindow(key: "seven_day", used: sevenDay, resetsAt: now.addingTimeInterval(3 * 86400), observedAt: observed),
-        ], fetchedAt: observed, source: .api))
-        cache.fetch.recordSuccess(at: observed)
-        try CacheStore(paths: session.sandbox.paths).save(cache)
+        try SeededCache.save([("five_hour", fiveHour, now.addingTimeInterval(3 * 3600)), ("seven_day", sevenDay, now.addingTimeInterval(3 * 86400))],
+                             observed: now.addingTimeInterval(-5), paths: session.sandbox.paths)
     }
 
     @Test func theHookTellsClaudeHowMuchIsLeftWhenAWindowIsLow() throws {

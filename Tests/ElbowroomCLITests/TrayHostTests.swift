@@ -73,12 +73,7 @@ import ElbowroomTestSupport
             var env = e.sandbox.environment
             env["XDG_CACHE_HOME"] = stagingArea.cacheHome
             let staging = Paths(environment: ElbowroomEnvironment(env))
-            let now = Date()
-            var cache = CacheFile(account: staging.accountSource, reading: Reading(
-                windows: windows.map { UsageWindow(key: $0.0, used: $0.1, resetsAt: now.addingTimeInterval(3600), observedAt: now) },
-                fetchedAt: now, source: .api))
-            cache.fetch.recordSuccess(at: now)
-            try CacheStore(paths: staging).save(cache)
+            try SeededCache.save(windows, paths: staging)
             let target = e.sandbox.paths.cacheFile
             try FileManager.default.createDirectory(atPath: FileSystem.directory(of: target), withIntermediateDirectories: true)
             if !runAs.isEmpty { chown(staging.cacheFile, 65534, 65534) }

@@ -79,12 +79,7 @@ import ElbowroomTestSupport
         }
 
         func seed(_ windows: [(String, Double)]) throws {
-            let now = Date()
-            var cache = CacheFile(account: e.sandbox.paths.accountSource, reading: Reading(
-                windows: windows.map { UsageWindow(key: $0.0, used: $0.1, resetsAt: now.addingTimeInterval(3600), observedAt: now) },
-                fetchedAt: now, source: .api))
-            cache.fetch.recordSuccess(at: now)
-            try CacheStore(paths: e.sandbox.paths).save(cache)
+            try SeededCache.save(windows, paths: e.sandbox.paths)
         }
 
         func start(_ arguments: [String], log: String) throws {
