@@ -82,12 +82,31 @@ import ElbowroomTestSupport
             try SeededCache.save(windows, paths: e.sandbox.paths)
         }
 
+        /// Xvfb, xfconfd, the panel, and once its tray plugin (the watcher) is on the bus, the
+        /// real `elbowroom tray`; each logs to the sandbox.
+        func startPanelAndTray() throws {
+            let root = e.sandbox.root
+            try start(["/usr/bin/Xvfb", display, "-screen", "0", "640x200x24", "-nolisten", "tcp"], log: root + "/xvfb.log")
+            try #require(Eventually.within(10) { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X" + display.dropFirst()) }, "Xvfb did not start: \(log("xvfb.log"))")
+            try start([TrayXfceHostTests.xfconfd], log: root + "/xfconfd.log")
+            try start(["/usr/bin/xfce4-panel"], log: root + "/panel.log")
+            // The panel waits some seconds for a window manager (there is none), then shows; its
+            // tray plugin is the watcher.
+            var names = ""
+            try #require(Eventually.within(30) {
+                names = call(["/usr/bin/gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                              "--method", "org.freedesktop.DBus.ListNames"])
+                return names.contains("'org.kde.StatusNotifierWatcher'")
+            }, "\(names) \(log("panel.log"))")
+            try start([e.elbowroom, "tray"], log: root + "/tray.log")
+        }
+
         func start(_ arguments: [String], log: String) throws {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: arguments[0])
             p.arguments = Array(arguments.dropFirst())
             p.environment = environment
-            FileManager.default.createFile(atPath: log, contents: nil)
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
             p.standardError = FileHandle(forWritingAtPath: log)
             p.standardOutput = FileHandle(forWritingAtPath: log)
             p.standardInput = FileHandle.nullDevice
@@ -97,7 +116,7 @@ import ElbowroomTestSupport
 
         func call(_ arguments: [String]) -> String {
             let out = e.sandbox.root + "/call.out"
-            FileManager.default.createFile(atPath: out, contents: nil)
+            _ = FileManager.default.createFile(atPath: out, contents: nil)
             _ = try? BoundedRun.run("/bin/sh", ["-c", "out=$1; shift; exec \"$@\" >\"$out\" 2>&1", "sh", out] + arguments,
                                     environment: environment, seconds: 15)
             return (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
@@ -193,22 +212,9 @@ import ElbowroomTestSupport
     func xfcePanelShowsTheGaugeFollowsTheLevelAndARealClickRefreshes() throws {
         let s = try Session()
         let e = s.e
-        let root = e.sandbox.root
         let keep = ProcessInfo.processInfo.environment["ELBOWROOM_KEEP_SHOTS"]
         try s.seed([("five_hour", 40), ("seven_day", 20)])
-        try s.start(["/usr/bin/Xvfb", s.display, "-screen", "0", "640x200x24", "-nolisten", "tcp"], log: root + "/xvfb.log")
-        try #require(Eventually.within(10) { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X" + s.display.dropFirst()) }, "Xvfb did not start: \(s.log("xvfb.log"))")
-        try s.start([TrayXfceHostTests.xfconfd], log: root + "/xfconfd.log")
-        try s.start(["/usr/bin/xfce4-panel"], log: root + "/panel.log")
-        // The panel waits some seconds for a window manager (there is none), then shows; its
-        // tray plugin is the watcher.
-        var names = ""
-        try #require(Eventually.within(30) {
-            names = s.call(["/usr/bin/gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
-                            "--method", "org.freedesktop.DBus.ListNames"])
-            return names.contains("'org.kde.StatusNotifierWatcher'")
-        }, "\(names) \(s.log("panel.log"))")
-        try s.start([e.elbowroom, "tray"], log: root + "/tray.log")
+        try s.startPanelAndTray()
 
         // The icon shows in the panel, in the ok colour: 60 % of its ring.
         var shot = try s.screenshot()
@@ -249,14 +255,9 @@ import ElbowroomTestSupport
     func aRealClickOnRefreshNowInThePanelsMenuFetches() throws {
         let s = try Session()
         let e = s.e
-        let root = e.sandbox.root
         let keep = ProcessInfo.processInfo.environment["ELBOWROOM_KEEP_SHOTS"]
         try s.seed([("five_hour", 95), ("seven_day", 20)])
-        try s.start(["/usr/bin/Xvfb", s.display, "-screen", "0", "640x200x24", "-nolisten", "tcp"], log: root + "/xvfb.log")
-        try #require(Eventually.within(10) { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X" + s.display.dropFirst()) }, "Xvfb did not start: \(s.log("xvfb.log"))")
-        try s.start([TrayXfceHostTests.xfconfd], log: root + "/xfconfd.log")
-        try s.start(["/usr/bin/xfce4-panel"], log: root + "/panel.log")
-        try s.start([e.elbowroom, "tray"], log: root + "/tray.log")
+        try s.startPanelAndTray()
         var shot = try s.screenshot()
         try #require(Eventually.within(30) {
             shot = (try? s.screenshot()) ?? shot
