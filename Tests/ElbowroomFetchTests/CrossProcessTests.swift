@@ -40,7 +40,7 @@ import ElbowroomTestSupport
             usleep(100_000)
             return fake.handle(request)
         }
-        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        try h.writeExpiredLogin()
         let before = try #require(h.sandbox.credentialsObject())
         let runs = try launch(10, ["--urgency", "now"], env: h.sandbox.environment)
         #expect(runs.allSatisfy { $0.status == 0 }, "\(runs.map(\.stderr))")
@@ -75,7 +75,7 @@ import ElbowroomTestSupport
     @Test func verboseRunShowsStepsButNeverAToken() throws {
         let h = try FetchHarness(validAccess: "will-be-issued")
         try h.sandbox.writeConfig("refresh = \"always\"\n")
-        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        try h.writeExpiredLogin()
         let run = try launch(1, ["--urgency", "force", "--verbose", "--json"], env: h.sandbox.environment)[0]
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("refreshing the access token"))

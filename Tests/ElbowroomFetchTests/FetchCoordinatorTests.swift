@@ -65,7 +65,7 @@ import Glibc
 
     @Test func invalidGrantIsSignedOutAndTheFileIsUntouched() throws {
         let h = try FetchHarness(validRefresh: "some-other-refresh-token")
-        let original = try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        let original = try h.writeExpiredLogin()
         let report = h.run()
         #expect(report.result.failure?.outcome == .signedOut)
         #expect(report.result.failure?.description.contains("invalid_grant") == true)
@@ -77,7 +77,7 @@ import Glibc
     @Test func refreshWithoutANewRefreshTokenKeepsTheOldOne() throws {
         let h = try FetchHarness(validAccess: "will-be-issued")
         h.fake.rotateRefreshToken = false
-        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        try h.writeExpiredLogin()
         #expect(h.run().result == .fetched)
         let oauth = try #require(h.sandbox.credentialsObject()?["claudeAiOauth"] as? [String: Any])
         #expect(oauth["refreshToken"] as? String == Tokens.refresh)
@@ -98,7 +98,7 @@ import Glibc
                 for path in [storage.refreshLock, storage.legacyLock()] { locksSeen.append("\(FileSystem.exists(path))") }
             }
         }
-        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        try h.writeExpiredLogin()
         #expect(h.run().result == .fetched)
         #expect(h.tokenRequests.count == 1)
         #expect(locksSeen.lines == ["true", "true"], "both of Claude Code's locks are held during the token request")
@@ -112,11 +112,11 @@ import Glibc
     /// refresh while a Claude Code process of this user runs.
     @Test func autoLeavesTheRefreshToARunningClaudeCodeWhenItsLocksCannotBeTaken() throws {
         let h = try FetchHarness(validAccess: "will-be-issued")
-        let original = try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        let original = try h.writeExpiredLogin()
         // Locks under a directory that does not exist: mkdir fails for everyone.
         let nowhere = ClaudeCodeStorage(environment: ElbowroomEnvironment(["HOME": "/", "CLAUDE_CONFIG_DIR": h.sandbox.root + "/missing/dir"]))
         let renewal = h.renewal(mode: .auto, storage: nowhere)
-        let stale = OAuthCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        let stale = h.staleLogin
         #expect(throws: FetchError.self) { try renewal.renew(stale: stale, why: "expired", now: h.clock.now) }
         #expect(h.tokenRequests.isEmpty)
         #expect(h.sandbox.credentialsData() == original)
@@ -126,12 +126,11 @@ import Glibc
     /// Claude Code does (re-reading the credentials), then backs off.
     @Test func whileClaudeCodeHoldsItsLockNoTokenRequestIsSent() throws {
         let h = try FetchHarness(validAccess: "will-be-issued")
-        let original = try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
-        let storage = ClaudeCodeStorage(environment: h.sandbox.elbowroomEnvironment)
-        try FileManager.default.createDirectory(atPath: storage.refreshLock, withIntermediateDirectories: false)
+        let original = try h.writeExpiredLogin()
+        let storage = try h.claudeCodeHoldsItsRefreshLock()
         let pauses = LogBox()
         let renewal = h.renewal(mode: .always, storage: storage, pause: { pauses.append("\($0)") })
-        let stale = OAuthCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        let stale = h.staleLogin
         do {
             _ = try renewal.renew(stale: stale, why: "expired", now: h.clock.now)
             Issue.record("refreshed while claude code held its lock")
@@ -151,15 +150,14 @@ import Glibc
     /// Claude Code refreshed while we waited for its lock: its new token is used, no request.
     @Test func aTokenClaudeCodeWroteWhileWeWaitedIsAdopted() throws {
         let h = try FetchHarness(validAccess: "will-be-issued")
-        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
-        let storage = ClaudeCodeStorage(environment: h.sandbox.elbowroomEnvironment)
-        try FileManager.default.createDirectory(atPath: storage.refreshLock, withIntermediateDirectories: false)
+        try h.writeExpiredLogin()
+        let storage = try h.claudeCodeHoldsItsRefreshLock()
         let sandbox = h.sandbox
         let valid = h.valid
         let renewal = h.renewal(mode: .auto, storage: storage, pause: { _ in
                 _ = try? sandbox.writeCredentials(accessToken: "sk-ant-oat01-claude-code-refreshed", refreshToken: "sk-ant-ort01-cc", expiresAt: valid)
             })
-        let stale = OAuthCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        let stale = h.staleLogin
         let renewed = try renewal.renew(stale: stale, why: "expired", now: h.clock.now)
         #expect(renewed.accessToken == "sk-ant-oat01-claude-code-refreshed")
         #expect(h.tokenRequests.isEmpty)
@@ -169,9 +167,8 @@ import Glibc
     /// Claude Code takes one over.
     @Test func aStaleLockIsTakenOverByClaudeCodesRule() throws {
         let h = try FetchHarness(validAccess: "will-be-issued")
-        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
-        let storage = ClaudeCodeStorage(environment: h.sandbox.elbowroomEnvironment)
-        try FileManager.default.createDirectory(atPath: storage.refreshLock, withIntermediateDirectories: false)
+        try h.writeExpiredLogin()
+        let storage = try h.claudeCodeHoldsItsRefreshLock()
         var old = [timespec(tv_sec: Int(Date().timeIntervalSince1970) - 61, tv_nsec: 0),
                    timespec(tv_sec: Int(Date().timeIntervalSince1970) - 61, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, storage.refreshLock, &old, 0) == 0)
@@ -190,7 +187,7 @@ import Glibc
     /// is stale: taken over, not waited on until the clock catches up.
     @Test func aLockDatedAheadIsStaleAndTakenOver() throws {
         let h = try FetchHarness(validAccess: "will-be-issued")
-        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        try h.writeExpiredLogin()
         let storage = ClaudeCodeStorage(environment: h.sandbox.elbowroomEnvironment)
         try FileManager.default.createDirectory(atPath: storage.legacyLock(), withIntermediateDirectories: false)
         #expect(Self.date(storage.legacyLock(), secondsFromNow: 3600))
@@ -209,7 +206,7 @@ import Glibc
     @Test func aStaleLockThatCannotBeRemovedIsStuckAndNamed() throws {
         for shape in ["file", "full directory", "symlink"] {
             let h = try FetchHarness(validAccess: "will-be-issued")
-            try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+            try h.writeExpiredLogin()
             let storage = ClaudeCodeStorage(environment: h.sandbox.elbowroomEnvironment)
             let lock = storage.refreshLock
             switch shape {
@@ -222,7 +219,7 @@ import Glibc
             #expect(Self.date(lock, secondsFromNow: -600))
             let pauses = LogBox()
             let renewal = h.renewal(mode: .always, storage: storage, pause: { pauses.append("\($0)") })
-            let stale = OAuthCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+            let stale = h.staleLogin
             do {
                 _ = try renewal.renew(stale: stale, why: "expired", now: h.clock.now)
                 Issue.record("refreshed past a stuck lock (\(shape))")
@@ -243,7 +240,7 @@ import Glibc
     @Test func neverRefreshes() throws {
         let h = try FetchHarness(validAccess: "will-be-issued")
         try h.sandbox.writeConfig("refresh = \"never\"\n")
-        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        try h.writeExpiredLogin()
         #expect(h.run().result.failure?.outcome == .expired)
         #expect(h.tokenRequests.isEmpty)
     }
@@ -252,7 +249,7 @@ import Glibc
         let h = try FetchHarness(validAccess: "will-be-issued")
         h.detector = FixedClaudeProcessDetector(running: true)
         try h.sandbox.writeConfig("refresh = \"always\"\n")
-        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        try h.writeExpiredLogin()
         #expect(h.run().result == .fetched)
         #expect(h.tokenRequests.count == 1)
     }
@@ -294,12 +291,8 @@ import Glibc
         let h = try FetchHarness(validAccess: "sk-ant-oat01-refreshed-elsewhere-xxxxxxxx")
         try h.sandbox.writeCredentials(accessToken: "sk-ant-oat01-refreshed-elsewhere-xxxxxxxx",
                                        refreshToken: "sk-ant-ort01-new-refresh", expiresAt: h.valid)
-        let stale = OAuthCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
-        let renewal = TokenRenewal(
-            source: FileCredentialSource(path: h.sandbox.credentialsFile),
-            refresher: TokenRefresher(tokenURL: URL(string: h.server.baseURL + FakeAnthropic.tokenPath)!,
-                                      transport: h.transport, timeout: 5),
-            mode: .always, detector: FixedClaudeProcessDetector(running: false), log: DebugLog(enabled: false))
+        let stale = h.staleLogin
+        let renewal = h.renewal(mode: .always, storage: nil, claudeRunning: false)
         let renewed = try renewal.renew(stale: stale, why: "expired", now: h.clock.now)
         #expect(renewed.accessToken == "sk-ant-oat01-refreshed-elsewhere-xxxxxxxx")
         #expect(h.tokenRequests.isEmpty)
@@ -307,7 +300,7 @@ import Glibc
 
     @Test func credentialsChangedDuringTheRefreshAreNotOverwritten() throws {
         let h = try FetchHarness(validAccess: "will-be-issued")
-        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        try h.writeExpiredLogin()
         let sandbox = h.sandbox
         // Claude Code writes its own new login while our token request is in flight.
         let theirs = Sandbox.credentialsJSON(accessToken: "sk-ant-oat01-claude-code-wrote-this",
@@ -327,7 +320,7 @@ import Glibc
         // Claude Code rewrites mcpOAuth while our token request is in flight. The refresh token we
         // spent is gone for good: the rotated one must be saved, into the document as it is now.
         let h = try FetchHarness(validAccess: "will-be-issued")
-        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        try h.writeExpiredLogin()
         let sandbox = h.sandbox
         let edited = Sandbox.credentialsJSON(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
             .replacingOccurrences(of: "\"serverName\":\"github\"", with: "\"serverName\":\"github-renamed\"")
@@ -408,7 +401,7 @@ import Glibc
 
     @Test func logNeverShowsATokenAndTheCacheNeverHoldsOne() throws {
         let h = try FetchHarness(validAccess: "sk-ant-oat01-issued-will-be-checked")
-        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        try h.writeExpiredLogin()
         #expect(h.run().result == .fetched)
         let everything = h.logLines.joined(separator: "\n") + h.sandbox.cacheContents()
         #expect(!h.logLines.isEmpty)
@@ -481,13 +474,13 @@ enum FakeProc {
 
 extension FetchHarness {
     /// A renewal of the sandbox's file login against the fake token endpoint, with Claude Code
-    /// said to be running.
-    func renewal(mode: RefreshMode, storage: ClaudeCodeStorage,
+    /// said to be running (or not); `storage` nil: Claude Code's locks are not taken.
+    func renewal(mode: RefreshMode, storage: ClaudeCodeStorage?, claudeRunning: Bool = true,
                  pause: @escaping @Sendable (TimeInterval) -> Void = { _ in }) -> TokenRenewal {
         TokenRenewal(
             source: FileCredentialSource(path: sandbox.credentialsFile),
             refresher: TokenRefresher(tokenURL: URL(string: server.baseURL + FakeAnthropic.tokenPath)!, transport: transport, timeout: 5),
-            mode: mode, detector: FixedClaudeProcessDetector(running: true), log: DebugLog(enabled: false),
+            mode: mode, detector: FixedClaudeProcessDetector(running: claudeRunning), log: DebugLog(enabled: false),
             storage: storage, pause: pause)
     }
 }

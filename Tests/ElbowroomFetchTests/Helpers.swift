@@ -78,6 +78,26 @@ final class FetchHarness: @unchecked Sendable {
     /// Credentials that expired a minute ago / expire in eight hours.
     var expired: Date { clock.now.addingTimeInterval(-60) }
     var valid: Date { clock.now.addingTimeInterval(8 * 3600) }
+
+    /// The sandbox's login with `Tokens`, expired a minute ago: where a refresh starts. Returns
+    /// the file's bytes.
+    @discardableResult
+    func writeExpiredLogin() throws -> Data {
+        try sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: expired)
+    }
+
+    /// That login as read: what a renewal is asked to renew.
+    var staleLogin: OAuthCredentials {
+        OAuthCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: expired)
+    }
+
+    /// Claude Code's locks in the sandbox, with its refresh lock held (its directory made), as
+    /// while Claude Code refreshes.
+    func claudeCodeHoldsItsRefreshLock() throws -> ClaudeCodeStorage {
+        let storage = ClaudeCodeStorage(environment: sandbox.elbowroomEnvironment)
+        try FileManager.default.createDirectory(atPath: storage.refreshLock, withIntermediateDirectories: false)
+        return storage
+    }
 }
 
 final class LogBox: @unchecked Sendable {

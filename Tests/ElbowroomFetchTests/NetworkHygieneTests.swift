@@ -17,7 +17,7 @@ import ElbowroomTestSupport
         let proxy = try LoopbackHTTPServer { _ in .status(502) }
         defer { proxy.stop() }
         try h.sandbox.writeConfig("refresh = \"always\"\n")
-        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        try h.writeExpiredLogin()
         var env = h.sandbox.environment
         for name in ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
             env[name] = proxy.baseURL

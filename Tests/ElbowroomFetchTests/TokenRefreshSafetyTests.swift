@@ -31,7 +31,7 @@ import ElbowroomTestSupport
     ])
     func anyExpiresInIsClampedAndTheRotatedTokenIsSaved(literal: String, lifetime: Double) throws {
         let h = try Self.harness(expiresIn: literal)
-        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        try h.writeExpiredLogin()
         let report = h.run()
         #expect(report.result == .fetched, "\(report.result)")
         let oauth = try #require(h.sandbox.oauthObject)
@@ -79,7 +79,7 @@ import ElbowroomTestSupport
     @Test(.enabled(if: UnwritableDirectory.isAvailable, "needs a directory that refuses writes (as root: chattr +i)"))
     func anUnwritableCredentialsDirectoryIsNeverRefreshed() throws {
         let h = try FetchHarness(validAccess: "will-be-issued")
-        let before = try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        let before = try h.writeExpiredLogin()
         h.clock.advance(by: 2)
         let undo = try UnwritableDirectory.make(h.sandbox.claudeConfigDir)
         defer { undo() }
@@ -99,7 +99,7 @@ import ElbowroomTestSupport
     func refreshedTokensThatCouldNotBeSavedAreRecorded() throws {
         // The directory took writes when checked, and no longer when the new tokens came back.
         let h = try FetchHarness(validAccess: "will-be-issued")
-        try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        try h.writeExpiredLogin()
         let dir = h.sandbox.claudeConfigDir
         let undo = LockedBox<(@Sendable () -> Void)?>(nil)
         defer { undo.value?() }
@@ -124,7 +124,7 @@ import ElbowroomTestSupport
     func tokenEndpointFailuresAreTheTokenEndpointsAndRecorded(reply: ServerReply, message: String, outcome: FetchOutcome) throws {
         let h = try FetchHarness(validAccess: "will-be-issued")
         h.fake.tokenReply = reply
-        let before = try h.sandbox.writeCredentials(accessToken: Tokens.access, refreshToken: Tokens.refresh, expiresAt: h.expired)
+        let before = try h.writeExpiredLogin()
         h.clock.advance(by: 2)
         let error = try #require(h.run().result.failure)
         #expect(error.outcome == outcome)
