@@ -14,23 +14,30 @@ extension RealClaudeCodeTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     }
 
+    /// A cache with these percents used, fetched 5 s ago, for a Claude Code session.
     static func seed(_ session: ClaudeSession, fiveHour: Double, sevenDay: Double) throws {
         let now = Date()
         try SeededCache.save([("five_hour", fiveHour, now.addingTimeInterval(3 * 3600)), ("seven_day", sevenDay, now.addingTimeInterval(3 * 86400))],
                              observed: now.addingTimeInterval(-5), paths: session.sandbox.paths)
     }
 
-    @Test func theHookTellsClaudeHowMuchIsLeftWhenAWindowIsLow() throws {
+    /// Claude Code with the hook installed, on a cache with these windows' percent used,
+    /// asked `prompt` (the stand-in answers `reply`): every text the Messages API was sent.
+    static func askWithTheHook(_ prompt: String, reply: String, fiveHour: Double, sevenDay: Double) throws -> [String] {
         let elbowroom = try #require(BuiltExecutable.path("elbowroom"), "build the package first")
-        let session = try ClaudeSession(settings: try Self.initClaudeHookSettings(elbowroom))
-        try Self.seed(session, fiveHour: 40, sevenDay: 88)
+        let session = try ClaudeSession(settings: try initClaudeHookSettings(elbowroom))
+        try seed(session, fiveHour: fiveHour, sevenDay: sevenDay)
         try session.start()
-        try session.standin.configure(["reply": "Understood, 6502."])
-        try session.send("how much is left?")
-        #expect(session.waitForScreen("Understood, 6502."), "\(session.snapshot())")
+        try session.standin.configure(["reply": reply])
+        try session.send(prompt)
+        #expect(session.waitForScreen(reply), "\(session.snapshot())")
+        return session.standin.sentTexts()
+    }
+
+    @Test func theHookTellsClaudeHowMuchIsLeftWhenAWindowIsLow() throws {
+        let all = try Self.askWithTheHook("how much is left?", reply: "Understood, 6502.", fiveHour: 40, sevenDay: 88)
         // Claude Code may send more than one request for a prompt, in either order: the
         // conversation's carries the hook's line, a title request quotes only the prompt.
-        let all = session.standin.sentTexts()
         let carrying = all.filter { $0.contains("how much is left?") }
         #expect(!carrying.isEmpty, "\(all)")
         #expect(carrying.contains { $0.contains("Weekly limit: 12% left, resets ") },
@@ -39,14 +46,7 @@ extension RealClaudeCodeTests {
     }
 
     @Test func theHookAddsNothingWhenAllIsWell() throws {
-        let elbowroom = try #require(BuiltExecutable.path("elbowroom"), "build the package first")
-        let session = try ClaudeSession(settings: try Self.initClaudeHookSettings(elbowroom))
-        try Self.seed(session, fiveHour: 40, sevenDay: 60)
-        try session.start()
-        try session.standin.configure(["reply": "Fine, 6800."])
-        try session.send("all good?")
-        #expect(session.waitForScreen("Fine, 6800."), "\(session.snapshot())")
-        let all = session.standin.sentTexts()
+        let all = try Self.askWithTheHook("all good?", reply: "Fine, 6800.", fiveHour: 40, sevenDay: 60)
         #expect(all.contains { $0.contains("all good?") }, "\(all)")
         #expect(!all.contains { $0.contains("limit:") || $0.contains("% left") }, "the hook said something with all well:\n\(all)")
     }
