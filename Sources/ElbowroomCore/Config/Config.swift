@@ -158,7 +158,7 @@ public struct Config: Sendable, Equatable {
                                    message: "accounts.\(account.name): \(key) goes with provider = \"\(provider)\"")
             }
             if account.claudeConfigDir != nil && account.provider != .claude { throw mismatch("claude_config_dir", "claude") }
-            if (account.codexHome != nil || account.codexSource != "api") && account.provider != .codex {
+            if (account.codexHome != nil || account.codexSource != .api) && account.provider != .codex {
                 throw mismatch(account.codexHome != nil ? "codex_home" : "codex_source", "codex")
             }
         }
@@ -294,7 +294,8 @@ public struct Config: Sendable, Equatable {
             case "provider":
                 let word = try string()
                 guard let provider = Provider(word) else {
-                    throw fail("'accounts.\(name).provider' must be \"claude\", \"codex\" or \"plugin:NAME\" (NAME of a-z, 0-9, _ and -), not \"\(word)\"")
+                    let words = Provider.builtInWords.map { "\"" + $0 + "\"" }.joined(separator: ", ")
+                    throw fail("'accounts.\(name).provider' must be \(words) or \"plugin:NAME\" (NAME of a-z, 0-9, _ and -), not \"\(word)\"")
                 }
                 accounts[i].provider = provider
             case "claude_config_dir", "codex_home":
@@ -305,10 +306,10 @@ public struct Config: Sendable, Equatable {
                 if key == "codex_home" { accounts[i].codexHome = dir } else { accounts[i].claudeConfigDir = dir }
             case "codex_source":
                 let word = try string()
-                guard word == "api" || word == "logs" else {
+                guard let source = CodexSource(word) else {
                     throw fail("'accounts.\(name).codex_source' must be \"api\" or \"logs\", not \"\(word)\"")
                 }
-                accounts[i].codexSource = word
+                accounts[i].codexSource = source
             default:
                 throw fail("unknown key 'accounts.\(name).\(key)'\(Suggest.hint(for: key, in: Self.accountKeys))", atValue: false)
             }

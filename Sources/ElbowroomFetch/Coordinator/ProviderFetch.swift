@@ -73,7 +73,7 @@ struct CodexFetch {
     static let openCodex = "codex's login has expired: open codex (any codex command refreshes it)"
     static let signedOut = "not signed in to codex: run `codex login`"
 
-    var usesLogin: Bool { context.environment["ELBOWROOM_CODEX_SOURCE"] != "logs" }
+    var usesLogin: Bool { context.paths.identity.codexSource == .api }
 
     /// Codex's own `chatgpt_base_url` (a top-level key of `$CODEX_HOME/config.toml`), as Codex
     /// reads it: trailing slashes dropped, `/backend-api` added to a bare `https://chatgpt.com` or
