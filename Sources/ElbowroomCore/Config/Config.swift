@@ -68,7 +68,7 @@ public enum Display: String, Sendable, CaseIterable {
 /// | `[templates] <adapter>` | — | a template name or inline text for that adapter; `default` for all, `tooltip` for tooltips ([templates](templates.md)) |
 /// | `[colors] ok`, `warn`, `critical`, `stale`, `dim` | chosen per consumer's default theme ([table](adapters.md#colours)) | colour of each style: a name, `#rrggbb`, 0-255, optionally a background (`black bg:yellow`), or `default` (also `none`) for the consumer's own; replaces the default's colour and background |
 /// | `[colors.ADAPTER] ok`, … | — | the same for one adapter only (`[colors.tmux]`, `[colors.waybar]`), over `[colors]` |
-/// | `[accounts.NAME] provider` | `"claude"` | `claude`, `codex` or `plugin:NAME`: where this account's usage comes from ([several accounts and agents](accounts-and-agents.md)) |
+/// | `[accounts.NAME] provider` | `"claude"` | where this account's usage comes from: a word of the [table of providers](accounts-and-agents.md#providers) (`claude`, `codex`, …) or `plugin:NAME` |
 /// | `[accounts.NAME] label` | the name | what the line shows before the account's part: `W` |
 /// | `[accounts.NAME] claude_config_dir` | `$CLAUDE_CONFIG_DIR` | a `claude` account's Claude Code config directory (`~` allowed) |
 /// | `[accounts.NAME] codex_home` | `$CODEX_HOME`, else `~/.codex` | a `codex` account's Codex directory (`~` allowed) |
