@@ -157,9 +157,9 @@ public struct Config: Sendable, Equatable {
                 return ConfigError(file: file, line: entry?.line ?? 1, column: 1,
                                    message: "accounts.\(account.name): \(key) goes with provider = \"\(provider)\"")
             }
-            if account.claudeConfigDir != nil && account.provider != .claude { throw mismatch("claude_config_dir", "claude") }
+            if account.claudeConfigDir != nil && account.provider != .claude { throw mismatch("claude_config_dir", Provider.claude.word) }
             if (account.codexHome != nil || account.codexSource != .api) && account.provider != .codex {
-                throw mismatch(account.codexHome != nil ? "codex_home" : "codex_source", "codex")
+                throw mismatch(account.codexHome != nil ? "codex_home" : "codex_source", Provider.codex.word)
             }
         }
         if config.thresholds.critical > config.thresholds.warn {

@@ -113,8 +113,15 @@ public struct AccountIdentity: Sendable, Equatable {
     public let pluginAccountName: String
 
     /// The variables that hand an account to the fetcher (`Account.environment(over:)`).
+    static let accountVariable = "ELBOWROOM_ACCOUNT"
     static let providerVariable = "ELBOWROOM_PROVIDER"
     static let codexSourceVariable = "ELBOWROOM_CODEX_SOURCE"
+
+    /// The `[accounts.NAME]` a process was started for (`ELBOWROOM_ACCOUNT`), when one was
+    /// named. (Read when asked, not by `init`: a Claude account's render has no use for it.)
+    public static func accountName(in env: ElbowroomEnvironment) -> String? {
+        env[accountVariable]
+    }
 
     /// `home`: `env.home`, read once by `Paths`.
     public init(environment env: ElbowroomEnvironment, home: String) {
@@ -146,7 +153,7 @@ public struct AccountIdentity: Sendable, Equatable {
             // A plugin's (or a word no provider has): keyed by the word and the account's name
             // (one plugin may serve several logins: each its own cache, cooldown and history).
             let word = word ?? ""
-            let name = env["ELBOWROOM_ACCOUNT"] ?? ""
+            let name = Self.accountName(in: env) ?? ""
             self.home = nil
             credentialsFile = ""
             pluginAccountName = name
@@ -168,7 +175,7 @@ extension Account {
             if path.hasPrefix("~/") { return Paths.join(base.home, String(path.dropFirst(2))) }
             return path
         }
-        var names = ["ELBOWROOM_ACCOUNT", AccountIdentity.providerVariable]
+        var names = [AccountIdentity.accountVariable, AccountIdentity.providerVariable]
         var values = [name, provider == .claude ? "" : provider.word]
         switch provider {
         case .claude:

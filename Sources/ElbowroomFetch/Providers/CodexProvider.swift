@@ -13,6 +13,8 @@ struct CodexProvider: UsageProvider {
     var config: Config
     var codexHome: String
     var usesLogin: Bool
+    /// `$CODEX_HOME/auth.json`.
+    var loginFile: String
     /// When the login last changed, taken before the lock (`nil` for session logs: no login).
     var loginChanged: Date?
 
@@ -21,7 +23,8 @@ struct CodexProvider: UsageProvider {
         self.config = config
         codexHome = identity.home ?? ""
         usesLogin = identity.codexSource == .api
-        loginChanged = usesLogin ? FileSystem.modificationDate(of: identity.credentialsFile) : nil
+        loginFile = identity.credentialsFile
+        loginChanged = usesLogin ? FileSystem.modificationDate(of: loginFile) : nil
     }
 
     static let defaultBase = "https://chatgpt.com/backend-api"
@@ -77,7 +80,7 @@ struct CodexProvider: UsageProvider {
         } catch {
             throw .config("\(error)")
         }
-        let file = context.paths.credentialsFile  // $CODEX_HOME/auth.json
+        let file = loginFile
         let login: CodexLogin
         switch CodexLogin.read(file) {
         case .login(let found): login = found
