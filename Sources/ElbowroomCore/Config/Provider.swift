@@ -130,11 +130,11 @@ public struct AccountIdentity: Sendable, Equatable {
         if let word { parsed = Provider(word) } else { parsed = .claude }
         provider = parsed ?? .claude
         unknownProvider = parsed == nil ? word : nil
-        codexSource = parsed == .codex && env[Self.codexSourceVariable] == CodexSource.logs.word ? .logs : .api
         switch parsed {
         case .claude?:
             // One login, one account: keyed by where the login lives (`D`), resolved.
             self.home = nil
+            codexSource = .api
             pluginAccountName = ""
             let storage = ClaudeCodeStorage(environment: env, home: home)
             credentialsFile = storage.credentialsFile
@@ -145,6 +145,7 @@ public struct AccountIdentity: Sendable, Equatable {
             // Keyed by where its login lives, `CODEX_HOME`.
             let codex = Paths.trimmed(env.absolutePath("CODEX_HOME", home: home) ?? Paths.join(home, ".codex"))
             self.home = codex
+            codexSource = env[Self.codexSourceVariable] == CodexSource.logs.word ? .logs : .api
             credentialsFile = Paths.join(codex, "auth.json")
             pluginAccountName = ""
             source = credentialsFile
@@ -155,6 +156,7 @@ public struct AccountIdentity: Sendable, Equatable {
             let word = word ?? ""
             let name = Self.accountName(in: env) ?? ""
             self.home = nil
+            codexSource = .api
             credentialsFile = ""
             pluginAccountName = name
             source = name.isEmpty ? word : word + " account " + name
