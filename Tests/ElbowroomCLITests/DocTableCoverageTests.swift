@@ -53,6 +53,19 @@ import ElbowroomAdapters
         #expect(missing.isEmpty, "config keys with no row in Config.swift's table: \(missing)")
     }
 
+    /// Each built-in provider has its row in the table of providers (its `{agent}`, where its usage
+    /// comes from, its keys): a provider added without one fails here.
+    @Test func everyBuiltInProviderHasItsRow() throws {
+        let doc = try ShippedFiles.read("docs/accounts-and-agents.md")
+        let section = try #require(doc.components(separatedBy: "## Providers\n").dropFirst().first, "no ## Providers")
+        let rows = section.split(separator: "\n").drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
+        for word in Provider.builtInWords {
+            let provider = try #require(Provider(word))
+            #expect(rows.contains { $0.hasPrefix("| `\(word)` | `\(provider.agent)` |") },
+                    "provider \(word) has no row in docs/accounts-and-agents.md's table of providers")
+        }
+    }
+
     /// A row names a table's keys as `` `[notify] warn`, `critical` ``.
     static func names(_ key: String, in rows: String) -> Bool { rows.contains("`\(key)`") || rows.contains("] \(key)`") }
 

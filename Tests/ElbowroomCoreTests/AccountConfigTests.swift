@@ -24,7 +24,7 @@ import Testing
         #expect(config.accounts.map(\.label) == ["W", "H", "codex", "gem"])
         #expect(config.accounts.map(\.provider) == [.claude, .claude, .codex, .plugin("gemini")])
         #expect(config.accounts[0].claudeConfigDir == "~/.claude-work")
-        #expect(config.accounts[2].codexSource == "logs")
+        #expect(config.accounts[2].codexSource == .logs)
     }
 
     @Test func withoutAccountTablesThereAreNoAccounts() throws {
@@ -87,7 +87,7 @@ import Testing
             var account = Account(name: "x\(i)")
             account.provider = .codex
             account.codexHome = home
-            account.codexSource = i == 2 ? "logs" : "api"
+            account.codexSource = i == 2 ? .logs : .api
             accounts.append(account)
         }
         var plugin = Account(name: "g")

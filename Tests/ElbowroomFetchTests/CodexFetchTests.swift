@@ -225,7 +225,7 @@ final class CodexHarness: @unchecked Sendable {
             .write(toFile: h.codexHome + "/config.toml", atomically: true, encoding: .utf8)
         #expect(h.run().result == .fetched)
         #expect(h.requests.count == 1)
-        #expect(CodexFetch.configuredBase(codexHome: "/nonexistent") == nil)
+        #expect(CodexProvider.configuredBase(codexHome: "/nonexistent") == nil)
     }
 
     @Test func theCodexAccountHasItsOwnCacheBesideTheClaudeOne() throws {

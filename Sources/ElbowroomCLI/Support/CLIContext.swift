@@ -16,7 +16,7 @@ public struct CLIContext: Sendable {
     public private(set) var paths: Paths
     /// The `[accounts.NAME]` this context is for (`ELBOWROOM_ACCOUNT`, read when asked: a
     /// render of one account never looks).
-    public var accountName: String? { environment["ELBOWROOM_ACCOUNT"] }
+    public var accountName: String? { AccountIdentity.accountName(in: environment) }
     public var now: @Sendable () -> Date
     public var stdout: any OutputSink
     public var stderr: any OutputSink

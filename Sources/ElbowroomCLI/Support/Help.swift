@@ -1,3 +1,4 @@
+import ElbowroomCore
 import ElbowroomAdapters
 
 /// `elbowroom --help`: snippets first, details after. The adapter and `init` lists come from the
@@ -77,7 +78,7 @@ enum Help {
       ELBOWROOM_DEBUG=1    elbowroom-fetch logs each step to stderr, tokens redacted
       ELBOWROOM_NOW        Unix seconds: this process's clock starts there (tests, screenshots)
 
-    SEVERAL ACCOUNTS: [accounts.NAME] tables in the config (provider claude, codex or plugin:NAME;
+    SEVERAL ACCOUNTS: [accounts.NAME] tables in the config (provider \(Provider.builtInWords.joined(separator: ", ")) or plugin:NAME;
     label; claude_config_dir, or codex_home and codex_source = "api" or "logs") show every account
     on one line, each with its own cache and fetch; --account NAME picks one. An account's fetcher
     gets ELBOWROOM_ACCOUNT, ELBOWROOM_PROVIDER and ELBOWROOM_CODEX_SOURCE from elbowroom (set by

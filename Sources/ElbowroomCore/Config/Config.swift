@@ -68,7 +68,7 @@ public enum Display: String, Sendable, CaseIterable {
 /// | `[templates] <adapter>` | — | a template name or inline text for that adapter; `default` for all, `tooltip` for tooltips ([templates](templates.md)) |
 /// | `[colors] ok`, `warn`, `critical`, `stale`, `dim` | chosen per consumer's default theme ([table](adapters.md#colours)) | colour of each style: a name, `#rrggbb`, 0-255, optionally a background (`black bg:yellow`), or `default` (also `none`) for the consumer's own; replaces the default's colour and background |
 /// | `[colors.ADAPTER] ok`, … | — | the same for one adapter only (`[colors.tmux]`, `[colors.waybar]`), over `[colors]` |
-/// | `[accounts.NAME] provider` | `"claude"` | `claude`, `codex` or `plugin:NAME`: where this account's usage comes from ([several accounts and agents](accounts-and-agents.md)) |
+/// | `[accounts.NAME] provider` | `"claude"` | where this account's usage comes from: a word of the [table of providers](accounts-and-agents.md#providers) (`claude`, `codex`, …) or `plugin:NAME` |
 /// | `[accounts.NAME] label` | the name | what the line shows before the account's part: `W` |
 /// | `[accounts.NAME] claude_config_dir` | `$CLAUDE_CONFIG_DIR` | a `claude` account's Claude Code config directory (`~` allowed) |
 /// | `[accounts.NAME] codex_home` | `$CODEX_HOME`, else `~/.codex` | a `codex` account's Codex directory (`~` allowed) |
@@ -163,9 +163,9 @@ public struct Config: Sendable, Equatable {
                 return ConfigError(file: file, line: entry?.line ?? 1, column: 1,
                                    message: "accounts.\(account.name): \(key) goes with provider = \"\(provider)\"")
             }
-            if account.claudeConfigDir != nil && account.provider != .claude { throw mismatch("claude_config_dir", "claude") }
-            if (account.codexHome != nil || account.codexSource != "api") && account.provider != .codex {
-                throw mismatch(account.codexHome != nil ? "codex_home" : "codex_source", "codex")
+            if account.claudeConfigDir != nil && account.provider != .claude { throw mismatch("claude_config_dir", Provider.claude.word) }
+            if (account.codexHome != nil || account.codexSource != .api) && account.provider != .codex {
+                throw mismatch(account.codexHome != nil ? "codex_home" : "codex_source", Provider.codex.word)
             }
         }
         if config.thresholds.critical > config.thresholds.warn {
@@ -300,7 +300,8 @@ public struct Config: Sendable, Equatable {
             case "provider":
                 let word = try string()
                 guard let provider = Provider(word) else {
-                    throw fail("'accounts.\(name).provider' must be \"claude\", \"codex\" or \"plugin:NAME\" (NAME of a-z, 0-9, _ and -), not \"\(word)\"")
+                    let words = Provider.builtInWords.map { "\"" + $0 + "\"" }.joined(separator: ", ")
+                    throw fail("'accounts.\(name).provider' must be \(words) or \"plugin:NAME\" (NAME of a-z, 0-9, _ and -), not \"\(word)\"")
                 }
                 accounts[i].provider = provider
             case "claude_config_dir", "codex_home":
@@ -311,10 +312,10 @@ public struct Config: Sendable, Equatable {
                 if key == "codex_home" { accounts[i].codexHome = dir } else { accounts[i].claudeConfigDir = dir }
             case "codex_source":
                 let word = try string()
-                guard word == "api" || word == "logs" else {
+                guard let source = CodexSource(word) else {
                     throw fail("'accounts.\(name).codex_source' must be \"api\" or \"logs\", not \"\(word)\"")
                 }
-                accounts[i].codexSource = word
+                accounts[i].codexSource = source
             default:
                 throw fail("unknown key 'accounts.\(name).\(key)'\(Suggest.hint(for: key, in: Self.accountKeys))", atValue: false)
             }

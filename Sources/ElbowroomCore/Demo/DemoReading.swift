@@ -42,7 +42,7 @@ public enum DemoReading {
                     UsageWindow(key: "seven_day", label: "Weekly", used: 46, resetsAt: now.addingTimeInterval(4 * 86400 + 2 * 3600), observedAt: observed),
                 ],
                 plan: "plus", fetchedAt: observed, source: .demo)
-        case .plugin:
+        default:  // a source plugin's, or another agent's
             reading = Reading(
                 windows: [
                     UsageWindow(key: "daily", label: "Daily", used: 20, resetsAt: now.addingTimeInterval(9 * 3600), observedAt: observed),

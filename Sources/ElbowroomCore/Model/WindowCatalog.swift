@@ -30,7 +30,8 @@ public enum WindowCatalog {
     }
 
     /// Length of the window in seconds, from its name: `five_hour` is 5 h, every `seven_day*` 7
-    /// days; Codex's windows named by their length: `one_hour`, `one_day`, `thirty_day` (30 days).
+    /// days; Codex's windows named by their length (`Length`): `one_hour`, `one_day`, `thirty_day`
+    /// (30 days).
     public static func length(forKey key: String) -> TimeInterval? {
         if key == "five_hour" { return 5 * 3600 }
         if key.hasPrefix("seven_day") { return 7 * 86400 }
@@ -38,6 +39,49 @@ public enum WindowCatalog {
         if key == "one_day" { return 86400 }
         if key == "thirty_day" { return 30 * 86400 }
         return nil
+    }
+
+    /// A window named by its length, as Codex names it (CODEX.md §3: "5h limit", "Weekly limit",
+    /// "Monthly limit"): the keys `length(forKey:)` gives the length of, the other way round (a
+    /// test holds the two together). 1 hour `one_hour` (1h), 5 hours `five_hour` (the session, so
+    /// `{5h.left}` works), 1 day `one_day` (1d), 7 days `seven_day` (weekly, `{7d.left}`), 30 days
+    /// and ≈30.4 days (`2628000` s) both `thirty_day` (monthly); any other length its own key,
+    /// `window_<minutes>m`, with an honest label (`2h window`). Within three minutes of a length is
+    /// that length (Codex rounds seconds up to minutes, and its own names allow the same). Made by
+    /// the fetcher only, never on the render path.
+    public struct Length: Sendable, Equatable {
+        public var key: String
+        /// What a line calls a main window.
+        public var label: String
+        /// What follows a per-model limit's name (`GPT-5.3-Codex-Spark 5h`).
+        public var short: String
+        /// The length in seconds, when known.
+        public var seconds: Double?
+
+        /// The window of `seconds` seconds; `nil` when that is no length (`EpochTime.duration`, or
+        /// under a minute).
+        public init?(seconds raw: Double) {
+            guard let seconds = EpochTime.duration(raw), seconds >= 60 else { return nil }
+            let minutes = Int((seconds / 60).rounded(.up))  // bounded above: never traps
+            func near(_ m: Int) -> Bool { abs(minutes - m) <= 3 }
+            switch minutes {
+            case _ where near(60): self.init(key: "one_hour", label: "1h", short: "1h", seconds: seconds)
+            case _ where near(300): self.init(key: "five_hour", label: "Session", short: "5h", seconds: seconds)
+            case _ where near(1440): self.init(key: "one_day", label: "1d", short: "1d", seconds: seconds)
+            case _ where near(10080): self.init(key: "seven_day", label: "Weekly", short: "7d", seconds: seconds)
+            case 28 * 1440...31 * 1440: self.init(key: "thirty_day", label: "Monthly", short: "30d", seconds: seconds)
+            default:
+                let text = DurationText.short(Double(minutes) * 60)
+                self.init(key: "window_\(minutes)m", label: text + " window", short: text, seconds: seconds)
+            }
+        }
+
+        public init(key: String, label: String, short: String, seconds: Double?) {
+            self.key = key
+            self.label = label
+            self.short = short
+            self.seconds = seconds
+        }
     }
 
     /// The latest reset a window observed at `observedAt` can have: its length after it (31

@@ -23,7 +23,10 @@ public struct Paths: Sendable, Equatable {
     public let claudeConfigDir: String
     /// Whether `CLAUDE_CONFIG_DIR` names a directory other than the default `~/.claude`.
     public let isDefaultClaudeConfigDir: Bool
-    public let credentialsFile: String
+    /// Who this account is (`ELBOWROOM_PROVIDER` and the provider's variables, read once).
+    public let identity: AccountIdentity
+    /// The login the fetcher reads (`AccountIdentity.credentialsFile`).
+    public var credentialsFile: String { identity.credentialsFile }
     public let configFile: String
     public let configHome: String
     public var userTemplatesDir: String { Self.join(configHome, "templates") }
@@ -31,17 +34,16 @@ public struct Paths: Sendable, Equatable {
     public let cacheDir: String
     /// Where the credentials come from, as recorded in the cache (no secret): the credentials
     /// file, its directory resolved (`resolved`).
-    public let accountSource: String
-    /// First 16 hex digits of SHA-256 of the resolved Claude config dir (`resolved`): names this
-    /// account's files, so one login under two spellings (`/.`, `..`, a symlink) is one account,
-    /// with one cache, one fetch and one notification per crossing.
-    public let accountKey: String
+    public var accountSource: String { identity.source }
+    /// Names this account's files (`AccountIdentity.key`): for a Claude account, of the
+    /// resolved Claude config dir (`resolved`).
+    public var accountKey: String { identity.key }
     public let cacheFile: String
     /// A Codex account's `CODEX_HOME` (default `~/.codex`); `nil` for any other provider.
-    public let codexHome: String?
+    public var codexHome: String? { identity.home }
     /// Where this account's usage comes from: `.claude` unless `ELBOWROOM_PROVIDER` names
     /// another (`[accounts.NAME] provider`).
-    public let provider: Provider
+    public var provider: Provider { identity.provider }
     /// Whose usage this account's cache holds, as `{agent}` shows it.
     public var agent: String { provider.agent }
     /// Short lock for read-modify-write of the cache file.
@@ -81,36 +83,9 @@ public struct Paths: Sendable, Equatable {
         let claude = Self.trimmed(env.absolutePath("CLAUDE_CONFIG_DIR", home: home) ?? defaultClaude)
         claudeConfigDir = claude
         isDefaultClaudeConfigDir = claude == defaultClaude
-        if let provider = env["ELBOWROOM_PROVIDER"] {
-            self.provider = Provider(provider) ?? .claude
-            // Another agent's account (`[accounts.NAME] provider`): keyed by where its login
-            // lives (Codex: `CODEX_HOME`), or by the plugin's name and the account's (one plugin
-            // may serve several logins: each its own cache, cooldown and history).
-            let codex = Self.trimmed(env.absolutePath("CODEX_HOME", home: home) ?? Self.join(home, ".codex"))
-            codexHome = provider == "codex" ? codex : nil
-            credentialsFile = provider == "codex" ? Self.join(codex, "auth.json") : ""
-            if provider == "codex" {
-                pluginAccountName = ""
-                accountSource = credentialsFile
-                accountKey = SHA256.hexPrefix("codex:" + Self.resolved(codex))
-            } else {
-                let name = env["ELBOWROOM_ACCOUNT"] ?? ""
-                pluginAccountName = name
-                accountSource = name.isEmpty ? provider : provider + " account " + name
-                accountKey = SHA256.hexPrefix(Self.pluginAccount(provider: provider, name: name))
-            }
-        } else {
-            self.provider = .claude
-            pluginAccountName = ""
-            codexHome = nil
-            let storage = ClaudeCodeStorage(environment: env, home: home)
-            credentialsFile = storage.credentialsFile
-            // One login, one account: keyed by where the login lives (`D`), resolved.
-            let account = Self.resolved(storage.directory)
-            accountSource = Self.join(account, ".credentials.json")
-            accountKey = SHA256.hexPrefix(account)
-        }
-        cacheFile = Self.join(cacheDir, "usage-" + accountKey + ".json")
+        let identity = AccountIdentity(environment: env, home: home)
+        self.identity = identity
+        cacheFile = Self.join(cacheDir, "usage-" + identity.key + ".json")
     }
 
     /// What a plugin account's files are named after: the provider word, and the account's name
@@ -127,7 +102,7 @@ public struct Paths: Sendable, Equatable {
     }
 
     /// A plugin account's name (`ELBOWROOM_ACCOUNT`), part of its key; empty for other providers.
-    public let pluginAccountName: String
+    public var pluginAccountName: String { identity.pluginAccountName }
 
     public static func join(_ a: String, _ b: String) -> String {
         a.hasSuffix("/") ? a + b : a + "/" + b

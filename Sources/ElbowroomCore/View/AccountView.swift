@@ -5,7 +5,7 @@
 public struct AccountView: Sendable, Equatable {
     public var name: String
     public var label: String
-    /// `claude`, `codex` or `plugin:NAME`.
+    /// The provider's word (`Provider.word`): `claude`, `codex`, `plugin:NAME`, ….
     public var provider: String
     public var view: UsageView
     /// Claude Code's status-line input, for the account it came from.

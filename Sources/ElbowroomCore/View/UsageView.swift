@@ -214,7 +214,7 @@ public struct UsageView: Sendable, Equatable {
             switch provider {
             case .claude: w.shown = WindowCatalog.isShownByClaudeCode(key: stored.key, apiLabel: stored.label, plan: plan)
             case .codex: w.shown = !WindowCatalog.isCodexPerModel(stored.key)
-            case .plugin: w.shown = true
+            default: w.shown = true  // a source plugin's or another agent's: every window it reports
             }
             windows.append(w)
         }

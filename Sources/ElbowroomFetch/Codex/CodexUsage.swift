@@ -8,7 +8,7 @@ import ElbowroomCore
 /// Codex's usage answer (`GET {base}/wham/usage`, CODEX.md §3) and the rate limits in its session
 /// logs (§5) as a `Reading`. Windows are named by their **length**, never by their slot: a weekly-
 /// only plan sends its one weekly window first, some accounts a 30-day one, some a 1-hour and a
-/// 1-day one (`WindowLength`). A workspace's credit limit (`spend_control`) is a window too
+/// 1-day one (`WindowCatalog.Length`). A workspace's credit limit (`spend_control`) is a window too
 /// (`CodexCredit`), and a workspace that refuses every request is said as blocked. Every field may
 /// be missing or null; unknown fields are named as drift (`Reading.unknownKeys`); every time and
 /// duration is bounded where it is decoded (`EpochTime`): one out of range drops its window with a
@@ -35,16 +35,16 @@ enum CodexUsage {
         var isMain: Bool { feature == nil || feature == "codex" }
     }
 
-    /// The window key and label for a window: by its length (`WindowLength`); an unknown length
+    /// The window key and label for a window: by its length (`WindowCatalog.Length`); an unknown length
     /// falls back on the reset (more than 48 h away reads as weekly) and then the slot (first:
     /// session, second: weekly, third: an honest `tertiary_window`).
-    static func name(seconds: Double?, resetsIn: TimeInterval?, slot: Int) -> WindowLength {
-        if let seconds, let length = WindowLength(seconds: seconds) { return length }
-        if let resetsIn, resetsIn > 48 * 3600, slot < 2 { return WindowLength(seconds: 604800)! }
+    static func name(seconds: Double?, resetsIn: TimeInterval?, slot: Int) -> WindowCatalog.Length {
+        if let seconds, let length = WindowCatalog.Length(seconds: seconds) { return length }
+        if let resetsIn, resetsIn > 48 * 3600, slot < 2 { return WindowCatalog.Length(seconds: 604800)! }
         switch slot {
-        case 0: return WindowLength(seconds: 18000)!
-        case 1: return WindowLength(seconds: 604800)!
-        default: return WindowLength(key: "tertiary_window", label: "Third window", short: "3rd", seconds: nil)
+        case 0: return WindowCatalog.Length(seconds: 18000)!
+        case 1: return WindowCatalog.Length(seconds: 604800)!
+        default: return WindowCatalog.Length(key: "tertiary_window", label: "Third window", short: "3rd", seconds: nil)
         }
     }
 
@@ -79,7 +79,7 @@ enum CodexUsage {
                     }
                     resetsAt = now.addingTimeInterval(seconds)
                 }
-                if let seconds = window.seconds, WindowLength(seconds: seconds) == nil {
+                if let seconds = window.seconds, WindowCatalog.Length(seconds: seconds) == nil {
                     notes.append("\(place): limit_window_seconds \(shown(seconds)) is no length; named by its place")
                 }
                 let length = name(seconds: window.seconds, resetsIn: resetsAt.map { $0.timeIntervalSince(now) }, slot: slot)

@@ -38,7 +38,7 @@ public struct FetchContext: Sendable {
 
     public var paths: Paths { Paths(environment: environment) }
     /// The `[accounts.NAME]` this fetch is for, when the renderer named one.
-    public var accountName: String? { environment["ELBOWROOM_ACCOUNT"] }
+    public var accountName: String? { AccountIdentity.accountName(in: environment) }
 
     public func credentialSource(paths: Paths) -> any CredentialSource {
         switch credentialSourceKind {

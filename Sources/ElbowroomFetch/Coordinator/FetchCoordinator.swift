@@ -10,7 +10,9 @@ import Glibc
 import Darwin
 #endif
 
-/// What `elbowroom-fetch` runs: lock, decide, credentials, maybe refresh, fetch, record.
+/// What `elbowroom-fetch` runs: config → provider → gate → read → save. What every provider's
+/// fetch shares is here; how an account's usage is read is its provider's (`UsageProvider`,
+/// chosen by `ProviderRegistry`: Claude's credentials, refresh and fetch are `ClaudeProvider`'s).
 ///
 /// - `whenDue` takes the account's fetch lock without waiting (held → someone else is fetching:
 ///   skip quietly); `now` and `force` wait for it, bounded.
@@ -30,11 +32,11 @@ public struct FetchCoordinator: Sendable {
     /// - Parameter maxAge: overrides the config's `max_age` (the renderer's `--max-age`).
     public func run(urgency: FetchUrgency, maxAge: TimeInterval? = nil) -> FetchReport {
         let log = context.log
-        let env = context.environment
         let paths = context.paths
         let store = CacheStore(paths: paths)
         log("urgency \(urgency.rawValue), cache \(paths.cacheFile)")
 
+        // The config.
         var config: Config
         do {
             config = try Config.load(paths: paths)
@@ -43,89 +45,56 @@ public struct FetchCoordinator: Sendable {
             return FetchReport(result: .failed(failure), cache: record(failure, store: store))
         }
         if let maxAge { config.maxAge = maxAge }
-        let timeout = config.timeout
-        // An account of another provider (`[accounts.NAME] provider`): its own read.
-        if let provider = env["ELBOWROOM_PROVIDER"] {
-            return runProvider(provider, urgency: urgency, config: config, store: store)
-        }
-        // Token-free mode: no credentials, no network, whoever started us.
-        guard config.usageSource.mayFetch else {
-            return FetchReport(result: .skipped(reason: UsageSource.statusLineRefusal), cache: store.load())
-        }
 
-        // Refuse a cleartext or odd URL before anything connects anywhere.
-        let apiURL: URL
-        let tokenURL: URL
+        // The account's provider: how its usage is read.
+        var provider: any UsageProvider
         do {
-            apiURL = try EndpointURL.api(env)
-            tokenURL = try EndpointURL.token(env)
+            provider = try ProviderRegistry.provider(for: paths.identity, context: context, config: config)
         } catch {
-            let failure = FetchError.config("\(error)")
-            return FetchReport(result: .failed(failure), cache: record(failure, store: store))
+            return FetchReport(result: .failed(error), cache: record(error, store: store))
+        }
+        switch provider.prepare() {
+        case .skipped(let reason)?: return FetchReport(result: .skipped(reason: reason), cache: store.load())
+        case .failed(let failure)?: return FetchReport(result: .failed(failure), cache: record(failure, store: store))
+        case .fetched?, nil: break
         }
 
-        let source = context.credentialSource(paths: paths)
+        // The gate: the policy, the account's lock, the policy again.
         let lock: FileLock
         let cache: CacheFile?
-        switch gate(urgency: urgency, config: config, store: store, credentialsChanged: source.changedAt) {
+        switch gate(urgency: urgency, config: config, store: store, credentialsChanged: { provider.credentialsChanged() }) {
         case .done(let report): return report
         case .go(let held, let underLock):
             lock = held
             cache = underLock
         }
         defer { lock.unlock() }
+        if let report = provider.withoutAsking(cache: cache, urgency: urgency, store: store) { return report }
 
-        // Claude Code's own copy, when it read usage itself since our last reading: free data.
-        if urgency != .force, let snapshot = claudeSnapshot(newerThan: cache, now: context.clock()) {
-            let age = context.clock().timeIntervalSince(snapshot.fetchedAt)
-            log("claude code's own usage snapshot is newer (\(Int(age))s old); taking it")
-            if let saved = try? store.update({ cache in
-                var fresh = snapshot
-                if fresh.plan == nil { fresh.plan = cache.reading?.plan }
-                cache.account = store.account
-                cache.reading = fresh
-                // As if fetched then: the next fetch is due when the snapshot is `max_age` old.
-                cache.fetch.recordSuccess(at: snapshot.fetchedAt, note: cache.fetch.message)
-                return true
-            }), age < config.maxAge {
-                store.clearMarker()
-                return FetchReport(result: .skipped(reason: "took claude code's own usage snapshot (\(Int(age))s old)"), cache: saved)
-            }
-        }
-        let userAgent = config.userAgent ?? UsageClient.defaultUserAgent
-        let client = UsageClient(apiBase: apiURL, transport: context.transport, timeout: timeout, userAgent: userAgent)
-        let notes = RunNotes()
-        let storage = ClaudeCodeStorage(environment: env)
-        for holder in storage.lockHolders(now: context.clock()) {
-            log("claude code lock: \(holder)")
-        }
-        let renewal = TokenRenewal(
-            source: source,
-            refresher: TokenRefresher(tokenURL: tokenURL, transport: context.transport, timeout: timeout, userAgent: userAgent),
-            mode: config.refresh, detector: context.processDetector, log: log,
-            notes: notes, storage: storage)
-        // Before the first byte leaves: should this process die mid-fetch, the attempt is on
-        // record all the same, with its backoff (the lock file's marker, laid over the cache).
+        // The read. Before the first byte leaves: should this process die mid-read, the attempt
+        // is on record all the same, with its backoff (the lock file's marker, laid over the cache).
         var inFlight = cache?.fetch ?? FetchState()
         inFlight.recordFailure(.interrupted, message: Messages.interrupted, at: context.clock())
         try? store.saveMarker(inFlight, now: context.clock())
         let fetched: Reading
         do {
-            fetched = try fetch(client: client, renewal: renewal, source: source)
+            fetched = try provider.read(cache: cache)
         } catch {
             log("failed: \(error.outcome.rawValue)")
-            return FetchReport(result: .failed(error), cache: record(error, store: store))
+            let failure = provider.failure(error)
+            return FetchReport(result: .failed(failure), cache: record(failure, store: store))
         }
+
+        // The save.
         let (reading, dropped) = fetched.limitedForCache()
-        log("fetched \(fetched.windows.count) window(s)")
+        log("\(provider.verb) \(fetched.windows.count) window(s)")
         if dropped > 0 {
             log("kept \(reading.windows.count) of them in the cache, dropped \(dropped) (more than \(ReadingLimits.maxWindows), or keys over \(ReadingLimits.maxKeyBytes) bytes)")
         }
-        return save(reading, note: notes.message.map(log.redact), store: store, verb: "fetched")
+        return save(reading, note: provider.note.map(log.redact), store: store, verb: provider.verb)
     }
 
-    /// What a fetch may do, after the politeness every fetch shares (Claude's and another
-    /// provider's): `.go` with the account's fetch lock held (the caller unlocks it) and the cache
+    /// What a fetch may do, after the politeness every provider's fetch shares: `.go` with the account's fetch lock held (the caller unlocks it) and the cache
     /// as it is under the lock; `.done` when the policy says not now, before or under the lock,
     /// when another fetch runs (`whenDue`), or when the process that held the lock just fetched
     /// (its result is ours).
@@ -213,55 +182,6 @@ public struct FetchCoordinator: Sendable {
             cache?.reading = reading
             return FetchReport(result: .failed(failure), cache: cache)
         }
-    }
-
-    /// Credentials → refresh when expired → fetch → on 401 at most one refresh and one retry.
-    func fetch(client: UsageClient, renewal: TokenRenewal, source: any CredentialSource) throws(FetchError) -> Reading {
-        let log = context.log
-        var credentials: OAuthCredentials
-        switch source.load() {
-        case .oauth(let found, _):
-            credentials = found
-        case .missing, .loggedOut, .mcpOnly:
-            log("no claude login in \(source.label)")
-            throw .signedOut(context.environment.hasInferenceOnlyToken ? Messages.inferenceOnly : Messages.signedOut)
-        case .malformed:
-            throw .signedOut(Messages.malformed(source.label))
-        }
-        log.secret(credentials.accessToken)
-        log.secret(credentials.refreshToken)
-        log("credentials from \(source.label): \(credentials)")
-
-        var renewed = false
-        if credentials.isExpired(at: context.clock()) {
-            log("access token expired")
-            credentials = try renewal.renew(stale: credentials, why: "the access token expired", now: context.clock())
-            renewed = true
-        }
-        log("GET \(client.usageURL.absoluteString)")
-        do {
-            return try client.fetch(accessToken: credentials.accessToken, plan: credentials.subscriptionType,
-                                    scopes: credentials.scopes, now: context.clock())
-        } catch .unauthorized where !renewed {
-            log("401: trying one refresh")
-            credentials = try renewal.renew(stale: credentials, why: "the usage api rejected the token (401)",
-                                            now: context.clock())
-            log("GET \(client.usageURL.absoluteString) (retry)")
-            return try client.fetch(accessToken: credentials.accessToken, plan: credentials.subscriptionType,
-                                    scopes: credentials.scopes, now: context.clock())
-        }
-    }
-
-    /// Claude Code's usage snapshot (`cachedUsageUtilization` in its global config,
-    /// `$CLAUDE_CONFIG_DIR/.claude.json`, else `~/.claude.json`) when it is newer than `cache`'s
-    /// reading and belongs to the signed-in account (`ClaudeSnapshot`). The global config can be
-    /// megabytes: this is read here, in the fetcher, never on the render path.
-    func claudeSnapshot(newerThan cache: CacheFile?, now: Date) -> Reading? {
-        let file = ClaudeCodeStorage(environment: context.environment).globalConfigFile
-        guard let data = FileSystem.read(file, limit: 64 << 20),
-              let snapshot = ClaudeSnapshot.reading(fromGlobalConfig: data, now: now, plan: cache?.reading?.plan),
-              snapshot.fetchedAt > (cache?.reading?.fetchedAt ?? .distantPast) else { return nil }
-        return snapshot
     }
 
     /// Records a failure so every process obeys its backoff; returns the cache after. The cache

@@ -5,67 +5,27 @@ import Foundation
 #endif
 import ElbowroomCore
 
-/// The fetch for an account of another provider (`[accounts.NAME] provider`, handed over as
-/// `ELBOWROOM_PROVIDER` with the account's other variables): the same politeness as a Claude
-/// fetch — the account's own lock, the policy asked before and under it, every attempt and
-/// outcome recorded in the account's cache with its cooldown — around a provider's own read:
-/// Codex's usage endpoint or session logs (`CodexFetch`), or a source plugin (`SourcePlugin`).
-extension FetchCoordinator {
-    func runProvider(_ provider: String, urgency: FetchUrgency, config: Config, store: CacheStore) -> FetchReport {
-        let log = context.log
-        let paths = context.paths
-        log("provider \(provider), account \(context.accountName ?? "-")")
-        let read: () throws(FetchError) -> Reading
-        let credentialsChanged: Date?
-        let source: String
-        switch Provider(provider) {
-        case .codex?:
-            let codex = CodexFetch(context: context, config: config, codexHome: paths.codexHome ?? "")
-            credentialsChanged = codex.usesLogin ? FileSystem.modificationDate(of: paths.credentialsFile) : nil
-            read = { () throws(FetchError) -> Reading in try codex.read() }
-            source = CodexFetch.endpointName
-        case .plugin(let name)?:
-            PluginCacheMigration.run(paths: paths, config: config, log: { log($0) })
-            let plugin = SourcePlugin(name: name, context: context, config: config)
-            credentialsChanged = nil
-            read = { () throws(FetchError) -> Reading in try plugin.read() }
-            source = "source plugin " + name
-        case .claude?, nil:
-            let failure = FetchError.config("unknown provider '\(provider)'")
-            return FetchReport(result: .failed(failure), cache: record(failure, store: store))
-        }
-
-        let lock: FileLock
-        switch gate(urgency: urgency, config: config, store: store, credentialsChanged: { credentialsChanged }) {
-        case .done(let report): return report
-        case .go(let held, _): lock = held
-        }
-        defer { lock.unlock() }
-
-        var inFlight = store.load()?.fetch ?? FetchState()
-        inFlight.recordFailure(.interrupted, message: Messages.interrupted, at: context.clock())
-        try? store.saveMarker(inFlight, now: context.clock())
-        let fetched: Reading
-        do {
-            fetched = try read()
-        } catch {
-            log("failed: \(error.outcome.rawValue)")
-            let failure = FetchError.at(source, error)  // named as this source's, not the usage api's
-            return FetchReport(result: .failed(failure), cache: record(failure, store: store))
-        }
-        let (reading, _) = fetched.limitedForCache()
-        log("read \(reading.windows.count) window(s)")
-        return save(reading, note: nil, store: store, verb: "read")
-    }
-}
-
 /// A Codex account's read: its usage endpoint with the login Codex stored, or (`codex_source =
 /// "logs"`) its session logs. Never refreshes Codex's token: an expired one is "open Codex",
 /// and the last good reading stays in the cache.
-struct CodexFetch {
+struct CodexProvider: UsageProvider {
     var context: FetchContext
     var config: Config
     var codexHome: String
+    var usesLogin: Bool
+    /// `$CODEX_HOME/auth.json`.
+    var loginFile: String
+    /// When the login last changed, taken before the lock (`nil` for session logs: no login).
+    var loginChanged: Date?
+
+    init(context: FetchContext, config: Config, identity: AccountIdentity) {
+        self.context = context
+        self.config = config
+        codexHome = identity.home ?? ""
+        usesLogin = identity.codexSource == .api
+        loginFile = identity.credentialsFile
+        loginChanged = usesLogin ? FileSystem.modificationDate(of: loginFile) : nil
+    }
 
     static let defaultBase = "https://chatgpt.com/backend-api"
     /// What its failures name as the place that failed.
@@ -73,7 +33,10 @@ struct CodexFetch {
     static let openCodex = "codex's login has expired: open codex (any codex command refreshes it)"
     static let signedOut = "not signed in to codex: run `codex login`"
 
-    var usesLogin: Bool { context.environment["ELBOWROOM_CODEX_SOURCE"] != "logs" }
+    func credentialsChanged() -> Date? { loginChanged }
+
+    /// Named as this source's, not the usage api's.
+    func failure(_ error: FetchError) -> FetchError { .at(Self.endpointName, error) }
 
     /// Codex's own `chatgpt_base_url` (a top-level key of `$CODEX_HOME/config.toml`), as Codex
     /// reads it: trailing slashes dropped, `/backend-api` added to a bare `https://chatgpt.com` or
@@ -98,7 +61,7 @@ struct CodexFetch {
         return nil
     }
 
-    func read() throws(FetchError) -> Reading {
+    func read(cache: CacheFile?) throws(FetchError) -> Reading {
         let now = context.clock()
         guard usesLogin else {
             guard let reading = CodexSessionLogs.reading(codexHome: codexHome, now: now) else {
@@ -117,7 +80,7 @@ struct CodexFetch {
         } catch {
             throw .config("\(error)")
         }
-        let file = context.paths.credentialsFile  // $CODEX_HOME/auth.json
+        let file = loginFile
         let login: CodexLogin
         switch CodexLogin.read(file) {
         case .login(let found): login = found
@@ -143,7 +106,7 @@ struct CodexFetch {
         do {
             response = try context.transport.send(HTTPRequest(url: url, headers: headers, timeout: config.timeout))
         } catch {
-            throw .from(error, at: .named(CodexFetch.endpointName))
+            throw .from(error, at: .named(Self.endpointName))
         }
         switch response.status {
         case 200..<300:

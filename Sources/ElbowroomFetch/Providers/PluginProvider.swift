@@ -14,11 +14,24 @@ import ElbowroomCore
 /// anything it leaves running, daemonised or not, is ended when it ends (`StrayReaper`).
 /// It prints one reading as JSON (`Output`, docs/accounts-and-agents.md#source-plugins); any
 /// failure is a fetch failure, with its backoff, shown on the account's part of the line.
-struct SourcePlugin {
+struct PluginProvider: UsageProvider {
     var name: String
     var context: FetchContext
     var config: Config
     var spawner: any ProcessSpawner = PosixSpawner()
+
+    /// A plugin account's files from before each account had its own become its own, when they
+    /// can only be its (`PluginCacheMigration`).
+    mutating func prepare() -> FetchReport.Result? {
+        let log = context.log
+        PluginCacheMigration.run(paths: context.paths, config: config, log: { log($0) })
+        return nil
+    }
+
+    func credentialsChanged() -> Date? { nil }
+
+    /// Named as this plugin's, not the usage api's.
+    func failure(_ error: FetchError) -> FetchError { .at("source plugin " + name, error) }
 
     static let prefix = "elbowroom-source-"
     /// The most a plugin may print (64 KiB: a reading is well under 4 KiB).
@@ -43,7 +56,7 @@ struct SourcePlugin {
         return env
     }
 
-    func read() throws(FetchError) -> Reading {
+    func read(cache: CacheFile?) throws(FetchError) -> Reading {
         guard let path = find() else {
             throw .config("source plugin \(Self.prefix + name) not found in \(Paths.join(context.paths.configHome, "sources")) or on PATH")
         }

@@ -1,0 +1,202 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
+#endif
+
+// Everything Core knows of a provider is in this file: its word and its agent (`Provider`), who
+// an account of it is (`AccountIdentity`: its key, its login, where its usage comes from), and how
+// an account is handed to the fetcher (`Account.environment(over:)`, the variables
+// `AccountIdentity` reads back). How its usage is read is the fetcher's (`UsageProvider`).
+
+/// Where an account's usage comes from: `provider` in an `[accounts.NAME]` table.
+public enum Provider: Sendable, Equatable {
+    /// Claude Code's login (`claude_config_dir`) and Anthropic's usage endpoint (the default).
+    case claude
+    /// Codex's stored login (`$CODEX_HOME/auth.json`) and its usage endpoint, or its session logs.
+    case codex
+    /// `plugin:NAME`: the program `elbowroom-source-NAME` prints a reading (docs/accounts-and-agents.md).
+    case plugin(String)
+
+    /// The built-in providers' words, as `provider` takes them (`plugin:NAME` besides). Each has
+    /// its row in docs/accounts-and-agents.md's table of providers (a test holds it so).
+    public static let builtInWords = ["claude", "codex"]
+
+    public init?(_ word: String) {
+        switch word {
+        case "claude": self = .claude
+        case "codex": self = .codex
+        default:
+            guard word.hasPrefix("plugin:") else { return nil }
+            let name = String(word.dropFirst(7))
+            guard Self.isPluginName(name) else { return nil }
+            self = .plugin(name)
+        }
+    }
+
+    /// Whose usage it is, as `{agent}` shows it: `Claude`, `Codex`, or the source plugin's name.
+    public var agent: String {
+        switch self {
+        case .claude: "Claude"
+        case .codex: "Codex"
+        case .plugin(let name): name
+        }
+    }
+
+    public var word: String {
+        switch self {
+        case .claude: "claude"
+        case .codex: "codex"
+        case .plugin(let name): "plugin:" + name
+        }
+    }
+
+    /// A source plugin's name: 1 to 64 of `[a-z0-9_-]` (it becomes part of a file name).
+    public static func isPluginName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 64 && name.utf8.allSatisfy {
+            ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F || $0 == 0x2D
+        }
+    }
+}
+
+/// `codex_source`: where a Codex account's usage comes from.
+public enum CodexSource: Sendable, Equatable {
+    /// Codex's usage endpoint, with the login Codex stored (the default).
+    case api
+    /// The rate limits Codex writes into its session logs: no token is read, nothing is sent.
+    case logs
+
+    public init?(_ word: String) {
+        switch word {
+        case "api": self = .api
+        case "logs": self = .logs
+        default: return nil
+        }
+    }
+
+    public var word: String {
+        switch self {
+        case .api: "api"
+        case .logs: "logs"
+        }
+    }
+}
+
+/// Who an account is, read once from the environment its process runs in (the variables
+/// `Account.environment(over:)` writes, or a user's own `CLAUDE_CONFIG_DIR` / `CODEX_HOME`):
+/// its provider, its key, its login and where its usage comes from. `Paths`, the fetcher and
+/// `doctor` all take it from here; nothing else reads `ELBOWROOM_PROVIDER` or
+/// `ELBOWROOM_CODEX_SOURCE`.
+public struct AccountIdentity: Sendable, Equatable {
+    /// `.claude` unless `ELBOWROOM_PROVIDER` names another.
+    public let provider: Provider
+    /// `ELBOWROOM_PROVIDER` when it names no provider: the account is keyed by the word, and its
+    /// fetch fails saying so.
+    public let unknownProvider: String?
+    /// A Codex account's `codex_source` (`.api` for every other account).
+    public let codexSource: CodexSource
+    /// The provider's own directory: a Codex account's `CODEX_HOME` (default `~/.codex`); `nil`
+    /// for a Claude account (its directory is `Paths.claudeConfigDir`) and a plugin's.
+    public let home: String?
+    /// The login the fetcher reads: Claude Code's `.credentials.json`, Codex's `auth.json`; empty
+    /// for a plugin account.
+    public let credentialsFile: String
+    /// Where the usage comes from, as recorded in the cache (no secret): the login file, its
+    /// directory resolved, or the plugin's word and the account's name.
+    public let source: String
+    /// First 16 hex digits of SHA-256 of where the login lives, resolved: names this account's
+    /// files, so one login under two spellings (`/.`, `..`, a symlink) is one account, with one
+    /// cache, one fetch and one notification per crossing. A plugin account's: of the plugin's
+    /// word and the account's name (`Paths.pluginAccount`).
+    public let key: String
+    /// A plugin account's name (`ELBOWROOM_ACCOUNT`), part of its key; empty for other providers.
+    public let pluginAccountName: String
+
+    /// The variables that hand an account to the fetcher (`Account.environment(over:)`).
+    static let accountVariable = "ELBOWROOM_ACCOUNT"
+    static let providerVariable = "ELBOWROOM_PROVIDER"
+    static let codexSourceVariable = "ELBOWROOM_CODEX_SOURCE"
+
+    /// The `[accounts.NAME]` a process was started for (`ELBOWROOM_ACCOUNT`), when one was
+    /// named. (Read when asked, not by `init`: a Claude account's render has no use for it.)
+    public static func accountName(in env: ElbowroomEnvironment) -> String? {
+        env[accountVariable]
+    }
+
+    /// `home`: `env.home`, read once by `Paths`.
+    public init(environment env: ElbowroomEnvironment, home: String) {
+        let word = env[Self.providerVariable]
+        let parsed: Provider?  // nil: a word no provider has
+        if let word { parsed = Provider(word) } else { parsed = .claude }
+        provider = parsed ?? .claude
+        unknownProvider = parsed == nil ? word : nil
+        switch parsed {
+        case .claude?:
+            // One login, one account: keyed by where the login lives (`D`), resolved.
+            self.home = nil
+            codexSource = .api
+            pluginAccountName = ""
+            let storage = ClaudeCodeStorage(environment: env, home: home)
+            credentialsFile = storage.credentialsFile
+            let account = Paths.resolved(storage.directory)
+            source = Paths.join(account, ".credentials.json")
+            key = SHA256.hexPrefix(account)
+        case .codex?:
+            // Keyed by where its login lives, `CODEX_HOME`.
+            let codex = Paths.trimmed(env.absolutePath("CODEX_HOME", home: home) ?? Paths.join(home, ".codex"))
+            self.home = codex
+            codexSource = env[Self.codexSourceVariable] == CodexSource.logs.word ? .logs : .api
+            credentialsFile = Paths.join(codex, "auth.json")
+            pluginAccountName = ""
+            source = credentialsFile
+            key = SHA256.hexPrefix("codex:" + Paths.resolved(codex))
+        case .plugin?, nil:
+            // A plugin's (or a word no provider has): keyed by the word and the account's name
+            // (one plugin may serve several logins: each its own cache, cooldown and history).
+            let word = word ?? ""
+            let name = Self.accountName(in: env) ?? ""
+            self.home = nil
+            codexSource = .api
+            credentialsFile = ""
+            pluginAccountName = name
+            source = name.isEmpty ? word : word + " account " + name
+            key = SHA256.hexPrefix(Paths.pluginAccount(provider: word, name: name))
+        }
+    }
+}
+
+extension Account {
+    /// The variables that name this account to every part of elbowroom (paths, the fetcher),
+    /// laid over the environment: `ELBOWROOM_ACCOUNT`, the provider, the provider's directory and
+    /// settings. `AccountIdentity` reads them back.
+    public func environment(over base: ElbowroomEnvironment) -> ElbowroomEnvironment {
+        // `~` spelled out, as a shell would have: children (and Claude Code's Keychain suffix)
+        // see the path itself.
+        func expanded(_ path: String) -> String {
+            if path == "~" { return base.home }
+            if path.hasPrefix("~/") { return Paths.join(base.home, String(path.dropFirst(2))) }
+            return path
+        }
+        var names = [AccountIdentity.accountVariable, AccountIdentity.providerVariable]
+        var values = [name, provider == .claude ? "" : provider.word]
+        switch provider {
+        case .claude:
+            if let dir = claudeConfigDir {
+                names.append("CLAUDE_CONFIG_DIR")
+                values.append(expanded(dir))
+            }
+        case .codex:
+            if let dir = codexHome {
+                names.append("CODEX_HOME")
+                values.append(expanded(dir))
+            }
+            if codexSource != .api {
+                names.append(AccountIdentity.codexSourceVariable)
+                values.append(codexSource.word)
+            }
+        case .plugin:
+            break
+        }
+        return base.overlaid(names: names, values: values)
+    }
+}
