@@ -163,6 +163,39 @@ import Glibc
         #expect(h.tokenRequests.isEmpty)
     }
 
+    /// Under a pinned clock (`ELBOWROOM_NOW`) a token Claude Code wrote while we waited is
+    /// judged by that clock, not the real one: valid for eight hours by it, long expired by the
+    /// real clock, it is adopted; no token request.
+    @Test func aTokenWrittenWhileWeWaitedIsJudgedByTheFetchsClock() throws {
+        let h = try FetchHarness(validAccess: "will-be-issued")
+        h.clock.advance(by: -10 * 86400)
+        try h.writeExpiredLogin()
+        let storage = try h.claudeCodeHoldsItsRefreshLock()
+        let sandbox = h.sandbox
+        let valid = h.valid
+        #expect(valid < Date())
+        let renewal = h.renewal(mode: .auto, storage: storage, pause: { _ in
+                _ = try? sandbox.writeCredentials(accessToken: "sk-ant-oat01-claude-code-refreshed", refreshToken: "sk-ant-ort01-cc", expiresAt: valid)
+            })
+        let renewed = try renewal.renew(stale: h.staleLogin, why: "expired", now: h.clock.now)
+        #expect(renewed.accessToken == "sk-ant-oat01-claude-code-refreshed")
+        #expect(h.tokenRequests.isEmpty)
+    }
+
+    /// The refresh token's lifetime is written from the fetch's clock too, as the access token's is.
+    @Test func aRefreshUnderAPinnedClockDatesBothTokensByIt() throws {
+        let h = try FetchHarness(validAccess: "will-be-issued")
+        h.fake.configure { $0.refreshTokenExpiresIn = 2_592_000 }
+        h.clock.advance(by: -10 * 86400)
+        try h.writeExpiredLogin()
+        #expect(h.run().result == .fetched)
+        let oauth = try #require(h.sandbox.oauthObject)
+        let access = try #require((oauth["expiresAt"] as? NSNumber)?.doubleValue)
+        let refresh = try #require((oauth["refreshTokenExpiresAt"] as? NSNumber)?.doubleValue)
+        #expect(abs(refresh / 1000 - h.clock.now.addingTimeInterval(2_592_000).timeIntervalSince1970) < 1)
+        #expect(access / 1000 < h.clock.now.addingTimeInterval(86400).timeIntervalSince1970)
+    }
+
     /// A lock left by a holder that died (not touched for over a minute) is taken over, as
     /// Claude Code takes one over.
     @Test func aStaleLockIsTakenOverByClaudeCodesRule() throws {

@@ -28,6 +28,10 @@ import ElbowroomCore
 ///
 /// The whole renewal also holds elbowroom's own lock on the credentials directory (`flock` on the
 /// directory itself), so elbowroom processes with different caches never refresh at once either.
+///
+/// Whether a token has expired, and when a new one does, is told by the fetch's clock (the `now`
+/// handed to `renew`, which `ELBOWROOM_NOW` pins), moved on by the time the renewal itself waits;
+/// how long ago a lock was touched is told by the real clock, as its file's time is real.
 public struct TokenRenewal: Sendable {
     public let source: any CredentialSource
     public let refresher: TokenRefresher
@@ -61,6 +65,7 @@ public struct TokenRenewal: Sendable {
 
     /// - Parameter why: what is wrong with `stale`, for the message when refreshing is not ours.
     public func renew(stale: OAuthCredentials, why: String, now: Date) throws(FetchError) -> OAuthCredentials {
+        let clock = RenewalClock(start: now)
         // The credentials directory `flock`ed for the whole renewal (no other elbowroom renews at once).
         let lock = storage.flatMap { try? FileLock(directory: $0.directory) }
         try? lock?.lock()
@@ -88,6 +93,8 @@ public struct TokenRenewal: Sendable {
         if let claudeLock {
             var tries = 0
             locking: while true {
+                // A lock's age is its file's real mtime against the real clock: a pinned clock
+                // must never make Claude Code's live lock look stale.
                 switch claudeLock.acquire(now: Date()) {
                 case .acquired:
                     log("holding claude code's refresh locks (\(claudeLock.locks.map(\.path).joined(separator: ", ")))")
@@ -101,7 +108,7 @@ public struct TokenRenewal: Sendable {
                     tries += 1
                     pause(Double.random(in: Self.busyPause))
                     (base, baseRaw) = try current()
-                    if let adopted = refreshedElsewhere(base, than: stale, now: Date()) { return adopted }
+                    if let adopted = refreshedElsewhere(base, than: stale, now: clock.now) { return adopted }
                 case .stuck(let path, let reason):
                     log("claude code's refresh lock \(path) is stuck: \(reason)")
                     throw .expired("\(why); claude code's refresh lock \(path) is stuck (stale, but \(reason), so neither claude code nor elbowroom can take it over): remove it when no claude code is refreshing")
@@ -116,7 +123,7 @@ public struct TokenRenewal: Sendable {
             }
             // With the locks held: whoever held them before us may just have refreshed.
             (base, baseRaw) = try current()
-            if let adopted = refreshedElsewhere(base, than: stale, now: Date()) { return adopted }
+            if let adopted = refreshedElsewhere(base, than: stale, now: clock.now) { return adopted }
         } else if mode == .auto && detector.isClaudeRunning() {
             log("refresh = auto and claude code is running: leaving the token to it")
             throw .expired("\(why); open claude code to refresh it")
@@ -164,7 +171,7 @@ public struct TokenRenewal: Sendable {
             // The old refresh token is spent and the answer held only a new one: keep it, with
             // the access token marked expired, so the next fetch refreshes with it.
             renewed.expiresAt = now
-            _ = save(renewed, grant: grant, posted: refreshToken)
+            _ = save(renewed, grant: grant, posted: refreshToken, now: now)
             let note = "the token endpoint's answer had a new refresh token but no readable access token; the refresh token was saved and the next fetch refreshes again"
             log(note)
             throw .refresh(.undecodable(note))
@@ -176,13 +183,13 @@ public struct TokenRenewal: Sendable {
                                                        TokenGrant.lifetimeRange.upperBound))
         if let scopes = grant.scopes { renewed.scopes = scopes }
         log("refreshed; new token expires \(renewed.expiresAt.map(ISO8601.format) ?? "?")\(grant.refreshToken == nil ? ", refresh token kept" : ", refresh token rotated")")
-        return save(renewed, grant: grant, posted: refreshToken)
+        return save(renewed, grant: grant, posted: refreshToken, now: now)
     }
 
     /// Claude Code's compare-and-swap: under its write lock, re-read; write only if the stored
     /// refresh token is still `posted` (or empty); otherwise the other writer's tokens win and are
     /// returned. A failed write is said loudly and kept in the fetch state.
-    func save(_ renewed: OAuthCredentials, grant: TokenGrant, posted: String) -> OAuthCredentials {
+    func save(_ renewed: OAuthCredentials, grant: TokenGrant, posted: String, now: Date) -> OAuthCredentials {
         var result = renewed
         do {
             try source.update { current in
@@ -196,13 +203,13 @@ public struct TokenRenewal: Sendable {
                 }
                 if case .oauth(let stored) = parsed, let storedRefresh = stored.refreshToken, storedRefresh != posted {
                     log("credentials were refreshed elsewhere while refreshing; adopting theirs, not overwriting them")
-                    if !stored.isExpired(at: Date()) { result = stored }
+                    if !stored.isExpired(at: now) { result = stored }
                     return nil
                 }
                 let document = try CredentialsDocument.replacingTokens(
                     in: current, accessToken: renewed.accessToken, refreshToken: renewed.refreshToken,
                     expiresAt: renewed.expiresAt, scopes: grant.scopes,
-                    refreshTokenExpiresAt: grant.refreshTokenExpiresIn.map { Date().addingTimeInterval($0) })
+                    refreshTokenExpiresAt: grant.refreshTokenExpiresIn.map { now.addingTimeInterval($0) })
                 log("saving the refreshed tokens to \(source.label)")
                 return document
             }
@@ -215,6 +222,20 @@ public struct TokenRenewal: Sendable {
             DebugLog.writeStandardError("elbowroom-fetch: \(log.redact(note))\n")
         }
         return result
+    }
+}
+
+/// The fetch's clock through one renewal: the `now` it started at, moved on by the (real, monotonic)
+/// time since, so a renewal that waited for Claude Code judges tokens at the time it has reached.
+struct RenewalClock {
+    let start: Date
+    private let started = ContinuousClock.now
+
+    init(start: Date) { self.start = start }
+
+    var now: Date {
+        let elapsed = ContinuousClock.now - started
+        return start.addingTimeInterval(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 }
 
