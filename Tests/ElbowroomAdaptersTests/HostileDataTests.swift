@@ -241,11 +241,16 @@ import Testing
 
     @Test(arguments: adapters)
     func dataIsShownLiterallyAndNeverInterpreted(adapter name: String) throws {
+        try Self.check(adapter: name, Hostile.cases)
+    }
+
+    /// Renders each case's frame through the adapter and holds the output to its consumer's model.
+    static func check(adapter name: String, _ cases: [(payload: String, frame: RenderedFrame, expected: RenderedFrame)]) throws {
         let adapter = try #require(AdapterRegistry.builtIn(named: name))
         let failures = Failures(adapter: name)
-        for (payload, frame, expected) in Hostile.cases {
+        for (payload, frame, expected) in cases {
             let output = adapter.render(frame).text
-            failures.check(payload, output) { try Self.validate(name, output, expected: expected) }
+            failures.check(payload, output) { try validate(name, output, expected: expected) }
         }
         failures.summary()
     }
@@ -259,13 +264,7 @@ import Testing
 
     @Test(arguments: adapters)
     func generatedDataIsShownLiterallyAndNeverInterpreted(adapter name: String) throws {
-        let adapter = try #require(AdapterRegistry.builtIn(named: name))
-        let failures = Failures(adapter: name)
-        for (payload, frame, expected) in Self.generatedCases {
-            let output = adapter.render(frame).text
-            failures.check(payload, output) { try Self.validate(name, output, expected: expected) }
-        }
-        failures.summary()
+        try Self.check(adapter: name, Self.generatedCases)
     }
 
     /// Error output carries a message (a template or config error, a plugin failure) that may
