@@ -64,7 +64,7 @@ let package = Package(
     ],
     targets: [
         // Renderer side: FoundationEssentials only.
-        .target(name: "ElbowroomCore", swiftSettings: rendererSwiftSettings),
+        .target(name: "ElbowroomCore", dependencies: ["CSystem"], swiftSettings: rendererSwiftSettings),
         .target(name: "ElbowroomTemplate", dependencies: ["ElbowroomCore"], swiftSettings: rendererSwiftSettings),
         .target(name: "ElbowroomAdapters", dependencies: ["ElbowroomCore", "ElbowroomTemplate"], swiftSettings: rendererSwiftSettings),
         .target(name: "ElbowroomCLI", dependencies: ["ElbowroomCore", "ElbowroomTemplate", "ElbowroomAdapters", "ElbowroomDBus"], swiftSettings: rendererSwiftSettings),

@@ -9,8 +9,16 @@ import Testing
     @Test(arguments: AdapterRegistry.builtIn.map(\.name))
     func defaultColoursReadOnTheConsumersDefaultThemes(adapter name: String) throws {
         let adapter = try #require(AdapterRegistry.builtIn(named: name))
-        if !["plain", "json", "prometheus"].contains(name) {
+        // Whether it colours text at all: its output of a critical frame changes when the
+        // palette has no colours.
+        var coloured = GoldenCase.critical.frame
+        coloured.palette = Palette(defaults: adapter.defaultColors)
+        var uncoloured = coloured
+        uncoloured.palette = Palette(defaults: Palette.Colors(ok: nil, warn: nil, critical: nil, stale: nil, dim: nil))
+        if adapter.render(coloured).text != adapter.render(uncoloured).text {
             #expect(!adapter.defaultThemes.isEmpty, "\(name) colours text: it names the themes it must read on")
+        } else {
+            #expect(adapter.defaultThemes.isEmpty, "\(name) shows no colour: no themes to read on")
         }
         for theme in adapter.defaultThemes {
             for style in SemanticStyle.allCases {

@@ -67,4 +67,19 @@ import ElbowroomAdapters
         let missingInits = IntegrationSnippets.names.filter { !adapters.contains("`\($0)`") }
         #expect(missingInits.isEmpty, "init names missing from docs/adapters.md: \(missingInits)")
     }
+
+    /// docs/adapters.md's "Errors and exit status" table: every adapter in one row, and the row
+    /// says "exit 2" exactly where the adapter's `errorReader` is not a bar's or a prompt's.
+    @Test func theErrorTableSaysEachAdaptersExitStatus() throws {
+        let text = try ShippedFiles.read("docs/adapters.md")
+        let lines = text.split(separator: "\n").map(String.init)
+        let start = try #require(lines.firstIndex(of: "| adapter | prints on error |"))
+        let rows = lines[(start + 2)...].prefix { $0.hasPrefix("|") }
+        for adapter in AdapterRegistry.builtIn {
+            let named = rows.filter { $0.split(separator: "|").first?.contains("`\(adapter.name)`") == true }
+            #expect(named.count == 1, "\(adapter.name): \(named.count) rows")
+            guard let row = named.first else { continue }
+            #expect(row.contains("exit 2") == (adapter.errorReader != .consumer), "\(adapter.name): \(row)")
+        }
+    }
 }

@@ -229,6 +229,8 @@ import Testing
             Array(repeating: UInt8(ascii: "["), count: 100_000),               // nesting past any depth
             Array(#"{"jsonrpc":"2.0","id":1e999,"method":"ping"}"#.utf8),      // a number no double holds
             Array(#"{"a":"\ud800"}"#.utf8),                                     // a lone surrogate
+            Array(#"{"jsonrpc":"2.0","id":1,"method":"ping",}"#.utf8),        // a trailing comma (not RFC 8259)
+            [0xEF, 0xBB, 0xBF] + Array(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.utf8),  // a byte order mark
             Array(repeating: UInt8(ascii: "x"), count: 5 << 20),               // 5 MiB, over the line limit
         ]
         for line in lines {

@@ -16,6 +16,19 @@ import Testing
         return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
     }
 
+    /// A child gets stdin, stdout and stderr and no other descriptor of ours, even one opened
+    /// without `O_CLOEXEC` (a plugin or helper must not hold the fetcher's files; a file being
+    /// written that a child holds open could not be run).
+    @Test func aChildInheritsNoDescriptorButItsStdio() throws {
+        let dir = TempDirectory()
+        let leaked = open(dir.path + "/open-for-writing", O_WRONLY | O_CREAT, 0o600)  // no O_CLOEXEC
+        #expect(leaked > 2)
+        defer { close(leaked) }
+        let path = try Self.script("cd /proc/self/fd && for fd in *; do [ -e \"$fd\" ] && readlink \"$fd\" | grep -q open-for-writing && echo \"leaked $fd\"; done; echo done", in: dir)
+        let result = try PosixSpawner().run(path: path, arguments: [], environment: [:], stdin: Data(), timeout: 10)
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "done\n")
+    }
+
     @Test func aChildThatClosesStdoutAndLingersIsKilledWithItsGroupAtTheDeadline() throws {
         let dir = TempDirectory()
         let pidFile = dir.path + "/pids"

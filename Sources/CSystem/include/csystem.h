@@ -25,4 +25,10 @@ int elbowroom_set_child_subreaper(void);
 /// before that constructor has run.
 char **elbowroom_start_arguments(int *count);
 
+/// glibc 2.34 and later: a spawn with `actions` (a `posix_spawn_file_actions_t *`) closes every
+/// descriptor from `lowest` up in the child (`posix_spawn_file_actions_addclosefrom_np`), so a
+/// child holds no descriptor its parent opened without `O_CLOEXEC`. 0 on success; -1 where the
+/// C library has no such action.
+int elbowroom_spawn_close_from(void *actions, int lowest);
+
 #endif

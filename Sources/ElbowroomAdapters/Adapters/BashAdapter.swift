@@ -20,6 +20,8 @@ public struct BashAdapter: OutputAdapter {
     }
 
     /// A short red marker: the prompt stays usable, the detail is on stderr.
+    public var errorReader: ErrorReader { .consumer }
+
     public func renderError(_ message: String) -> AdapterOutput {
         AdapterOutput(Self.wrap(SGR.escape + "31m") + "⚠ elbowroom" + Self.wrap(SGR.reset) + "\n", exitCode: 0)
     }

@@ -20,6 +20,8 @@ public struct ClaudeAdapter: OutputAdapter {
     }
 
     /// Claude Code hides stderr, so the reason goes on the status line itself (one line).
+    public var errorReader: ErrorReader { .consumer }
+
     public func renderError(_ message: String) -> AdapterOutput {
         AdapterOutput(
             SGR.escape + "31m⚠ elbowroom: " + SafeText.firstLine(message) + SGR.reset + "\n", exitCode: 0)

@@ -17,6 +17,8 @@ public struct FishAdapter: OutputAdapter {
         AdapterOutput(SGR.encode(frame.terminalRuns))
     }
 
+    public var errorReader: ErrorReader { .consumer }
+
     public func renderError(_ message: String) -> AdapterOutput {
         AdapterOutput(SGR.escape + "31m⚠ elbowroom" + SGR.reset, exitCode: 0)
     }

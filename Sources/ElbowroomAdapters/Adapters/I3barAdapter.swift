@@ -73,6 +73,8 @@ public struct I3barAdapter: OutputAdapter {
     }
 
     /// A red block with the reason.
+    public var errorReader: ErrorReader { .consumer }
+
     public func renderError(_ message: String) -> AdapterOutput {
         AdapterOutput("[" + Self.errorBlock(message).encoded + "]\n", exitCode: 0)
     }

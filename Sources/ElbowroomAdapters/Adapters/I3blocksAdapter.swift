@@ -23,6 +23,8 @@ public struct I3blocksAdapter: OutputAdapter {
 
     public func streamFrame(_ frame: RenderedFrame) -> String { fullText(frame) + "\n" }
 
+    public var errorReader: ErrorReader { .consumer }
+
     public func renderError(_ message: String) -> AdapterOutput {
         AdapterOutput("⚠ elbowroom\n⚠\n\(Color.named(.red).hex)\n", exitCode: 0)
     }

@@ -15,6 +15,8 @@ public struct I3blocksJSONAdapter: OutputAdapter {
         AdapterOutput(I3barAdapter.block(frame, includeName: false).encoded + "\n")
     }
 
+    public var errorReader: ErrorReader { .consumer }
+
     public func renderError(_ message: String) -> AdapterOutput {
         AdapterOutput(I3barAdapter.errorBlock(message, includeName: false).encoded + "\n", exitCode: 0)
     }

@@ -17,6 +17,8 @@ public struct JSONAdapter: OutputAdapter {
     }
 
     /// `{"error":"…","status":"error"}`: still JSON, so a `jq` pipeline does not choke.
+    public var errorReader: ErrorReader { .program }
+
     public func renderError(_ message: String) -> AdapterOutput {
         let pairs: [(String, JSONValue)] = [("error", .string(SafeText.clean(message, lines: .keep))), ("status", .string("error"))]
         return AdapterOutput(JSONValue.object(pairs).encoded + "\n", exitCode: 2)

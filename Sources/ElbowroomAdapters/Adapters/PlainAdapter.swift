@@ -13,6 +13,8 @@ public struct PlainAdapter: OutputAdapter {
     }
 
     /// Nothing on stdout: the CLI prints the detail on stderr.
+    public var errorReader: ErrorReader { .person }
+
     public func renderError(_ message: String) -> AdapterOutput {
         AdapterOutput("", exitCode: 2)
     }

@@ -34,6 +34,8 @@ public struct PolybarAdapter: OutputAdapter {
         return AdapterOutput(Self.encode(runs) + "\n")
     }
 
+    public var errorReader: ErrorReader { .consumer }
+
     public func renderError(_ message: String) -> AdapterOutput {
         // A badge, like critical: red text is 2.8:1 on polybar's default background.
         AdapterOutput("%{F\(Color.named(.brightWhite).hex)}%{B\(Color.named(.red).hex)}⚠ elbowroom%{B-}%{F-}\n", exitCode: 0)

@@ -113,6 +113,8 @@ public struct PrometheusAdapter: OutputAdapter {
     }
 
     /// `elbowroom_up 0`, so an alert fires rather than the series silently vanishing.
+    public var errorReader: ErrorReader { .consumer }
+
     public func renderError(_ message: String) -> AdapterOutput {
         var up = Family(name: "elbowroom_up", help: "1 when elbowroom has fresh usage data (status ok), else 0.")
         up.samples = [("", 0)]

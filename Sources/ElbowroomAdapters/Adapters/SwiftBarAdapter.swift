@@ -55,6 +55,8 @@ public struct SwiftBarAdapter: OutputAdapter {
 
     public func streamFrame(_ frame: RenderedFrame) -> String { "~~~\n" + render(frame).text }
 
+    public var errorReader: ErrorReader { .consumer }
+
     public func renderError(_ message: String) -> AdapterOutput {
         let red = Color.named(.red).hex
         return AdapterOutput("⚠ elbowroom | color=\(red)\n---\n" + SwiftBarEscaping.line(message) + "\n", exitCode: 0)

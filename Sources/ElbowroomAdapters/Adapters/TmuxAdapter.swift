@@ -49,6 +49,8 @@ public struct TmuxAdapter: OutputAdapter {
         AdapterOutput(Self.encode(frame.runs(frame.spans)) + "\n")
     }
 
+    public var errorReader: ErrorReader { .consumer }
+
     public func renderError(_ message: String) -> AdapterOutput {
         AdapterOutput("#[fg=brightwhite,bg=red]⚠ elbowroom#[default]\n", exitCode: 0)
     }

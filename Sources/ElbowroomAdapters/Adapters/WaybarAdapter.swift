@@ -54,6 +54,8 @@ public struct WaybarAdapter: OutputAdapter {
     }
 
     /// Visible in the bar, with the reason in the tooltip; class `error` for styling.
+    public var errorReader: ErrorReader { .consumer }
+
     public func renderError(_ message: String) -> AdapterOutput {
         let pairs: [(String, JSONValue)] = [
             ("text", .string("⚠ elbowroom")),

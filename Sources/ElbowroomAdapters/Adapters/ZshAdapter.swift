@@ -51,6 +51,8 @@ public struct ZshAdapter: OutputAdapter {
         return AdapterOutput(Self.encode(runs) + "\n")
     }
 
+    public var errorReader: ErrorReader { .consumer }
+
     public func renderError(_ message: String) -> AdapterOutput {
         AdapterOutput("%F{red}⚠ elbowroom%f\n", exitCode: 0)
     }

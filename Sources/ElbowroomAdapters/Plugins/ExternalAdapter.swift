@@ -64,6 +64,8 @@ public struct ExternalAdapter: OutputAdapter {
         }
     }
 
+    public var errorReader: ErrorReader { .program }
+
     public func renderError(_ message: String) -> AdapterOutput {
         AdapterOutput("⚠ elbowroom: " + SafeText.clean(message, lines: .join) + "\n", exitCode: 2)
     }

@@ -31,6 +31,9 @@ public protocol OutputAdapter: Sendable {
     /// Claude Code's status line): then `NO_COLOR` and `--color never` turn them off
     /// (`frame.useColor`), where a bar's colours are its consumer's markup and stay.
     var colorsReachATerminal: Bool { get }
+    /// Who reads what `renderError` prints, which decides its exit status (docs/adapters.md,
+    /// "Errors and exit status"; a test holds every adapter's `renderError` and that table to it).
+    var errorReader: ErrorReader { get }
 
     /// One render: the whole output for a one-shot run (`elbowroom -a NAME`), trailing newline
     /// included where the consumer wants one.
@@ -41,10 +44,10 @@ public protocol OutputAdapter: Sendable {
     /// One frame in `watch`: a single flushed line (or a `~~~`-separated block for swiftbar).
     func streamFrame(_ frame: RenderedFrame) -> String
 
-    /// What to print when nothing can be rendered (a template or config error): a short visible
-    /// reason for bars and prompts; the detail goes to stderr separately. Adapters whose consumer
-    /// shows something exit 0 — waybar hides a module and Claude Code blanks its status line on a
-    /// non-zero exit, which would hide the very reason — the rest (plain, ansi, json) exit 2.
+    /// What to print when nothing can be rendered (a template or config error), as its
+    /// `errorReader` reads it: a short visible reason and exit 0 for a bar or prompt (waybar hides
+    /// a module and Claude Code blanks its status line on a non-zero exit, which would hide the
+    /// very reason); exit 2 for a person or a program. The detail goes to stderr separately.
     func renderError(_ message: String) -> AdapterOutput
     /// The same inside a `watch` stream, shaped like a `streamFrame` (i3bar's trailing `,`,
     /// swiftbar's `~~~`), so the stream stays valid and the bar shows the reason.
@@ -59,6 +62,7 @@ extension OutputAdapter {
     public var defaultColors: Palette.Colors { Palette.defaults }
     public var defaultThemes: [ConsumerTheme] { [] }
     public var colorsReachATerminal: Bool { false }
+    public var errorReader: ErrorReader { .program }
     public func streamHeader() -> String? { nil }
     public func streamFrame(_ frame: RenderedFrame) -> String {
         var text = render(frame).text
@@ -73,4 +77,15 @@ extension OutputAdapter {
         if !text.isEmpty && text.utf8.last != 0x0A { text += "\n" }
         return text
     }
+}
+
+/// Who reads an adapter's output when nothing can be rendered (a template or config error).
+public enum ErrorReader: Sendable, Equatable {
+    /// A bar or a prompt, which shows output only from a command that exits 0 (waybar hides the
+    /// module, Claude Code blanks its status line): a short visible reason, exit 0.
+    case consumer
+    /// A person at a terminal (`plain`, `ansi`): nothing on stdout, the detail on stderr, exit 2.
+    case person
+    /// A program reading stdout (`json`, an adapter plugin's output): the reason there, exit 2.
+    case program
 }

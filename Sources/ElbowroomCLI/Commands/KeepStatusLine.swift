@@ -15,9 +15,9 @@ enum KeepStatusLine {
             context.stderr.write("elbowroom: no \(file) to read a status line from; 'elbowroom init claude' prints one of elbowroom's own\n")
             return 1
         }
-        let settings: JSONTree
+        let settings: JSONDocument
         do {
-            settings = try JSONTree.parse([UInt8](data))
+            settings = try JSONDocument.parse(bytes: [UInt8](data), grammar: .rfc8259)
         } catch {
             context.stderr.write("elbowroom: \(file) is not JSON elbowroom can read (at byte \(error.offset))\n")
             return 1
@@ -34,14 +34,14 @@ enum KeepStatusLine {
         }
         var program = "elbowroom"
         if case .fullPath(let path) = InitCommand.programName(context: context) { program = path }
-        var kept: [(String, JSONTree)] = [
+        var kept: [(String, JSONDocument)] = [
             ("type", .string("command")),
             ("command", .string(wrapped(command, program: program))),
         ]
-        for member in members where member.0 != "type" && member.0 != "command" { kept.append(member) }
-        if !kept.contains(where: { $0.0 == "padding" }) { kept.append(("padding", .int(0))) }
-        if !kept.contains(where: { $0.0 == "refreshInterval" }) { kept.append(("refreshInterval", .int(30))) }
-        context.stdout.write(JSONTree.object([("statusLine", .object(kept))]).pretty() + "\n")
+        for member in members where member.key != "type" && member.key != "command" { kept.append((member.key, member.value)) }
+        if !kept.contains(where: { $0.0 == "padding" }) { kept.append(("padding", .number(0))) }
+        if !kept.contains(where: { $0.0 == "refreshInterval" }) { kept.append(("refreshInterval", .number(30))) }
+        context.stdout.write(JSONDocument.fields([("statusLine", .fields(kept))]).pretty() + "\n")
         context.stderr.write("""
             elbowroom: put this in place of the statusLine in \(file). Your command still runs, on \
             the same input, and shows first; elbowroom's line follows it (--then-position before \

@@ -75,9 +75,9 @@ final class MCPServer {
         var bytes = line[...]
         while let last = bytes.last, last == 0x0D || last == 0x20 || last == 0x09 { bytes.removeLast() }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }  // a blank line: nothing asked
-        let message: JSONTree
+        let message: JSONDocument
         do {
-            message = try JSONTree.parse(Array(bytes))
+            message = try JSONDocument.parse(bytes: Array(bytes), grammar: .rfc8259)
         } catch {
             return Self.errorResponse(id: .null, .parse("not JSON (at byte \(error.offset))")).encoded
         }
@@ -87,18 +87,18 @@ final class MCPServer {
             }
             guard !batch.isEmpty else { return Self.errorResponse(id: .null, .invalidRequest("an empty batch")).encoded }
             let answers = batch.compactMap(handle(message:))
-            return answers.isEmpty ? nil : JSONTree.array(answers).encoded
+            return answers.isEmpty ? nil : JSONDocument.array(answers).encoded
         }
         return handle(message: message)?.encoded
     }
 
     /// The answer to one message (not a batch).
-    func handle(message: JSONTree) -> JSONTree? {
+    func handle(message: JSONDocument) -> JSONDocument? {
         guard case .object = message else {
             return Self.errorResponse(id: .null, .invalidRequest("a message is a JSON object"))
         }
         // The id, when it is one a response can carry back.
-        var id: JSONTree?
+        var id: JSONDocument?
         switch message["id"] {
         case nil: id = nil
         case .string?, .number?: id = message["id"]
@@ -124,31 +124,31 @@ final class MCPServer {
             return Self.errorResponse(id: id, .invalidParams("params is an object"))
         }
         do {
-            return .object([("jsonrpc", .string("2.0")), ("id", id), ("result", try call(method, params: params))])
+            return .fields([("jsonrpc", .string("2.0")), ("id", id), ("result", try call(method, params: params))])
         } catch {
             return Self.errorResponse(id: id, error)
         }
     }
 
-    static func errorResponse(id: JSONTree, _ error: RPCError) -> JSONTree {
-        .object([
+    static func errorResponse(id: JSONDocument, _ error: RPCError) -> JSONDocument {
+        .fields([
             ("jsonrpc", .string("2.0")),
             ("id", id),
-            ("error", .object([("code", .int(error.code)), ("message", .string(error.message))])),
+            ("error", .fields([("code", .number(error.code)), ("message", .string(error.message))])),
         ])
     }
 
     // MARK: Methods
 
-    func call(_ method: String, params: JSONTree) throws(RPCError) -> JSONTree {
+    func call(_ method: String, params: JSONDocument) throws(RPCError) -> JSONDocument {
         switch method {
         case "initialize": return try initialize(params)
         case "ping": return .object([])
-        case "tools/list": return .object([("tools", .array([tool]))])
+        case "tools/list": return .fields([("tools", .array([tool]))])
         case "tools/call": return try callTool(params)
         case "resources/list": return try resourcesList()
         case "resources/templates/list":
-            return .object([("resourceTemplates", .array([.object([
+            return .fields([("resourceTemplates", .array([.fields([
                 ("uriTemplate", .string(Self.resourceURI + "/{account}")),
                 ("name", .string("headroom-of-account")),
                 ("description", .string("the same as elbowroom://headroom, for one [accounts.NAME] of the config")),
@@ -159,21 +159,21 @@ final class MCPServer {
         }
     }
 
-    func initialize(_ params: JSONTree) throws(RPCError) -> JSONTree {
+    func initialize(_ params: JSONDocument) throws(RPCError) -> JSONDocument {
         guard case .string(let asked)? = params["protocolVersion"] else {
             throw .invalidParams("initialize needs protocolVersion (a string)")
         }
         version = Self.supportedVersions.contains(asked) ? asked : Self.latest
-        var info: [(String, JSONTree)] = [("name", .string("elbowroom"))]
+        var info: [(String, JSONDocument)] = [("name", .string("elbowroom"))]
         if version >= "2025-06-18" { info.append(("title", .string("elbowroom: usage headroom"))) }
         info.append(("version", .string(Version.current)))
-        return .object([
+        return .fields([
             ("protocolVersion", .string(version)),
-            ("capabilities", .object([
-                ("tools", .object([("listChanged", .bool(false))])),
-                ("resources", .object([("subscribe", .bool(false)), ("listChanged", .bool(false))])),
+            ("capabilities", .fields([
+                ("tools", .fields([("listChanged", .bool(false))])),
+                ("resources", .fields([("subscribe", .bool(false)), ("listChanged", .bool(false))])),
             ])),
-            ("serverInfo", .object(info)),
+            ("serverInfo", .fields(info)),
             ("instructions", .string("""
                 Read-only usage headroom of the accounts elbowroom tracks (Claude Code, Codex): each \
                 usage window's percent left, when it resets, the burn rate, and a one-line advice. \
@@ -183,8 +183,8 @@ final class MCPServer {
         ])
     }
 
-    var tool: JSONTree {
-        var members: [(String, JSONTree)] = [("name", .string(Self.toolName))]
+    var tool: JSONDocument {
+        var members: [(String, JSONDocument)] = [("name", .string(Self.toolName))]
         if version >= "2025-06-18" { members.append(("title", .string("Usage headroom"))) }
         members += [
             ("description", .string("""
@@ -193,10 +193,10 @@ final class MCPServer {
                 "5h window at 8% left, resets in 40m: prefer small tasks". Read-only; from \
                 elbowroom's cache, so it costs no quota.
                 """)),
-            ("inputSchema", .object([
+            ("inputSchema", .fields([
                 ("type", .string("object")),
-                ("properties", .object([
-                    ("account", .object([
+                ("properties", .fields([
+                    ("account", .fields([
                         ("type", .string("string")),
                         ("description", .string("one [accounts.NAME] of elbowroom's config; every account when left out")),
                     ])),
@@ -206,7 +206,7 @@ final class MCPServer {
         ]
         if version >= "2025-06-18" { members.append(("outputSchema", UsageReport.schema)) }
         if version >= "2025-03-26" {
-            members.append(("annotations", .object([
+            members.append(("annotations", .fields([
                 ("title", .string("Usage headroom")),
                 ("readOnlyHint", .bool(true)),
                 ("destructiveHint", .bool(false)),
@@ -214,10 +214,10 @@ final class MCPServer {
                 ("openWorldHint", .bool(false)),
             ])))
         }
-        return .object(members)
+        return .fields(members)
     }
 
-    func callTool(_ params: JSONTree) throws(RPCError) -> JSONTree {
+    func callTool(_ params: JSONDocument) throws(RPCError) -> JSONDocument {
         guard case .string(let name)? = params["name"] else { throw .invalidParams("tools/call needs name (a string)") }
         guard name == Self.toolName else {
             throw .invalidParams("unknown tool '\(SafeText.clean(name, lines: .join))'; the one tool is \(Self.toolName)")
@@ -226,7 +226,8 @@ final class MCPServer {
         switch params["arguments"] {
         case nil, .null?: break
         case .object(let arguments)?:
-            for (key, value) in arguments {
+            for argument in arguments {
+                let (key, value) = (argument.key, argument.value)
                 guard key == "account" else {
                     throw .invalidParams("get_headroom takes no argument '\(SafeText.clean(key, lines: .join))' (only account)")
                 }
@@ -240,41 +241,41 @@ final class MCPServer {
         }
         switch report(account) {
         case .failure(let unknown):
-            return .object([
+            return .fields([
                 ("content", .array([Self.text(unknown.message)])),
                 ("isError", .bool(true)),
             ])
         case .success(let report):
-            var members: [(String, JSONTree)] = [("content", .array([Self.text(report.text)]))]
+            var members: [(String, JSONDocument)] = [("content", .array([Self.text(report.text)]))]
             if version >= "2025-06-18" { members.append(("structuredContent", report.structured)) }
             members.append(("isError", .bool(false)))
-            return .object(members)
+            return .fields(members)
         }
     }
 
-    static func text(_ text: String) -> JSONTree {
-        .object([("type", .string("text")), ("text", .string(text))])
+    static func text(_ text: String) -> JSONDocument {
+        .fields([("type", .string("text")), ("text", .string(text))])
     }
 
-    func resourcesList() throws(RPCError) -> JSONTree {
-        var resources: [JSONTree] = [resource(uri: Self.resourceURI, name: "headroom", what: "every account")]
+    func resourcesList() throws(RPCError) -> JSONDocument {
+        var resources: [JSONDocument] = [resource(uri: Self.resourceURI, name: "headroom", what: "every account")]
         for name in accountNames() {
             resources.append(resource(uri: Self.resourceURI + "/" + name, name: "headroom-" + name, what: "the account " + name))
         }
-        return .object([("resources", .array(resources))])
+        return .fields([("resources", .array(resources))])
     }
 
-    private func resource(uri: String, name: String, what: String) -> JSONTree {
-        var members: [(String, JSONTree)] = [("uri", .string(uri)), ("name", .string(name))]
+    private func resource(uri: String, name: String, what: String) -> JSONDocument {
+        var members: [(String, JSONDocument)] = [("uri", .string(uri)), ("name", .string(name))]
         if version >= "2025-06-18" { members.append(("title", .string("Usage headroom: " + what))) }
         members += [
             ("description", .string("windows, percent left, resets, burn rate and advice for \(what), as get_headroom's structured result")),
             ("mimeType", .string("application/json")),
         ]
-        return .object(members)
+        return .fields(members)
     }
 
-    func readResource(_ params: JSONTree) throws(RPCError) -> JSONTree {
+    func readResource(_ params: JSONDocument) throws(RPCError) -> JSONDocument {
         guard case .string(let uri)? = params["uri"] else { throw .invalidParams("resources/read needs uri (a string)") }
         var account: String?
         if uri == Self.resourceURI {
@@ -285,7 +286,7 @@ final class MCPServer {
             throw .resourceNotFound(uri)
         }
         guard case .success(let report) = report(account) else { throw .resourceNotFound(uri) }
-        return .object([("contents", .array([.object([
+        return .fields([("contents", .array([.fields([
             ("uri", .string(uri)),
             ("mimeType", .string("application/json")),
             ("text", .string(report.structured.encoded)),

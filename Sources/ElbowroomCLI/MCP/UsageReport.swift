@@ -109,41 +109,41 @@ struct UsageReport {
 
     // MARK: Structured
 
-    var structured: JSONTree {
-        let accounts: [JSONTree] = parts.map { part in
+    var structured: JSONDocument {
+        let accounts: [JSONDocument] = parts.map { part in
             let view = part.view
-            let windows: [JSONTree] = view.windows.map { w in
+            let windows: [JSONDocument] = view.windows.map { w in
                 let runsOut = w.eta.flatMap { eta in w.resetsIn.map { eta < $0 } ?? true ? eta : nil }
-                return .object([
+                return .fields([
                     ("name", .string(SafeText.clean(w.name, lines: .join))),
                     ("title", .string(SafeText.clean(w.title, lines: .join))),
-                    ("used_percent", .number(rounded(w.used))),
-                    ("left_percent", .number(rounded(w.left))),
+                    ("used_percent", .finite(rounded(w.used))),
+                    ("left_percent", .finite(rounded(w.left))),
                     ("level", .string(w.level.rawValue)),
                     ("resets_at", .string(w.resetsAt.map(ISO8601.format))),
                     ("resets_in", .string(w.resetsIn.map(DurationText.short))),
-                    ("resets_in_seconds", .number(w.resetsIn.map { $0.rounded() })),
-                    ("burn_rate_percent_per_hour", .number(w.rate.map(rounded))),
-                    ("pace_percent_at_reset", .number(w.pace.map { ($0 * 10).rounded() / 10 })),
+                    ("resets_in_seconds", .finite(w.resetsIn.map { $0.rounded() })),
+                    ("burn_rate_percent_per_hour", .finite(w.rate.map(rounded))),
+                    ("pace_percent_at_reset", .finite(w.pace.map { ($0 * 10).rounded() / 10 })),
                     ("runs_out_in", .string(runsOut.map(DurationText.short))),
-                    ("runs_out_in_seconds", .number(runsOut.map { $0.rounded() })),
+                    ("runs_out_in_seconds", .finite(runsOut.map { $0.rounded() })),
                     ("binding", .bool(w.binding)),
                 ])
             }
-            return .object([
+            return .fields([
                 ("name", .string(SafeText.clean(part.name, lines: .join))),
                 ("label", .string(SafeText.clean(part.label, lines: .join))),
                 ("provider", .string(part.provider.word)),
                 ("status", .string(view.status.rawValue)),
                 ("level", .string(view.level.rawValue)),
-                ("age_seconds", .number(view.age.map { $0.rounded() })),
+                ("age_seconds", .finite(view.age.map { $0.rounded() })),
                 ("plan", .string(view.plan.map { SafeText.clean($0, lines: .join) })),
                 ("error", .string(view.error.map { SafeText.clean($0, lines: .join) })),
                 ("advice", .string(Self.advice(view))),
                 ("windows", .array(windows)),
             ])
         }
-        return .object([
+        return .fields([
             ("now", .string(ISO8601.format(now))),
             ("level", .string(level.rawValue)),
             ("advice", .string(worstIndex.map { Self.advice(parts[$0].view) } ?? "no accounts")),
@@ -185,18 +185,18 @@ struct UsageReport {
     // MARK: Schema
 
     /// The JSON Schema of `structured` (the tool's `outputSchema`).
-    static var schema: JSONTree {
-        func type(_ name: String, nullable: Bool = false) -> JSONTree {
-            nullable ? .object([("type", .array([.string(name), .string("null")]))]) : .object([("type", .string(name))])
+    static var schema: JSONDocument {
+        func type(_ name: String, nullable: Bool = false) -> JSONDocument {
+            nullable ? .fields([("type", .array([.string(name), .string("null")]))]) : .fields([("type", .string(name))])
         }
-        func object(_ properties: [(String, JSONTree)]) -> JSONTree {
-            .object([
+        func object(_ properties: [(String, JSONDocument)]) -> JSONDocument {
+            .fields([
                 ("type", .string("object")),
-                ("properties", .object(properties)),
+                ("properties", .fields(properties)),
                 ("required", .array(properties.map { .string($0.0) })),
             ])
         }
-        let level = JSONTree.object([("type", .string("string")), ("enum", .array(["ok", "warn", "critical"].map { .string($0) }))])
+        let level = JSONDocument.fields([("type", .string("string")), ("enum", .array(["ok", "warn", "critical"].map { .string($0) }))])
         let window = object([
             ("name", type("string")), ("title", type("string")),
             ("used_percent", type("number")), ("left_percent", type("number")), ("level", level),
@@ -212,11 +212,11 @@ struct UsageReport {
             ("status", type("string")), ("level", level), ("age_seconds", type("number", nullable: true)),
             ("plan", type("string", nullable: true)), ("error", type("string", nullable: true)),
             ("advice", type("string")),
-            ("windows", .object([("type", .string("array")), ("items", window)])),
+            ("windows", .fields([("type", .string("array")), ("items", window)])),
         ])
         return object([
             ("now", type("string")), ("level", level), ("advice", type("string")),
-            ("accounts", .object([("type", .string("array")), ("items", account)])),
+            ("accounts", .fields([("type", .string("array")), ("items", account)])),
         ])
     }
 }

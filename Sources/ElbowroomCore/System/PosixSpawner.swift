@@ -11,6 +11,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSystem
 
 /// `posix_spawn`, and for detached children a session of their own (fork + exec on Linux,
 /// `POSIX_SPAWN_SETSID` elsewhere): the fetcher survives the prompt that started it and no
@@ -288,6 +289,14 @@ public struct PosixSpawner: ProcessSpawner {
             posix_spawn_file_actions_addchdir_np(&actions, "/")
             #endif
         } else {
+            // And nothing else of ours: a descriptor opened without `O_CLOEXEC` (by Foundation,
+            // or a thread of a test) is not the child's, nor its plugin's or helper's. (A file
+            // being written that a child holds open cannot be run: "Text file busy".)
+            #if canImport(Darwin)
+            flags |= Int16(POSIX_SPAWN_CLOEXEC_DEFAULT)
+            #else
+            _ = withUnsafeMutablePointer(to: &actions) { elbowroom_spawn_close_from($0, 3) }
+            #endif
             // A group of its own, so a timeout kills what it started too.
             flags |= Int16(POSIX_SPAWN_SETPGROUP)
             posix_spawnattr_setpgroup(&attributes, 0)

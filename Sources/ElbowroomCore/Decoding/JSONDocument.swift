@@ -3,16 +3,19 @@ import FoundationEssentials
 #else
 import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
 #endif
-import ElbowroomCore
 
-/// A JSON document as the fetch side reads and writes it: Claude Code's credentials (every key
-/// kept, in its order), the token endpoint's answers, the usage api's error envelopes, the
-/// `--json` line. It replaces `JSONSerialization`, which on Linux lives in full Foundation and
-/// would bring ICU into the fetcher (BENCHMARKS.md, "Download and installed size").
+/// A whole JSON document as a tree, for what reads JSON of unknown shape off the render path:
+/// the fetch side (Claude Code's credentials, every key kept in its order; the token endpoint's
+/// answers; the usage api's error envelopes; the `--json` line) and the CLI's (MCP's JSON-RPC
+/// messages, Claude Code's settings.json for `init claude --keep`). It replaces
+/// `JSONSerialization`, which on Linux lives in full Foundation and would bring ICU into the
+/// fetcher (BENCHMARKS.md, "Download and installed size").
 ///
-/// What it reads is what `JSONSerialization` read (RFC 8259, plus what that parser also took):
-/// an object or array at the top, after one optional UTF-8 byte order mark; whitespace is space,
-/// tab, LF and CR; one trailing comma in an object or array; nesting up to 512 deep. It refuses
+/// Two grammars (`Grammar`). `.serialization`, the default, reads what `JSONSerialization` read
+/// (RFC 8259, plus what that parser also took): an object or array at the top, after one
+/// optional UTF-8 byte order mark; one trailing comma in an object or array. `.rfc8259` reads
+/// RFC 8259 alone, as JSON-RPC peers write it: any value at the top, no byte order mark, no
+/// trailing comma. In both, whitespace is space, tab, LF and CR and nesting goes up to 512 deep. It refuses
 /// what that parser refused and this writer could not reproduce: a lone surrogate escape
 /// (`"\ud800"`), a number no `Double` holds (`1e400`), bytes that are not UTF-8, a control
 /// character in a string. A key that comes again replaces the value where the key first came
@@ -51,6 +54,15 @@ public enum JSONDocument: Equatable, Sendable {
     /// The deepest nesting read.
     public static let maxDepth = 512
 
+    /// Which JSON `parse` takes.
+    public enum Grammar: Sendable {
+        /// `JSONSerialization`'s: an object or array at the top, an optional byte order mark
+        /// before it, one trailing comma in an object or array.
+        case serialization
+        /// RFC 8259's, strictly: any value at the top, nothing else around it but whitespace.
+        case rfc8259
+    }
+
     // MARK: Building
 
     /// An integer, exactly.
@@ -67,6 +79,11 @@ public enum JSONDocument: Equatable, Sendable {
 
     /// A string, or `null` for `nil`.
     public static func string(_ value: String?) -> JSONDocument { value.map(JSONDocument.string) ?? .null }
+
+    /// An object of `pairs`, in their order (for building one in code: `.fields([("a", x)])`).
+    public static func fields(_ pairs: [(String, JSONDocument)]) -> JSONDocument {
+        .object(pairs.map { Member($0.0, $0.1) })
+    }
 
     // MARK: Reading values
 
@@ -108,27 +125,34 @@ public enum JSONDocument: Equatable, Sendable {
 
     // MARK: Parsing
 
-    /// The document in `data`: an object or an array.
-    public static func parse(_ data: Data) throws(Malformed) -> JSONDocument {
-        let bytes = data.withUnsafeBytes { [UInt8]($0) }
-        var parser = Parser(bytes: bytes)
+    /// The document in `data`: with the default grammar, an object or an array.
+    public static func parse(_ data: Data, grammar: Grammar = .serialization) throws(Malformed) -> JSONDocument {
+        try parse(bytes: data.withUnsafeBytes { [UInt8]($0) }, grammar: grammar)
+    }
+
+    public static func parse(bytes: [UInt8], grammar: Grammar = .serialization) throws(Malformed) -> JSONDocument {
+        var parser = Parser(bytes: bytes, grammar: grammar)
         return try parser.document()
     }
 
     private struct Parser {
         let bytes: [UInt8]
+        let lenient: Bool
         var index = 0
         var depth = 0
 
-        init(bytes: [UInt8]) {
+        init(bytes: [UInt8], grammar: Grammar) {
             self.bytes = bytes
+            self.lenient = grammar == .serialization
         }
 
         var failure: Malformed { Malformed(offset: index) }
 
         mutating func document() throws(Malformed) -> JSONDocument {
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
-            guard let first = peek(), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { throw failure }
+            if lenient {
+                if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+                guard let first = peek(), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { throw failure }
+            }
             let value = try value()
             guard peek() == nil else { throw failure }
             return value
@@ -193,7 +217,7 @@ public enum JSONDocument: Equatable, Sendable {
                 switch peek() {
                 case UInt8(ascii: ","):
                     index += 1
-                    if peek() == UInt8(ascii: "}") { fallthrough }  // one trailing comma
+                    if lenient && peek() == UInt8(ascii: "}") { fallthrough }  // one trailing comma
                 case UInt8(ascii: "}"):
                     index += 1
                     depth -= 1
@@ -217,7 +241,7 @@ public enum JSONDocument: Equatable, Sendable {
                 switch peek() {
                 case UInt8(ascii: ","):
                     index += 1
-                    if peek() == UInt8(ascii: "]") { fallthrough }  // one trailing comma
+                    if lenient && peek() == UInt8(ascii: "]") { fallthrough }  // one trailing comma
                 case UInt8(ascii: "]"):
                     index += 1
                     depth -= 1
@@ -282,6 +306,33 @@ public enum JSONDocument: Equatable, Sendable {
         var out: [UInt8] = []
         write(to: &out, escapingSlashes: escapingSlashes)
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Compact, one line, each string (and key) written by `quote`: the CLI passes the adapters'
+    /// `JSONString.quote`, which also escapes what would break a line or a terminal.
+    public func encoded(quote: (String) -> String) -> String {
+        switch self {
+        case .null, .bool, .number: return serializedString()
+        case .string(let text): return quote(text)
+        case .array(let elements):
+            return "[" + elements.map { $0.encoded(quote: quote) }.joined(separator: ",") + "]"
+        case .object(let members):
+            return "{" + members.map { quote($0.key) + ":" + $0.value.encoded(quote: quote) }.joined(separator: ",") + "}"
+        }
+    }
+
+    /// Indented by two spaces a level, as a person would write a settings file.
+    public func pretty(quote: (String) -> String, indent: String = "") -> String {
+        let inner = indent + "  "
+        switch self {
+        case .array(let elements) where !elements.isEmpty:
+            return "[\n" + elements.map { inner + $0.pretty(quote: quote, indent: inner) }.joined(separator: ",\n") + "\n" + indent + "]"
+        case .object(let members) where !members.isEmpty:
+            return "{\n" + members.map { inner + quote($0.key) + ": " + $0.value.pretty(quote: quote, indent: inner) }
+                .joined(separator: ",\n") + "\n" + indent + "}"
+        default:
+            return encoded(quote: quote)
+        }
     }
 
     private func write(to out: inout [UInt8], escapingSlashes: Bool) {
