@@ -112,6 +112,26 @@ import ElbowroomTestSupport
         #expect(watch.exitStatus(within: 3) == 0)
     }
 
+    /// One account is a list of one (`--account`): the same loop shows it as a render does and
+    /// follows its own cache, not the environment's.
+    @Test func watchOfOneAccountFollowsThatAccountsCache() throws {
+        let setup = try Setup()
+        let e2e = setup.e2e
+        _ = try e2e.run(["-a", "plain", "--wait"])
+        let watch = try EndToEndWatchTests.Watch(e2e, ["-a", "plain", "--interval", "0.2", "--offline", "--account", "work"])
+        #expect(watch.waitForLines(1))
+        #expect(watch.lines.first == "5h 20% · 7d 70%")
+        let config = try Config.parse(try String(contentsOfFile: e2e.sandbox.configHome + "/elbowroom/config.toml", encoding: .utf8),
+                                      file: "config.toml")
+        let work = Paths(environment: config.accounts[0].environment(over: ElbowroomEnvironment(e2e.sandbox.environment)))
+        var cache = try #require(CacheStore(paths: work).load())
+        cache.reading?.windows = [UsageWindow(key: "five_hour", used: 99, resetsAt: Date().addingTimeInterval(3600), observedAt: Date())]
+        try CacheStore(paths: work).save(cache)
+        #expect(Eventually.within(5) { watch.lines.contains { $0 == "5h 1%" } }, "\(watch.lines)")
+        kill(watch.process.processIdentifier, SIGTERM)
+        #expect(watch.exitStatus(within: 3) == 0)
+    }
+
     @Test func fetchGoesThroughEveryAccountAndTakesAccount() throws {
         let setup = try Setup()
         let e2e = setup.e2e

@@ -65,6 +65,21 @@ import ElbowroomCore
         #expect(s.stderr.text.contains("did you mean 'home'"))
     }
 
+    /// One chooser (`Config.accounts(chosenBy:)`): every command, and an agent over MCP, says an
+    /// unknown account in the same words.
+    @Test func everyCommandSaysAnUnknownAccountInOneWording() {
+        let wording = "unknown account 'hom' (did you mean 'home'?); accounts: work, home, codex"
+        for command in [["-a", "plain"], ["guard"], ["fetch"], ["doctor"], ["cache", "show"], ["history"], ["notify"]] {
+            let s = Self.sandbox()
+            #expect(ElbowroomMain.run(command + ["--account", "hom"], context: s.context) == 2, "\(command)")
+            #expect(s.stderr.text.contains(wording), "\(command): \(s.stderr.text)")
+        }
+        let s = Self.sandbox()
+        let source = UsageReportSource(context: s.context, config: try! Config.parse(Self.config, file: "c.toml"), offline: true)
+        guard case .failure(let unknown) = source.report("hom") else { Issue.record("hom is no account"); return }
+        #expect(unknown.message == wording)
+    }
+
     @Test func eachAccountHasItsOwnCacheFile() {
         let s = Self.sandbox()
         let files = (try? FileManager.default.contentsOfDirectory(atPath: s.sandbox.cacheHome + "/elbowroom")) ?? []

@@ -46,6 +46,16 @@ import ElbowroomTestSupport
         #expect(s.spawner.spawns.count == SpawnBudget.perPass)
     }
 
+    /// One account chooser and one pass for `serve` and `mcp`: an agent's question costs no more
+    /// fetchers than a scrape.
+    @Test func mcpStartsAtMostAFewPerAnswer() throws {
+        let s = Self.sandbox(accounts: 30)
+        let source = UsageReportSource(context: s.context, config: try Config.load(paths: s.paths), offline: false)
+        guard case .success(let report) = source.report(nil) else { Issue.record("every account"); return }
+        #expect(report.parts.count == 30)
+        #expect(s.spawner.spawns.count == SpawnBudget.perPass)
+    }
+
     /// The real programs: twelve plugin accounts, all due; each render starts four fetchers, the
     /// next render the next four.
     @Test func realRendersReachEveryAccountInTurn() throws {

@@ -15,23 +15,19 @@ enum RenderCommand {
         } catch {
             return RenderSetup.report(error, context: context)
         }
-        // `[accounts.NAME]` tables: one account (`--account`, or the only one) renders as
-        // always, in that account's context; several side by side.
-        // (The config's array of accounts, not `AccountSelection`: an array of a type the render
-        // path uses nowhere else costs its metadata.)
-        if invocation.account == nil && setup.config.accounts.count > 1 {
-            return runSeveral(invocation, setup: setup, accounts: setup.config.accounts, context: context)
+        // The accounts chosen (`Config.accounts(chosenBy:)`, the rule every command follows): one
+        // renders in its context (the environment's own: no tables), several side by side.
+        // (The chosen `[Account]`, not `AccountSelection`: an array of a type the render path uses
+        // nowhere else costs its metadata.)
+        let accounts: [Account]
+        do {
+            accounts = try setup.config.accounts(chosenBy: invocation.account)
+        } catch {
+            return RenderSetup.report(.init(message: error.message, adapter: setup.adapter, short: "unknown account"),
+                                      context: context)
         }
-        if let account = invocation.account.map({ setup.config.account(named: $0) }) ?? setup.config.accounts.first.map({ .success($0) }) {
-            switch account {
-            case .failure(let error):
-                return RenderSetup.report(.init(message: error.message, adapter: setup.adapter, short: "unknown account"),
-                                          context: context)
-            case .success(let account):
-                return run(invocation, setup: setup, context: context.selecting(account))
-            }
-        }
-        return run(invocation, setup: setup, context: context)
+        if accounts.count > 1 { return runSeveral(invocation, setup: setup, accounts: accounts, context: context) }
+        return run(invocation, setup: setup, context: accounts.first.map { context.selecting($0) } ?? context)
     }
 
     static func run(_ invocation: Invocation, setup: RenderSetup, context: CLIContext) -> Int32 {

@@ -6,7 +6,8 @@ import ElbowroomCore
 ///
 /// Read-only, from the cache: an answer reads each account's cache file (and usage history for
 /// the burn rate) and, as a render does, starts a fetch in the background when one is due (not
-/// again within 15 s of starting one, as `watch` and `serve`); only when an account has never had
+/// again within 15 s of starting one, and at most `SpawnBudget.perPass` an answer: `serve`'s pass,
+/// `[WatchedAccount].read`); only when an account has never had
 /// data does it wait for that fetch (at most 2 s). A token never reaches an answer: the fetcher
 /// alone reads credentials. Runs until stdin closes; nothing but protocol goes to stdout (notes on
 /// stderr, which MCP clients keep as the server's log).
@@ -93,40 +94,22 @@ final class UsageReportSource: @unchecked Sendable {
 
     func report(_ account: String?) -> Result<UsageReport, MCPServer.UnknownAccount> {
         let now = context.now()
-        var chosen: [(account: Account?, context: CLIContext)] = []
-        if config.accounts.isEmpty {
-            if let account, account != "default" {
-                return .failure(.init(name: account, known: ["default"]))
-            }
-            chosen = [(nil, context)]
-        } else if let account {
-            guard let found = config.accounts.first(where: { $0.name == account }) else {
-                return .failure(.init(name: account, known: config.accounts.map(\.name)))
-            }
-            chosen = [(found, context.selecting(found))]
-        } else {
-            chosen = config.accounts.map { ($0, context.selecting($0)) }
+        // The one chooser; to an agent the environment's own account (no tables) is "default".
+        let selection: AccountSelection
+        do {
+            selection = try AccountSelection(choosing: config.accounts.isEmpty && account == "default" ? nil : account,
+                                             config: config, context: context)
+        } catch {
+            return .failure(.init(message: error.message))
         }
-        let mayStart = !offline && (lastSpawn.map { now.timeIntervalSince($0) >= WatchCommand.respawnGuard } ?? true)
-        var parts: [UsageReport.Part] = []
-        for (account, accountContext) in chosen {
-            let store = CacheStore(paths: accountContext.paths)
-            var cache: CacheFile?
-            if case .loaded(let found) = store.read() { cache = found }
-            if mayStart {
-                let trigger = FetchTrigger(context: accountContext, store: store, config: config)
-                if trigger.startIfDue(cache: cache) {
-                    lastSpawn = now
-                    if FetchTrigger.isFirstRun(cache) {
-                        cache = trigger.waitForAttempt(after: cache, timeout: FetchTrigger.firstRunWait)
-                    }
-                }
-            }
-            let history = RenderCommand.loadHistory(context: accountContext, verbose: false)
-            let provider = accountContext.paths.provider
-            let view = UsageView(cache: cache, now: context.now(), config: config, history: history, provider: provider)
-            parts.append(UsageReport.Part(name: account?.name ?? "default", label: account?.label ?? provider.agent,
-                                             provider: provider, view: view))
+        let mayStart = !offline && (lastSpawn.map { now.timeIntervalSince($0) >= WatchedAccount.respawnGuard } ?? true)
+        var accounts = selection.parts.map { WatchedAccount($0, config: config) }
+        if accounts.read(mayStart: mayStart, waitForFirstRun: true, history: true).started { lastSpawn = now }
+        let parts = accounts.map { part in
+            let provider = part.context.paths.provider
+            let view = UsageView(cache: part.cache, now: context.now(), config: config, history: part.history, provider: provider)
+            return UsageReport.Part(name: part.account?.name ?? "default", label: part.account?.label ?? provider.agent,
+                                    provider: provider, view: view)
         }
         return .success(UsageReport(now: context.now(), parts: parts, home: context.environment.home))
     }

@@ -40,12 +40,9 @@ final class MCPServer {
     /// The `[accounts.NAME]` names (none without such tables).
     let accountNames: () -> [String]
 
+    /// An account name that is not one of them: the chooser's wording (`Config.accounts(chosenBy:)`).
     struct UnknownAccount: Error {
-        var name: String
-        var known: [String]
-        var message: String {
-            "unknown account '\(SafeText.clean(name, lines: .join))'; accounts: " + known.joined(separator: ", ")
-        }
+        var message: String
     }
 
     init(accountNames: @escaping () -> [String], report: @escaping (String?) -> Result<UsageReport, UnknownAccount>) {

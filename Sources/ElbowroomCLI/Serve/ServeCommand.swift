@@ -88,8 +88,6 @@ enum ServeCommand {
 final class ServeContent {
     let context: CLIContext
     let offline: Bool
-    /// Not within this many seconds of the last fetch started (or found running): as `watch`.
-    static let respawnGuard = WatchCommand.respawnGuard
     static let reuseFor: Double = 1
     private var lastSpawn: Date?
     private var made: [(adapter: String, at: Double, response: HTTPResponse)] = []
@@ -149,47 +147,24 @@ final class ServeContent {
             let text = error.adapter?.renderError(error.short).text ?? error.short + "\n"
             return HTTPResponse(status: 500, contentType: contentType, body: text)
         }
-        // Several `[accounts.NAME]`: every account, as a render without --account shows them
+        // Every account, else the environment's own (`AccountSelection`; serve takes no
+        // --account): one is a list of one, served as a render shows it; several side by side
         // (the `account` label on every metric, the accounts array in the JSON).
-        if setup.config.accounts.count > 1 {
-            if CacheStore(paths: context.paths).refusal != nil {
-                return HTTPResponse(status: 500, contentType: contentType,
-                                    body: setup.adapter.renderError(RenderCommand.cacheRefused).text)
-            }
-            var quiet = invocation
-            quiet.offline = true  // serve starts the fetches itself, under its respawn guard
-            let data = RenderCommand.gather(quiet, setup: setup, accounts: setup.config.accounts, context: context)
-            if !offline, lastSpawn.map({ context.now().timeIntervalSince($0) >= Self.respawnGuard }) ?? true {
-                var started = false
-                let budget = SpawnBudget()
-                for (account, part) in zip(setup.config.accounts, data) {
-                    let accountContext = context.selecting(account)
-                    let trigger = FetchTrigger(context: accountContext, store: CacheStore(paths: accountContext.paths),
-                                               config: setup.config, budget: budget)
-                    if trigger.startIfDue(cache: part.cache) { started = true }
-                }
-                if started { lastSpawn = context.now() }
-            }
-            let frame = setup.frame(accounts: data, now: context.now())
-            return HTTPResponse(status: 200, contentType: contentType, body: setup.adapter.render(frame).text)
+        let selection: AccountSelection
+        do {
+            selection = try AccountSelection(choosing: nil, config: setup.config, context: context)
+        } catch {
+            return HTTPResponse(status: 500, contentType: contentType, body: setup.adapter.renderError(error.message).text)
         }
-        // One `[accounts.NAME]` is that account, as a render without --account shows it.
-        let served = setup.config.accounts.first.map { context.selecting($0) } ?? context
-        let store = CacheStore(paths: served.paths)
-        var cache: CacheFile?
-        switch store.read() {
-        case .loaded(let found): cache = found
-        case .missing, .unusable: break
-        case .refused:
-            return HTTPResponse(status: 500, contentType: contentType,
-                                body: setup.adapter.renderError(RenderCommand.cacheRefused).text)
+        // Fetches start under one respawn guard for the server (and at most `SpawnBudget.perPass`).
+        let mayStart = !offline && (lastSpawn.map { context.now().timeIntervalSince($0) >= WatchedAccount.respawnGuard } ?? true)
+        var parts = selection.parts.map { WatchedAccount($0, config: setup.config) }
+        let pass = parts.read(mayStart: mayStart, waitForFirstRun: false, history: setup.readsHistory)
+        if pass.refusal != nil {
+            return HTTPResponse(status: 500, contentType: contentType, body: setup.adapter.renderError(RenderCommand.cacheRefused).text)
         }
-        if !offline, lastSpawn.map({ served.now().timeIntervalSince($0) >= Self.respawnGuard }) ?? true {
-            let trigger = FetchTrigger(context: served, store: store, config: setup.config)
-            if trigger.startIfDue(cache: cache) { lastSpawn = served.now() }
-        }
-        let history = setup.readsHistory ? RenderCommand.loadHistory(context: served, verbose: false) : nil
-        let frame = setup.frame(cache: cache, now: served.now(), history: history, provider: served.paths.provider)
+        if pass.started { lastSpawn = context.now() }
+        let frame = parts.frame(setup, now: context.now())
         return HTTPResponse(status: 200, contentType: contentType, body: setup.adapter.render(frame).text)
     }
 }

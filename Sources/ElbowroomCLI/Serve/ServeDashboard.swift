@@ -8,9 +8,10 @@ extension ServeContent {
         let config = (try? Config.load(paths: context.paths)) ?? Config()
         let now = context.now()
         var accounts: [DashboardPage.Account] = []
-        let chosen: [Account?] = config.accounts.isEmpty ? [nil] : config.accounts.map { $0 }
-        for account in chosen {
-            let part = account.map { context.selecting($0) } ?? context
+        // Every account, else the environment's own (`AccountSelection`), as `/v1/usage` serves them.
+        let chosen = (try? AccountSelection(choosing: nil, config: config, context: context))?.parts ?? []
+        for chosenPart in chosen {
+            let account = chosenPart.account, part = chosenPart.context
             var cache: CacheFile?
             if case .loaded(let found) = CacheStore(paths: part.paths).read() { cache = found }
             let history = HistoryStore(paths: part.paths).load()

@@ -9,7 +9,7 @@ import ElbowroomDBus
 ///
 /// - Registers with `org.kde.StatusNotifierWatcher`, and again whenever a watcher appears (a
 ///   panel that starts later or restarts); without one it waits.
-/// - Keeps the item current from the cache, as `watch` does (`WatchCommand.WatchedAccount`: the
+/// - Keeps the item current from the cache, as `watch` does (`WatchedAccount`: the
 ///   same re-read on change, fetch when due, respawn guard): a gauge icon of the binding window's
 ///   headroom in its level's colour, the template as title, the tooltip template as tooltip,
 ///   `NeedsAttention` when critical, a menu row per window.
@@ -71,44 +71,23 @@ enum TrayCommand {
         var dashboardShown = false
         var dashboardCheckedAt: Date?
 
-        var parts: [WatchCommand.WatchedAccount] = selection.parts.map { part in
-            let store = CacheStore(paths: part.context.paths)
-            return WatchCommand.WatchedAccount(
-                account: part.account, context: part.context, store: store,
-                trigger: FetchTrigger(context: part.context, store: store, config: setup.config), notifier: nil)
-        }
+        var parts = selection.parts.map { WatchedAccount($0, config: setup.config) }
         let needsHistory = setup.readsHistory
         let cacheWatch = CacheDirectoryWatch(directories: parts.map { $0.context.paths.cacheDir },
                                              names: parts.map { String($0.store.file.split(separator: "/").last ?? "") })
         var first = true
         var refusal: String?
-        var refreshPending = false
-        var lastForced: Date?
+        var refresh = ForcedRefresh()
         var published = false
         while watchStopRequested == 0 {
             PosixSpawner.reapFinishedChildren()
             let now = context.now()
-            if watchRefreshRequested != 0 {
-                watchRefreshRequested = 0
-                refreshPending = true
-            }
-            if invocation.demo || invocation.offline { refreshPending = false }
-            let forceNow = refreshPending && (lastForced.map { now.timeIntervalSince($0) >= WatchCommand.forcedRefreshInterval } ?? true)
-            if forceNow {
-                refreshPending = false
-                lastForced = now
-            }
-            // At most `SpawnBudget.perPass` fetchers a tick over several accounts, as `watch`.
+            let forceNow = refresh.due(now: now, allowed: !invocation.demo && !invocation.offline)
+            // At most `SpawnBudget.perPass` fetchers a tick, as `watch`.
             parts.tick(now: now, first: first, force: forceNow, invocation: invocation, needsHistory: needsHistory,
-                       budget: selection.isSeveral ? SpawnBudget() : nil, refusal: &refusal, stderr: context.stderr)
+                       budget: SpawnBudget(), refusal: &refusal, stderr: context.stderr)
             first = false
-            let frame = selection.isSeveral
-                ? setup.frame(accounts: parts.compactMap { part in
-                    part.account.map { RenderSetup.AccountData(account: $0, cache: part.cache, statusLine: nil, history: part.history) }
-                  }, now: now)
-                : setup.frame(cache: parts[0].cache, now: now, history: parts[0].history,
-                              provider: parts[0].context.paths.provider)
-            var view = TrayView(frame: frame, palette: palette, now: now)
+            var view = TrayView(frame: parts.frame(setup, now: now), palette: palette, now: now)
             if refusal != nil {
                 view.title = RenderCommand.cacheRefused
                 view.tooltip = refusal ?? ""
@@ -128,18 +107,15 @@ enum TrayCommand {
                     try item.register()
                 }
                 // Sleep until something happens, then handle everything that came.
-                var timeout = tick
-                if refreshPending, let last = lastForced {
-                    timeout = min(timeout, max(0.01, last.addingTimeInterval(WatchCommand.forcedRefreshInterval).timeIntervalSince(now)))
-                }
-                if let last = lastForced, now.timeIntervalSince(last) < FetchTrigger.waitTimeout(setup.config), !cacheWatch.isWatching {
+                var timeout = refresh.timeout(tick, now: now)
+                if let last = refresh.last, now.timeIntervalSince(last) < FetchTrigger.waitTimeout(setup.config), !cacheWatch.isWatching {
                     timeout = min(timeout, fetchWatchTick)
                 }
                 var wait = timeout
                 while let message = try Self.next(bus: bus, cacheWatch: cacheWatch, timeout: wait) {
                     wait = 0
                     switch try item.handle(message) {
-                    case .refresh?: refreshPending = true
+                    case .refresh?: refresh.request()
                     case .quit?: return 0
                     case .openDashboard?: open(dashboard, context: context)
                     case nil: break

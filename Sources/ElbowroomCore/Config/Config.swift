@@ -102,13 +102,19 @@ public struct Config: Sendable, Equatable {
 
     public init() {}
 
-    /// The account `--account` names, or why there is none.
-    public func account(named name: String) -> Result<Account, ConfigError> {
-        for account in accounts where account.name == name { return .success(account) }
+    /// The accounts a command works on, by the one rule every command follows (render, `watch`,
+    /// `serve`, `guard`, `tray`, `mcp`, `fetch`, `doctor`, …): the account `name` names
+    /// (`--account NAME`) alone, else every `[accounts.NAME]` in file order; empty: no tables, the
+    /// environment's own account. An unknown name is an error naming the accounts there are.
+    /// (A plain array of `Account`, the type the config already holds: a render pays no metadata for it.)
+    public func accounts(chosenBy name: String?) throws(ConfigError) -> [Account] {
+        guard let name else { return accounts }
+        for account in accounts where account.name == name { return [account] }
+        let shown = SafeText.clean(name, lines: .join)
         let why = accounts.isEmpty
-            ? "--account \(name): the config has no [accounts.NAME] tables"
-            : "unknown account '\(name)'\(Suggest.hint(for: name, in: accounts.map(\.name))); the config has \(accounts.map(\.name).joined(separator: ", "))"
-        return .failure(ConfigError(file: source ?? "config", line: 1, column: 1, message: why))
+            ? "unknown account '\(shown)': the config has no [accounts.NAME] tables"
+            : "unknown account '\(shown)'\(Suggest.hint(for: name, in: accounts.map(\.name))); accounts: \(accounts.map(\.name).joined(separator: ", "))"
+        throw ConfigError(file: source ?? "config", line: 1, column: 1, message: why)
     }
 
     public static let semanticColorKeys = ["ok", "warn", "critical", "stale", "dim"]

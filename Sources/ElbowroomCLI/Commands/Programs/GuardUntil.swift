@@ -22,10 +22,6 @@ nonisolated(unsafe) var guardUntilWakeFD: Int32 = -1
 /// - On a terminal, one line on stderr says what it waits for, with a countdown, updated in place
 ///   every second; on a pipe only the final line is written.
 enum GuardUntil {
-    /// Never start another fetch sooner than this after starting one (as `watch`): a fetcher that
-    /// skipped or died early must not turn into a spawn per wake.
-    static let respawnGuard: TimeInterval = 15
-
     static func run(_ options: Invocation.GuardOptions, invocation: Invocation, config: Config,
                     selection: AccountSelection, context: CLIContext) -> Int32 {
         installSignalHandlers()
@@ -34,7 +30,7 @@ enum GuardUntil {
         let minLeft = options.minLeft ?? config.thresholds.warn
         let started = context.now()
         let deadline = options.timeout.map { started.addingTimeInterval($0) }
-        var parts = selection.parts.map { Watched(part: $0, config: config) }
+        var parts = selection.parts.map { WatchedAccount($0, config: config) }
         let watcher = CacheWatcher(directories: parts.map { $0.context.paths.cacheDir })
         var shown = false
         func finish(_ status: Int32, _ line: String) -> Int32 {
@@ -54,9 +50,10 @@ enum GuardUntil {
             var passed: [String] = []
             var nextFetch: Date?
             for i in parts.indices {
-                var round = parts[i].check(options, minLeft: minLeft, invocation: invocation, now: now, firstRound: firstRound)
+                var round = parts[i].check(options, config: config, minLeft: minLeft, invocation: invocation, now: now,
+                                           firstRound: firstRound)
                 var line = round.verdict.line
-                if selection.isSeveral, let account = parts[i].part.account {
+                if selection.isSeveral, let account = parts[i].account {
                     line = "\(SafeText.clean(account.name, lines: .join)): " + line
                     round.short = "\(SafeText.clean(account.name, lines: .join)): " + round.short
                 }
@@ -104,69 +101,15 @@ enum GuardUntil {
         return context.environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 80
     }
 
-    /// One account being waited on: its cache, its fetch trigger, when it last started a fetch.
-    struct Watched {
-        var part: AccountSelection.Part
-        var context: CLIContext { part.context }
-        let store: CacheStore
-        let trigger: FetchTrigger
-        let config: Config
-        var lastSpawn: Date?
-
-        init(part: AccountSelection.Part, config: Config) {
-            self.part = part
-            self.config = config
-            store = CacheStore(paths: part.context.paths)
-            trigger = FetchTrigger(context: part.context, store: store, config: config)
-        }
-
-        struct Round {
-            var verdict: GuardCommand.Verdict
-            /// What holds it back, for the countdown: `5h has 5%`.
-            var short = ""
-            /// The reset of the checked window that holds it back, when that comes later.
-            var reset: Date?
-            /// When the next fetch is due (a render would start one), when one can come.
-            var nextFetch: Date?
-        }
-
-        /// Reads the cache, starts a fetch when a render would (waiting for it when there is no
-        /// data yet), and decides as `guard` does.
-        mutating func check(_ options: Invocation.GuardOptions, minLeft: Double, invocation: Invocation,
-                            now: Date, firstRound: Bool) -> Round {
-            var cache: CacheFile?
-            switch store.read() {
-            case .loaded(let found): cache = found
-            case .missing, .unusable: break
-            case .refused(let why): return Round(verdict: .init(status: GuardCommand.noData, line: "no data: \(why)"))
-            }
-            let mayFetch = !invocation.offline && config.usageSource.mayFetch(context.paths)
-            if mayFetch, lastSpawn.map({ now.timeIntervalSince($0) >= GuardUntil.respawnGuard }) ?? true,
-               trigger.startIfDue(cache: cache) {
-                lastSpawn = now
-                // No data at all: wait for this fetch before calling it "no data".
-                if cache?.reading == nil || (firstRound && invocation.wait) {
-                    cache = trigger.waitForAttempt(after: cache, timeout: FetchTrigger.waitTimeout(config))
-                }
-            }
-            let view = UsageView(cache: cache, now: context.now(), config: config, provider: context.paths.provider)
-            let verdict = GuardCommand.decide(view, options: options, minLeft: minLeft)
-            guard verdict.status == 1 else { return Round(verdict: verdict) }
-            var reset: Date?
-            var short: [String] = []
-            let chosen = options.windows.isEmpty ? view.windows : options.windows.compactMap { view.window(named: $0) }
-            for window in chosen where window.left < minLeft {
-                short.append("\(SafeText.clean(WindowCatalog.shortName(forKey: window.key), lines: .join)) has \(PercentText.whole(window.left))%")
-                if let at = window.resetsAt, at > now { reset = reset.map { max($0, at) } ?? at }
-            }
-            var nextFetch: Date?
-            if mayFetch {
-                var due = RefreshSchedule.nextDue(cache: cache, config: config, now: now)
-                if let last = lastSpawn { due = max(due, last.addingTimeInterval(GuardUntil.respawnGuard)) }
-                nextFetch = due
-            }
-            return Round(verdict: verdict, short: short.joined(separator: ", "), reset: reset, nextFetch: nextFetch)
-        }
+    /// One account's look, each time `--until` wakes.
+    struct Round {
+        var verdict: GuardCommand.Verdict
+        /// What holds it back, for the countdown: `5h has 5%`.
+        var short = ""
+        /// The reset of the checked window that holds it back, when that comes later.
+        var reset: Date?
+        /// When the next fetch is due (a render would start one), when one can come.
+        var nextFetch: Date?
     }
 
     static func installSignalHandlers() {
@@ -231,5 +174,45 @@ final class CacheWatcher {
             var buffer = [UInt8](repeating: 0, count: 4096)
             while read(inotifyFD, &buffer, buffer.count) > 0 {}
         }
+    }
+}
+
+extension WatchedAccount {
+    /// Reads the cache, starts a fetch when a render would (waiting for it when there is no
+    /// data yet), and decides as `guard` does.
+    mutating func check(_ options: Invocation.GuardOptions, config: Config, minLeft: Double, invocation: Invocation,
+                        now: Date, firstRound: Bool) -> GuardUntil.Round {
+        var cache: CacheFile?
+        switch store.read() {
+        case .loaded(let found): cache = found
+        case .missing, .unusable: break
+        case .refused(let why): return GuardUntil.Round(verdict: .init(status: GuardCommand.noData, line: "no data: \(why)"))
+        }
+        let mayFetch = !invocation.offline && config.usageSource.mayFetch(context.paths)
+        if mayFetch, lastSpawn.map({ now.timeIntervalSince($0) >= WatchedAccount.respawnGuard }) ?? true,
+           trigger.startIfDue(cache: cache) {
+            lastSpawn = now
+            // No data at all: wait for this fetch before calling it "no data".
+            if cache?.reading == nil || (firstRound && invocation.wait) {
+                cache = trigger.waitForAttempt(after: cache, timeout: FetchTrigger.waitTimeout(config))
+            }
+        }
+        let view = UsageView(cache: cache, now: context.now(), config: config, provider: context.paths.provider)
+        let verdict = GuardCommand.decide(view, options: options, minLeft: minLeft)
+        guard verdict.status == 1 else { return GuardUntil.Round(verdict: verdict) }
+        var reset: Date?
+        var short: [String] = []
+        let chosen = options.windows.isEmpty ? view.windows : options.windows.compactMap { view.window(named: $0) }
+        for window in chosen where window.left < minLeft {
+            short.append("\(SafeText.clean(WindowCatalog.shortName(forKey: window.key), lines: .join)) has \(PercentText.whole(window.left))%")
+            if let at = window.resetsAt, at > now { reset = reset.map { max($0, at) } ?? at }
+        }
+        var nextFetch: Date?
+        if mayFetch {
+            var due = RefreshSchedule.nextDue(cache: cache, config: config, now: now)
+            if let last = lastSpawn { due = max(due, last.addingTimeInterval(WatchedAccount.respawnGuard)) }
+            nextFetch = due
+        }
+        return GuardUntil.Round(verdict: verdict, short: short.joined(separator: ", "), reset: reset, nextFetch: nextFetch)
     }
 }

@@ -15,19 +15,13 @@ import ElbowroomAdapters
 ///   closed stdout end it cleanly with status 0.
 /// - Click events (i3bar, i3blocks persist) arrive on stdin: left click refreshes now, right click
 ///   cycles the template (the chosen one, then `compact`, `full`, `minimal`).
-/// - Refresh requests (SIGUSR1, left clicks) are coalesced: at most one forced fetch every
-///   `forcedRefreshInterval` seconds; requests in between collapse into one that runs when the
+/// - Refresh requests (SIGUSR1, left clicks) are coalesced (`ForcedRefresh`): at most one forced
+///   fetch every `ForcedRefresh.interval` seconds; requests in between collapse into one that runs when the
 ///   interval is up, and the cache's cooldowns (429, backoff) hold as always. A storm of signals
 ///   costs a re-render each, never a fetch each.
 /// - A bar that stops reading (a full pipe) is waited for without spinning: a frame is written
 ///   only when the pipe takes it, and signals are still handled meanwhile.
 enum WatchCommand {
-    /// Never start another fetch sooner than this after starting one (a fetcher that died early
-    /// must not turn into one spawn per tick).
-    static let respawnGuard: TimeInterval = 15
-    /// The least time between two forced refreshes (SIGUSR1, clicks).
-    static let forcedRefreshInterval: TimeInterval = 5
-
     static func run(_ invocation: Invocation, context: CLIContext) -> Int32 {
         // A bar may start us with stdout closed (nothing can be shown: done) or stdin / stderr
         // closed: keep those descriptor numbers taken, or the next file opened would get them.
@@ -35,7 +29,8 @@ enum WatchCommand {
         for fd: Int32 in [0, 2] where fcntl(fd, F_GETFD) == -1 {
             _ = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
         }
-        var setup: RenderSetup
+        let setup: RenderSetup
+        let selection: AccountSelection
         do {
             setup = try RenderSetup.make(invocation, context: context)
         } catch {
@@ -44,79 +39,46 @@ enum WatchCommand {
             if error.adapter != nil { waitForStop(context) }
             return status
         }
-        // `[accounts.NAME]`: one (`--account`, or the only one) watches as always, in its context.
-        var context = context
-        if !setup.config.accounts.isEmpty || invocation.account != nil {
-            switch AccountSelection.make(invocation, config: setup.config, context: context) {
-            case .failure(let error):
-                _ = RenderSetup.report(.init(message: error.message, adapter: setup.adapter, short: "unknown account"),
-                                       context: context, streaming: true)
-                waitForStop(context)
-                return 2
-            case .success(let selection) where selection.isSeveral:
-                return runSeveral(invocation, setup: setup, selection: selection, context: context)
-            case .success(let selection):
-                context = selection.parts[0].context
-            }
+        do {
+            selection = try AccountSelection(choosing: invocation.account, config: setup.config, context: context)
+        } catch {
+            _ = RenderSetup.report(.init(message: error.message, adapter: setup.adapter, short: "unknown account"),
+                                   context: context, streaming: true)
+            waitForStop(context)
+            return 2
         }
         installSignalHandlers()
         let out = StreamWriter(sink: context.stdout)
-        let store = CacheStore(paths: context.paths)
-        let trigger = FetchTrigger(context: context, store: store, config: setup.config)
         let cycle = templateCycle(setup, paths: context.paths)
         var cycleIndex = 0
-        var cache: CacheFile?
-        var refusal: String?
-        if invocation.demo {
-            cache = DemoReading.cache(now: context.now(), provider: context.paths.provider)
-        } else {
-            (cache, refusal) = readCache(store)
-            if let refusal { context.stderr.write("elbowroom: \(refusal)\n") }
+        // One account is a list of one: every tick each account's cache is looked at (a `stat`
+        // each) and re-read when it changed, with its history; each account's fetch starts when
+        // due (each with its own respawn guard); the line shows one account as a render does, or
+        // several side by side. SIGUSR1 and left clicks refresh every account, coalesced.
+        var parts = selection.parts.map { WatchedAccount($0, config: setup.config) }
+        for i in parts.indices {
+            parts[i].notifier = WatchNotifier(invocation, setup: setup, context: parts[i].context, store: parts[i].store)
         }
-        let notifier = WatchNotifier(invocation, setup: setup, context: context, store: store)
         // The history (rate, spark, pace, eta) is read, and re-read when the cache changes, only
         // when something shows it: a template of the cycle, the tooltip, the adapter, or --notify.
-        let needsHistory = notifier != nil || setup.readsHistory || cycle.contains { $0.readsHistory }
-        var history = !needsHistory ? nil
-            : invocation.demo ? DemoReading.history(now: context.now()) : HistoryStore(paths: context.paths).loadForRender()
-        var cacheStamp = FileSystem.modificationDate(of: store.file)
-        var lastSpawn: Date?
-        var lastForced: Date?
-        var refreshPending = false
+        let needsHistory = (invocation.notify && !invocation.demo) || setup.readsHistory || cycle.contains { $0.readsHistory }
+        var refresh = ForcedRefresh()
         var lastLine: String?
         var clicks = ClickInput(fd: context.stdinFD)
 
         // The header must come first, whole: wait for the bar to take it.
         if let header = setup.adapter.streamHeader(),
            out.write(header, waiting: true, stop: { watchStopRequested != 0 }) != .written { return 0 }
+        var first = true
+        var refusal: String?  // the cache directory is every account's: one refusal for all
         while watchStopRequested == 0 {
-            if notifier?.isSending != true { PosixSpawner.reapFinishedChildren() }
+            if !parts.contains(where: { $0.notifier?.isSending == true }) { PosixSpawner.reapFinishedChildren() }
             let now = context.now()
-            if watchRefreshRequested != 0 {
-                watchRefreshRequested = 0
-                refreshPending = true
-            }
-            if invocation.demo || invocation.offline { refreshPending = false }
-            if !invocation.demo {
-                let stamp = FileSystem.modificationDate(of: store.file)
-                if stamp != cacheStamp || refusal != nil {
-                    let before = refusal
-                    (cache, refusal) = readCache(store)
-                    if needsHistory { history = HistoryStore(paths: context.paths).loadForRender() }
-                    cacheStamp = stamp
-                    if let refusal, refusal != before { context.stderr.write("elbowroom: \(refusal)\n") }
-                }
-                notifier?.tick(cache: cache, history: history, now: now)
-                if !invocation.offline && refusal == nil {
-                    if refreshPending, lastForced.map({ now.timeIntervalSince($0) >= forcedRefreshInterval }) ?? true {
-                        refreshPending = false
-                        lastForced = now
-                        if trigger.startIfDue(cache: cache, urgency: .now) { lastSpawn = now }
-                    } else if lastSpawn.map({ now.timeIntervalSince($0) >= respawnGuard }) ?? true {
-                        if trigger.startIfDue(cache: cache, urgency: .whenDue) { lastSpawn = now }
-                    }
-                }
-            }
+            let forceNow = refresh.due(now: now, allowed: !invocation.demo && !invocation.offline)
+            // At most `SpawnBudget.perPass` fetchers a tick; the rest on the next ones.
+            parts.tick(now: now, first: first, force: forceNow, invocation: invocation, needsHistory: needsHistory,
+                       budget: SpawnBudget(), refusal: &refusal, stderr: context.stderr)
+            first = false
             if watchResumed != 0 {
                 watchResumed = 0
                 lastLine = nil
@@ -126,8 +88,7 @@ enum WatchCommand {
             if out.readerHasGone() { return 0 }
             if watchPaused == 0 {
                 let line = refusal != nil ? setup.adapter.streamError(RenderCommand.cacheRefused)
-                    : setup.adapter.streamFrame(setup.frame(cache: cache, now: now, template: cycle[cycleIndex], history: history,
-                                                                          provider: context.paths.provider))
+                    : setup.adapter.streamFrame(parts.frame(setup, now: now, template: cycle[cycleIndex]))
                 if line != lastLine {
                     switch out.write(line, stop: { watchStopRequested != 0 }) {
                     case .written: lastLine = line
@@ -136,25 +97,19 @@ enum WatchCommand {
                     }
                 }
             }
-            WatchCommand.waitForTick(&clicks, interval: invocation.interval, now: now, lastForced: lastForced,
-                                     cycleCount: cycle.count, refreshPending: &refreshPending,
-                                     cycleIndex: &cycleIndex, lastLine: &lastLine)
+            WatchCommand.waitForTick(&clicks, interval: invocation.interval, now: now, refresh: &refresh,
+                                     cycleCount: cycle.count, cycleIndex: &cycleIndex, lastLine: &lastLine)
         }
         return 0
     }
 
     /// Sleeps until the next tick, a click or a signal; sooner when a coalesced refresh is due.
     /// A left click asks for a refresh, a right click moves to the next template of the cycle.
-    static func waitForTick(_ clicks: inout ClickInput, interval: TimeInterval, now: Date, lastForced: Date?,
-                            cycleCount: Int, refreshPending: inout Bool, cycleIndex: inout Int,
-                            lastLine: inout String?) {
-        var timeout = interval
-        if refreshPending, let last = lastForced {
-            timeout = min(timeout, max(0.01, last.addingTimeInterval(forcedRefreshInterval).timeIntervalSince(now)))
-        }
-        for event in clicks.wait(timeout: timeout) {
+    static func waitForTick(_ clicks: inout ClickInput, interval: TimeInterval, now: Date, refresh: inout ForcedRefresh,
+                            cycleCount: Int, cycleIndex: inout Int, lastLine: inout String?) {
+        for event in clicks.wait(timeout: refresh.timeout(interval, now: now)) {
             switch event.button {
-            case 1: refreshPending = true
+            case 1: refresh.request()
             case 3 where cycleCount > 1:
                 cycleIndex = (cycleIndex + 1) % cycleCount
                 lastLine = nil
