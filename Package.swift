@@ -19,8 +19,13 @@ let haveLLD = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separato
 // -disable-type-layout: without it, copying a large struct (or an Optional of one) goes through
 // its value witnesses, and each such type's metadata is built at run time on first use:
 // ~70 k instructions of a render (BENCHMARKS.md), for output that is byte for byte the same.
+// -disable-concrete-type-metadata-mangled-name-accessors: the first use of a generic type
+// (`[Span]`'s storage, say) calls its metadata accessor instead of handing the runtime a mangled
+// name to demangle and look up, ~4.5 k instructions less for each of the ten or so a render
+// instantiates (a tmux render 422 k -> 377 k; the binary 4 kB larger).
 let rendererSwiftSettings: [SwiftSetting] = [
-    .unsafeFlags(["-Xfrontend", "-function-sections", "-Xfrontend", "-disable-type-layout"], linuxRelease)
+    .unsafeFlags(["-Xfrontend", "-function-sections", "-Xfrontend", "-disable-type-layout",
+                  "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], linuxRelease)
 ]
 let staticOnLinuxRelease: [SwiftSetting] = rendererSwiftSettings + [
     .unsafeFlags(["-static-executable"], linuxRelease)

@@ -107,72 +107,101 @@ enum Renderer {
     /// its nodes. `eachFree`: no placeholder below mentions `each` (found out once per group,
     /// not again for every group nested in it); `repeatsWindows`, at the top level only: which of
     /// `nodes` do (`Template.repeatsWindows`), so none is walked to find out.
+    ///
+    /// Recursive (a group renders its nodes), so its own frame is kept small: what needs a value
+    /// or a copy of the context (a placeholder, a group's style, the groups repeated per window
+    /// or account) is done in functions of its own, whose frames are not stacked up with every
+    /// level of nesting. Inlined, they made this frame 13 kB, three deep on every render
+    /// (docs/performance.md, "Stack").
     private static func render(_ nodes: [Node], style: Style, context: RenderContext, into spans: inout [Span],
                                stopAtMissing: Bool, eachFree: Bool, repeatsWindows: [Bool]? = nil) -> Bool {
         var complete = true
         for i in nodes.indices {
-            let node = nodes[i]
             let mentionsEach = repeatsWindows?[i]
             let eachFree = eachFree || mentionsEach == false
-            switch node {
+            switch nodes[i] {
             case .text(let text):
                 append(text, style: style, to: &spans)
             case .placeholder(let placeholder):
-                var value: Value?
-                if let account = placeholder.account {
-                    value = context.forAccount(account).flatMap { placeholder.variable.value(in: $0) }
-                } else {
-                    value = placeholder.variable.value(in: context)
-                }
-                for filter in placeholder.filters { value = filter.apply(value, context: context) }
-                if let value, value.isPresent {
-                    append(value.formatted(now: context.view.now, localTime: context.localTime), style: style, to: &spans)
-                } else {
+                if !renderPlaceholder(placeholder, style: style, context: context, into: &spans) {
                     if stopAtMissing { return false }
                     complete = false
                 }
             case .styled(let inner, let parsed):
-                var own = parsed.style
-                if parsed.usesLevel {
-                    // The worst of the windows the group names (a loop: an array of levels would
-                    // cost a render its first use of `[Level]`).
-                    var worst: Level?
-                    if context.namesAccounts {
-                        node.worstLevel(in: context, into: &worst)
-                    } else {
-                        for name in node.windowNames {
-                            if let level = context.window(named: name)?.level { worst = max(worst ?? level, level) }
-                        }
-                    }
-                    own.semantic = SemanticStyle(worst ?? context.view.level)
-                    own.foreground = nil
-                }
+                let own = groupStyle(nodes[i], parsed, context: context)
                 if !render(inner, style: style.overlaid(by: own), context: context, into: &spans,
                            stopAtMissing: stopAtMissing, eachFree: eachFree) {
                     if stopAtMissing { return false }
                     complete = false
                 }
             case .conditional(let inner) where context.namesAccounts && context.eachAccountIndex == nil
-                && node.mentions(account: "each"):
-                // Once per account, in config order.
-                for account in context.accounts.indices {
-                    var each = context
-                    each.eachAccountIndex = account
-                    renderConditional(inner, style: style, context: each, into: &spans)
-                }
+                && nodes[i].mentions(account: "each"):
+                renderEachAccount(inner, style: style, context: context, into: &spans)
             case .conditional(let inner) where context.each == nil && !eachFree
-                && mentionsEach ?? node.mentions(window: "each"):
-                // Once per window the template does not name.
-                for window in context.unnamedWindows {
-                    var each = context
-                    each.each = window
-                    renderConditional(inner, style: style, context: each, into: &spans)
-                }
+                && mentionsEach ?? nodes[i].mentions(window: "each"):
+                renderEachWindow(inner, style: style, context: context, into: &spans)
             case .conditional(let inner):
                 renderConditional(inner, style: style, context: context, into: &spans)
             }
         }
         return complete
+    }
+
+    /// Appends a placeholder's formatted value; `false` when it has none.
+    @inline(never)
+    private static func renderPlaceholder(_ placeholder: Placeholder, style: Style, context: RenderContext,
+                                          into spans: inout [Span]) -> Bool {
+        var value: Value?
+        if let account = placeholder.account {
+            value = context.forAccount(account).flatMap { placeholder.variable.value(in: $0) }
+        } else {
+            value = placeholder.variable.value(in: context)
+        }
+        for filter in placeholder.filters { value = filter.apply(value, context: context) }
+        guard let value, value.isPresent else { return false }
+        append(value.formatted(now: context.view.now, localTime: context.localTime), style: style, to: &spans)
+        return true
+    }
+
+    /// A styled group's own style: for `level`, the worst level of the windows it names.
+    @inline(never)
+    private static func groupStyle(_ node: Node, _ parsed: StyleSpec.Parsed, context: RenderContext) -> Style {
+        var own = parsed.style
+        if parsed.usesLevel {
+            // The worst of the windows the group names (a loop: an array of levels would
+            // cost a render its first use of `[Level]`).
+            var worst: Level?
+            if context.namesAccounts {
+                node.worstLevel(in: context, into: &worst)
+            } else {
+                for name in node.windowNames {
+                    if let level = context.window(named: name)?.level { worst = max(worst ?? level, level) }
+                }
+            }
+            own.semantic = SemanticStyle(worst ?? context.view.level)
+            own.foreground = nil
+        }
+        return own
+    }
+
+    /// A conditional group once per account, in config order.
+    @inline(never)
+    private static func renderEachAccount(_ inner: [Node], style: Style, context: RenderContext, into spans: inout [Span]) {
+        for account in context.accounts.indices {
+            var each = context
+            each.eachAccountIndex = account
+            renderConditional(inner, style: style, context: each, into: &spans)
+        }
+    }
+
+    /// A conditional group once per window the template does not name.
+    @inline(never)
+    private static func renderEachWindow(_ inner: [Node], style: Style, context: RenderContext, into spans: inout [Span]) {
+        for window in context.unnamedWindows {
+            var each = context
+            each.each = window
+            renderConditional(inner, style: style, context: each, into: &spans)
+        }
     }
 
     /// A conditional group: appended only when every placeholder inside has a value.

@@ -17,4 +17,17 @@ import ElbowroomAdapters
             #expect(AdapterRegistry.canonicalName(other) == other)
         }
     }
+
+    /// The switch `builtIn(named:)` is (every render runs it) finds exactly the adapters of the
+    /// `builtIn` list (`elbowroom adapters`, --help), each under its own name, and nothing else.
+    @Test func theSwitchFindsEveryListedAdapterAndNothingElse() {
+        for adapter in AdapterRegistry.builtIn {
+            let found = AdapterRegistry.builtIn(named: adapter.name)
+            #expect(found?.name == adapter.name, "\(adapter.name)")
+            #expect(found.map { type(of: $0) == type(of: adapter) } == true, "\(adapter.name)")
+        }
+        for other in ["", "Tmux", "tmux ", "starship", "i3blocks_json", "plugin", "waybar2", "json-lines"] {
+            #expect(AdapterRegistry.builtIn(named: other) == nil, "\(other)")
+        }
+    }
 }

@@ -16,6 +16,44 @@ import Testing
                 fetchedAt: date, source: source)
     }
 
+    /// The paths a store makes on use are the ones `Paths` names, for every kind of account, and
+    /// its history's digest is the one `HistoryStore(file:)` derives from the history's path.
+    @Test func aStoresPathsAreThePathsOfItsAccount() {
+        let dir = TempDirectory()
+        for extra in [[:], ["ELBOWROOM_PROVIDER": "codex"], ["ELBOWROOM_PROVIDER": "plug", "ELBOWROOM_ACCOUNT": "w"],
+                      ["XDG_CACHE_HOME": dir.path + "/cache/"]] {
+            var values = ["HOME": dir.path, "XDG_CACHE_HOME": dir.path + "/cache"]
+            values.merge(extra) { $1 }
+            let paths = Paths(environment: ElbowroomEnvironment(values))
+            let store = CacheStore(paths: paths)
+            #expect(store.file == paths.cacheFile)
+            #expect(store.lockFile == paths.cacheLockFile)
+            #expect(store.fetchLockFile == paths.fetchLockFile)
+            #expect(store.historyFile == paths.historyFile)
+            #expect(store.account == paths.accountSource)
+            let history = HistoryStore(paths: paths)
+            #expect(history.file == paths.historyFile)
+            #expect(history.digestFile == String(paths.historyFile.dropLast(".history".count)) + ".digest")
+        }
+        #expect(HistoryStore(file: "/x/usage-1.json").digestFile == "/x/usage-1.json.digest")
+    }
+
+    /// `FileSystem.read(directory:file:)` and `size(directory:file:)` (the path as bytes) read
+    /// what `read(_:)` and `size(of:)` of the joined path do, with or without a final slash.
+    @Test func readingByDirectoryAndNameIsReadingThePath() throws {
+        let dir = TempDirectory()
+        try Data("hello\n".utf8).write(to: URL(fileURLWithPath: dir.path + "/a.tmpl"))
+        for directory in [dir.path, dir.path + "/"] {
+            #expect(FileSystem.read(directory: directory, file: "a.tmpl") == FileSystem.read(dir.path + "/a.tmpl"))
+            #expect(FileSystem.read(directory: directory, file: "a.tmpl") == Data("hello\n".utf8))
+            #expect(FileSystem.size(directory: directory, file: "a.tmpl") == 6)
+            #expect(FileSystem.read(directory: directory, file: "a.tmpl", limit: 5) == nil)
+            #expect(FileSystem.read(directory: directory, file: "missing.tmpl") == nil)
+            #expect(FileSystem.size(directory: directory, file: "missing.tmpl") == nil)
+            #expect(FileSystem.read(directory: directory, file: "") == nil)  // the directory itself
+        }
+    }
+
     @Test func roundTripsWithModesAndNoTempFilesLeft() throws {
         let (_, store) = sandbox()
         var cache = CacheFile(account: store.account, reading: reading([("five_hour", 37.5)], at: now))

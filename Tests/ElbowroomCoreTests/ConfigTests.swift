@@ -3,6 +3,29 @@ import Testing
 @testable import ElbowroomCore
 
 @Suite struct ConfigTests {
+    /// The config's text is read as `String(data:encoding: .utf8)` reads it: a byte order mark
+    /// dropped, invalid UTF-8 refused, NUL and every scalar kept.
+    @Test func configTextIsReadAsFoundationReadsUTF8() {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        var cases: [[UInt8]] = [[], bom, bom + bom, Array("a = 1\n".utf8), bom + Array("[x]\n".utf8),
+                                Array("é ü ✓ 🙂 \u{0}\n".utf8), [0xFF], [0xC3], [0xED, 0xA0, 0x80], bom + [0x80],
+                                [0xEF, 0xBB], [0xEF, 0xBB, 0xBE], Array("x".utf8) + bom, [0xF4, 0x90, 0x80, 0x80],
+                                [0x61, 0x00, 0xFF], bom + [0x00]]
+        var seed: UInt64 = 36
+        for _ in 0..<2_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<(seed % 12) {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                bytes.append([0x61, 0x0A, 0xC3, 0xA9, 0xEF, 0xBB, 0xBF, 0xE2, 0x9C, 0x93, 0x80, 0x00][Int(seed >> 60) % 12])
+            }
+            cases.append(bytes)
+        }
+        for bytes in cases {
+            let data = Data(bytes)
+            #expect(Config.utf8Text(data) == String(data: data, encoding: .utf8), "\(bytes)")
+        }
+    }
+
     @Test func everyKeyRoundTrips() throws {
         let config = try Config.parse("""
         # elbowroom config

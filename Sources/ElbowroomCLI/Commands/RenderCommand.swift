@@ -38,13 +38,17 @@ enum RenderCommand {
         // before the fork, and the parent then touches almost no memory the fork shared (each
         // page it writes after a fork is copied first).
         var fetchAfterOutput: FetchTrigger?
+        // The cache's and the history's paths live until the process ends: freed, a path that
+        // long costs a render ~31 k instructions (the runtime's metadata for `_StringBreadcrumbs?`
+        // on the first free of a long string; docs/performance.md).
+        let store = CacheStore(paths: context.paths)
+        let historyStore = setup.readsHistory && !invocation.demo ? HistoryStore(paths: context.paths) : nil
         if invocation.demo {
             cache = DemoReading.cache(now: now, provider: context.paths.provider)
             // A person looking (a terminal): say what the numbers count, where they first see them.
             if context.stdoutIsTTY { context.stderr.write("elbowroom: sample numbers; \(setup.config.display.meaning)\n") }
             if setup.adapter.readsClaudeStatusLine { statusLine = StatusLineIngest.demo }
         } else {
-            let store = CacheStore(paths: context.paths)
             switch store.read() {
             case .loaded(let found): cache = found
             case .missing, .unusable: break
@@ -70,13 +74,15 @@ enum RenderCommand {
             }
         }
         let history = !setup.readsHistory ? nil
-            : invocation.demo ? DemoReading.history(now: now) : loadHistory(context: context, verbose: invocation.verbose)
+            : invocation.demo ? DemoReading.history(now: now)
+            : historyStore.map { loadHistory($0, context: context, verbose: invocation.verbose) }
         let frame = setup.frame(cache: cache, now: context.now(), statusLine: statusLine, history: history,
                                 provider: context.paths.provider)
         let output = setup.adapter.render(frame)
         context.stdout.write(output.text)
         _ = fetchAfterOutput?.startIfDue(cache: cache)
         context.endProcess?(output.exitCode)
+        withExtendedLifetime((store, historyStore)) {}
         return output.exitCode
     }
 
@@ -155,8 +161,13 @@ enum RenderCommand {
     /// The usage history for `rate` and `spark`; a history file that cannot be used leaves them
     /// empty (`eta` and `pace` fall back to the whole-window average), said under `--verbose`.
     static func loadHistory(context: CLIContext, verbose: Bool) -> UsageHistory {
+        loadHistory(HistoryStore(paths: context.paths), context: context, verbose: verbose)
+    }
+
+    /// `loadHistory(context:verbose:)` from `store` (which a one-shot render keeps to its end).
+    static func loadHistory(_ store: HistoryStore, context: CLIContext, verbose: Bool) -> UsageHistory {
         do {
-            return try HistoryStore(paths: context.paths).readForRender()
+            return try store.readForRender()
         } catch {
             if verbose { context.stderr.write("elbowroom: ignoring the usage history: \(error)\n") }
             return UsageHistory()

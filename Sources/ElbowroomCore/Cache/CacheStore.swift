@@ -15,12 +15,19 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 /// write), never followed or waited on. A cache directory owned by another user is refused.
 public struct CacheStore: Sendable {
     public let file: String
-    public let lockFile: String
+    /// The cache's lock (`Paths.cacheLockFile`).
+    public var lockFile: String { Paths.join(cacheDir, "usage-\(accountKey).lock") }
     /// The account's fetch lock, which also holds a `FetchStateMarker` when the cache file could
-    /// not be written.
-    public let fetchLockFile: String
+    /// not be written (`Paths.fetchLockFile`).
+    public var fetchLockFile: String { Paths.join(cacheDir, "usage-\(accountKey).fetch.lock") }
     public let account: String
-    public let historyFile: String
+    /// The usage history beside the cache (`Paths.historyFile`).
+    public var historyFile: String { Paths.join(cacheDir, "usage-\(accountKey).history") }
+    // The paths a cached render does not use are made on use: made here, a render built three
+    // paths only to free them, and the first free of a String that long costs a render ~31 k
+    // instructions (the runtime's metadata for `_StringBreadcrumbs?`, docs/performance.md).
+    private let cacheDir: String
+    private let accountKey: String
     /// Readers take at most this many bytes (a real cache is a few KiB); `save` refuses to write
     /// more, so what it writes can always be read back.
     public static let sizeLimit = 1 << 20
@@ -31,9 +38,8 @@ public struct CacheStore: Sendable {
 
     public init(paths: Paths) {
         self.file = paths.cacheFile
-        self.historyFile = paths.historyFile
-        self.lockFile = paths.cacheLockFile
-        self.fetchLockFile = paths.fetchLockFile
+        self.cacheDir = paths.cacheDir
+        self.accountKey = paths.accountKey
         self.account = paths.accountSource
     }
 

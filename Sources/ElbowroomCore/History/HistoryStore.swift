@@ -21,9 +21,11 @@ public struct HistoryStore: Sendable {
 
     public init(file: String) {
         self.file = file
-        // Cut on bytes (`dropLast` on a `String` walks Characters back from the end).
-        let base = file.hasSuffix(".history") ? String(decoding: file.utf8.dropLast(8), as: UTF8.self) : file
-        digestFile = base + ".digest"
+        // Cut on bytes (`dropLast` on a `String` walks Characters back from the end), and made
+        // once: a path that long made and freed costs a render ~31 k instructions (docs/performance.md).
+        var digest = Array(file.utf8.dropLast(file.hasSuffix(".history") ? 8 : 0))
+        digest.append(contentsOf: ".digest".utf8)
+        digestFile = String(decoding: digest, as: UTF8.self)
     }
 
     /// The history, or an empty one when the file is missing or unreadable.

@@ -34,7 +34,38 @@ public enum FileSystem {
     /// Follows symlinks (a dotfiles-managed config or credentials file is one); never blocks
     /// opening a FIFO, and reads from anything but a regular file for at most a second.
     public static func read(_ path: String, limit: Int = 1 << 20) -> Data? {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        read(opened: open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), path: path, limit: limit)
+    }
+
+    /// `read` of `file` in `directory`, the path put together as bytes, not as a `String`: a
+    /// render tries a user template's file this way (most are not there), as a path that long,
+    /// made and freed, costs a render its first free's ~31 k instructions (the runtime's metadata
+    /// for `_StringBreadcrumbs?`, docs/performance.md).
+    public static func read(directory: String, file: String, limit: Int = 1 << 20) -> Data? {
+        read(opened: withPath(directory, file) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }, path: file, limit: limit)
+    }
+
+    /// `size(of:)` of `file` in `directory`, the path put together as bytes (see `read(directory:file:limit:)`).
+    public static func size(directory: String, file: String) -> Int? {
+        var info = stat()
+        guard withPath(directory, file, { stat($0, &info) }) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+
+    /// `body` with `directory/file` as a C string.
+    private static func withPath(_ directory: String, _ file: String, _ body: (UnsafePointer<CChar>) -> Int32) -> Int32 {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(directory.utf8.count + file.utf8.count + 2)
+        bytes.append(contentsOf: directory.utf8)
+        if bytes.last != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
+        bytes.append(contentsOf: file.utf8)
+        bytes.append(0)
+        return bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
+        }
+    }
+
+    private static func read(opened fd: Int32, path: String, limit: Int) -> Data? {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()

@@ -1,4 +1,9 @@
 // Render path: every prompt runs code in this file; the rules are in docs/performance.md.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
+#endif
 import ElbowroomCore
 
 /// Shipped and user templates, and what `-t NAME|TEXT` means.
@@ -61,8 +66,16 @@ public enum TemplateLibrary {
 
     /// The source and the name errors should carry (the file path for user templates).
     private static func lookup(_ name: String, paths: Paths) throws(TemplateError) -> (source: String, origin: String, isShipped: Bool)? {
-        let path = userPath(name, paths: paths)
-        if let source = try readTemplateFile(path) { return (source, path, false) }
+        // `readTemplateFile(userPath(name))`, with the path made as a `String` only when the
+        // file is there (or too large): a render of a shipped template then frees no long string
+        // (the first such free costs a render ~31 k instructions: docs/performance.md).
+        let directory = paths.userTemplatesDir, file = name + ".tmpl"
+        if let data = FileSystem.read(directory: directory, file: file, limit: maxFileBytes) {
+            return (templateText(data), userPath(name, paths: paths), false)
+        }
+        if let size = FileSystem.size(directory: directory, file: file), size > maxFileBytes {
+            throw tooLarge(userPath(name, paths: paths), size: size)
+        }
         if let source = shippedSource(name) { return (source, name, true) }
         return nil
     }
@@ -80,15 +93,24 @@ public enum TemplateLibrary {
     /// when it is larger than a template may be (read no further than that: a huge file in the
     /// templates directory must not cost a prompt its memory).
     package static func readTemplateFile(_ path: String) throws(TemplateError) -> String? {
-        let limit = Template.maxSourceBytes + 2  // and a final "\r\n"
-        guard let data = FileSystem.read(path, limit: limit) else {
-            if let size = FileSystem.size(of: path), size > limit {
-                throw TemplateError(name: path, line: 1, column: 1,
-                                    message: "template too large: \(size) bytes, at most \(Template.maxSourceBytes) (64 KiB)",
-                                    sourceLine: "")
-            }
+        guard let data = FileSystem.read(path, limit: maxFileBytes) else {
+            if let size = FileSystem.size(of: path), size > maxFileBytes { throw tooLarge(path, size: size) }
             return nil
         }
+        return templateText(data)
+    }
+
+    /// The most a template file may hold: a template and a final "\r\n".
+    static let maxFileBytes = Template.maxSourceBytes + 2
+
+    static func tooLarge(_ path: String, size: Int) -> TemplateError {
+        TemplateError(name: path, line: 1, column: 1,
+                      message: "template too large: \(size) bytes, at most \(Template.maxSourceBytes) (64 KiB)",
+                      sourceLine: "")
+    }
+
+    /// A template file's text without its final newline.
+    static func templateText(_ data: Data) -> String {
         var text = String(decoding: data, as: UTF8.self)
         if text.last == "\n" || text.last == "\r\n" { text.removeLast() }
         return text
