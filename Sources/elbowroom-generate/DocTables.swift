@@ -17,11 +17,13 @@ import ElbowroomCLI
 enum DocTables {
     struct Problem: Error, CustomStringConvertible { let description: String }
 
-    /// Each region's source: the Swift file whose doc comment holds the table, and its header row.
-    static let tables: [(name: String, file: String, header: String)] = [
-        ("variables", "Sources/ElbowroomTemplate/Values/Variable.swift", "| variable | type | value |"),
-        ("filters", "Sources/ElbowroomTemplate/Values/Filter.swift", "| filter | applies to | result |"),
-        ("config-keys", "Sources/ElbowroomCore/Config/Config.swift", "| key | default | meaning |"),
+    /// Each region's source: the Swift files whose doc comments hold the table, and its header row.
+    /// A second file's table (same header) adds its rows after the first's: a provider's own
+    /// `[accounts.NAME]` keys are documented in Provider.swift, beside their parsing.
+    static let tables: [(name: String, files: [String], header: String)] = [
+        ("variables", ["Sources/ElbowroomTemplate/Values/Variable.swift"], "| variable | type | value |"),
+        ("filters", ["Sources/ElbowroomTemplate/Values/Filter.swift"], "| filter | applies to | result |"),
+        ("config-keys", ["Sources/ElbowroomCore/Config/Config.swift", "Sources/ElbowroomCore/Config/Provider.swift"], "| key | default | meaning |"),
     ]
 
     /// Lists of names: in a man page one `.BR name ,` a line, in Markdown `` `a`, `b` ``.
@@ -103,7 +105,10 @@ enum DocTables {
                     }
                     : wrapped(list.items.map { "`\($0)`" }.joined(separator: ", ") + last)).map { Substring($0) }
             } else if let source = tables.first(where: { $0.name == name }) {
-                let table = try self.table(root: root, file: source.file, header: source.header)
+                var table: [String] = []
+                for (i, file) in source.files.enumerated() {
+                    table += try self.table(root: root, file: file, header: source.header).dropFirst(i == 0 ? 0 : 2)
+                }
                 out += (man ? roff(table) : table).map { Substring($0) }
             } else {
                 throw Problem(description: "\(path): no region named \(name) (scripts/generate knows \((lists.map(\.name) + tables.map(\.name) + ["init-snippet NAME", "init-table", "contrast-table", "options"]).joined(separator: ", ")))")

@@ -23,8 +23,15 @@ import Testing
         #expect(config.accounts.map(\.name) == ["work", "home", "codex", "gem"])
         #expect(config.accounts.map(\.label) == ["W", "H", "codex", "gem"])
         #expect(config.accounts.map(\.provider) == [.claude, .claude, .codex, .plugin("gemini")])
-        #expect(config.accounts[0].claudeConfigDir == "~/.claude-work")
-        #expect(config.accounts[2].codexSource == .logs)
+        #expect(config.accounts[0].settings.claudeConfigDir == "~/.claude-work")
+        #expect(config.accounts[2].settings.codexSource == .logs)
+    }
+
+    /// A provider's key at its default says nothing another provider's account could mind:
+    /// `codex_source = "api"` on a `claude` account passes (as it always has).
+    @Test func aProvidersKeyAtItsDefaultIsNoMismatch() throws {
+        let config = try Config.parse("[accounts.a]\ncodex_source = \"api\"\n", file: "c.toml")
+        #expect(config.accounts[0].provider == .claude && config.accounts[0].settings == ProviderSettings())
     }
 
     @Test func withoutAccountTablesThereAreNoAccounts() throws {
@@ -37,6 +44,15 @@ import Testing
         ("[accounts.a]\nlabl = \"A\"\n", "did you mean 'label'"),
         ("[accounts.a]\nprovider = \"codex\"\nclaude_config_dir = \"/x\"\n", "claude_config_dir goes with provider = \"claude\""),
         ("[accounts.a]\nclaude_config_dir = \"relative\"\n", "must be an absolute path"),
+        // A provider's own keys (`ProviderSettings`, in Provider.swift): read and checked there,
+        // with the texts they always had.
+        ("[accounts.a]\ncodex_home = \"/x\"\n", "accounts.a: codex_home goes with provider = \"codex\""),
+        ("[accounts.a]\nprovider = \"plugin:p\"\ncodex_source = \"logs\"\n", "accounts.a: codex_source goes with provider = \"codex\""),
+        ("[accounts.a]\nprovider = \"plugin:p\"\ncodex_home = \"/x\"\nclaude_config_dir = \"/y\"\n", "accounts.a: claude_config_dir goes with provider = \"claude\""),
+        ("[accounts.a]\nprovider = \"codex\"\ncodex_source = \"log\"\n", "'accounts.a.codex_source' must be \"api\" or \"logs\", not \"log\""),
+        ("[accounts.a]\nprovider = \"codex\"\ncodex_home = \"x\"\n", "'accounts.a.codex_home' must be an absolute path (or start with ~/)"),
+        ("[accounts.a]\nprovider = \"codex\"\ncodex_home = 3\n", "'codex_home' must be a string, not a number"),
+        ("[accounts.a]\ncodx_home = \"/x\"\n", "unknown key 'accounts.a.codx_home' (did you mean 'codex_home'?)"),
         ("[accounts.a]\nlabel = \"a\\nb\"\n", "without controls or line breaks"),
         ("[nested.a]\nlabel = \"x\"\n", "nested tables are not supported"),
     ])
@@ -51,7 +67,7 @@ import Testing
     @Test func anAccountsClaudeConfigDirIsTheSameAccountAsThatCLAUDE_CONFIG_DIR() throws {
         let base = ElbowroomEnvironment(["HOME": "/home/u", "XDG_CACHE_HOME": "/tmp/c"])
         var account = Account(name: "work")
-        account.claudeConfigDir = "~/.claude-work"
+        account.settings.claudeConfigDir = "~/.claude-work"
         let viaAccount = Paths(environment: account.environment(over: base))
         let viaVariable = Paths(environment: ElbowroomEnvironment(["HOME": "/home/u", "XDG_CACHE_HOME": "/tmp/c",
                                                                    "CLAUDE_CONFIG_DIR": "/home/u/.claude-work"]))
@@ -67,7 +83,7 @@ import Testing
         let paths = Paths(environment: codex.environment(over: base))
         #expect(paths.credentialsFile == "/home/u/.codex/auth.json")
         #expect(paths.codexHome == "/home/u/.codex")
-        codex.codexHome = "/srv/codex2"
+        codex.settings.codexHome = "/srv/codex2"
         let other = Paths(environment: codex.environment(over: base))
         #expect(other.credentialsFile == "/srv/codex2/auth.json")
         #expect(Set([paths.accountKey, other.accountKey, Paths(environment: base).accountKey]).count == 3)
@@ -80,14 +96,14 @@ import Testing
         var accounts: [Account] = []
         for (i, dir) in [nil, "~/.claude-work", "/srv/claude/../claude-x/", "~"].enumerated() {
             var account = Account(name: "c\(i)")
-            account.claudeConfigDir = dir
+            account.settings.claudeConfigDir = dir
             accounts.append(account)
         }
         for (i, home) in [nil, "~/codex", "/opt/codex/"].enumerated() {
             var account = Account(name: "x\(i)")
             account.provider = .codex
-            account.codexHome = home
-            account.codexSource = i == 2 ? .logs : .api
+            account.settings.codexHome = home
+            account.settings.codexSource = i == 2 ? .logs : .api
             accounts.append(account)
         }
         var plugin = Account(name: "g")

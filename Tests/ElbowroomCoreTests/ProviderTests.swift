@@ -27,7 +27,7 @@ import Testing
         var codex = Account(name: "x")
         codex.provider = .codex
         #expect(Self.identity(codex).key == "e60bb66df6ffdf6d")
-        codex.codexSource = .logs
+        codex.settings.codexSource = .logs
         #expect(Self.identity(codex).key == "e60bb66df6ffdf6d")
         var plugin = Account(name: "work")
         plugin.provider = .plugin("gem")
@@ -38,11 +38,11 @@ import Testing
     @Test func aCodexAccountIsReadTyped() {
         var codex = Account(name: "x")
         codex.provider = .codex
-        codex.codexHome = "~/cx/"
+        codex.settings.codexHome = "~/cx/"
         let api = Self.identity(codex)
         #expect(api.provider == .codex && api.codexSource == .api && api.home == "/home/u/cx")
         #expect(api.credentialsFile == "/home/u/cx/auth.json" && api.source == api.credentialsFile)
-        codex.codexSource = .logs
+        codex.settings.codexSource = .logs
         #expect(Self.identity(codex).codexSource == .logs)
         // `codex_source` is a Codex account's only.
         let claude = AccountIdentity(environment: Self.base.overlaid(["ELBOWROOM_CODEX_SOURCE=logs"]), home: "/home/u")

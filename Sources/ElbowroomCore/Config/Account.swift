@@ -13,14 +13,9 @@ public struct Account: Sendable, Equatable {
     /// `provider`; what each provider makes of the account is in `Provider.swift`
     /// (`AccountIdentity`, `environment(over:)`).
     public var provider: Provider = .claude
-    /// `claude_config_dir`: the account's `CLAUDE_CONFIG_DIR` (a `claude` account); `nil` for the
-    /// one the environment names.
-    public var claudeConfigDir: String?
-    /// `codex_home`: the account's `CODEX_HOME` (a `codex` account); `nil` for the environment's
-    /// (default `~/.codex`).
-    public var codexHome: String?
-    /// `codex_source`: Codex's usage endpoint (default) or its session logs.
-    public var codexSource: CodexSource = .api
+    /// The keys that belong to one provider (`claude_config_dir`, `codex_home`, …): declared, read
+    /// and documented with the provider, in `Provider.swift`.
+    public var settings = ProviderSettings()
 
     public init(name: String) {
         self.name = name

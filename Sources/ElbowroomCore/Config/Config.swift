@@ -46,7 +46,8 @@ public enum Display: String, Sendable, CaseIterable {
 
 /// elbowroom's configuration: `$ELBOWROOM_CONFIG`, default `$XDG_CONFIG_HOME/elbowroom/config.toml`.
 /// Every key is optional; command-line flags override the file. This table is the manual:
-/// scripts/generate copies it into docs/configuration.md and man/elbowroom.5.
+/// scripts/generate copies it into docs/configuration.md and man/elbowroom.5, with a provider's own
+/// `[accounts.NAME]` keys appended from their table in Provider.swift (`ProviderSettings`).
 ///
 /// | key | default | meaning |
 /// |---|---|---|
@@ -70,9 +71,6 @@ public enum Display: String, Sendable, CaseIterable {
 /// | `[colors.ADAPTER] ok`, … | — | the same for one adapter only (`[colors.tmux]`, `[colors.waybar]`), over `[colors]` |
 /// | `[accounts.NAME] provider` | `"claude"` | where this account's usage comes from: a word of the [table of providers](accounts-and-agents.md#providers) (`claude`, `codex`, …) or `plugin:NAME` |
 /// | `[accounts.NAME] label` | the name | what the line shows before the account's part: `W` |
-/// | `[accounts.NAME] claude_config_dir` | `$CLAUDE_CONFIG_DIR` | a `claude` account's Claude Code config directory (`~` allowed) |
-/// | `[accounts.NAME] codex_home` | `$CODEX_HOME`, else `~/.codex` | a `codex` account's Codex directory (`~` allowed) |
-/// | `[accounts.NAME] codex_source` | `"api"` | `api` (Codex's usage endpoint, with Codex's stored login) or `logs` (the rate limits Codex writes into its session logs: no token read, nothing sent) |
 public struct Config: Sendable, Equatable {
     public var maxAge: TimeInterval = 180
     public var staleAfter: TimeInterval = 900
@@ -170,15 +168,14 @@ public struct Config: Sendable, Equatable {
             try config.apply(entry, file: file)
         }
         for account in config.accounts {
-            func mismatch(_ key: String, _ provider: String) -> ConfigError {
+            // A provider's own key on an account of another provider (`ProviderSettings.firstKeySet`).
+            for word in Provider.builtInWords {
+                guard let other = Provider(word), other != account.provider,
+                      let key = account.settings.firstKeySet(of: other) else { continue }
                 // (Looked for only on the error: every render with accounts parses the config.)
                 let entry = entries.first { $0.table == "accounts." + account.name }
-                return ConfigError(file: file, line: entry?.line ?? 1, column: 1,
-                                   message: "accounts.\(account.name): \(key) goes with provider = \"\(provider)\"")
-            }
-            if account.claudeConfigDir != nil && account.provider != .claude { throw mismatch("claude_config_dir", Provider.claude.word) }
-            if (account.codexHome != nil || account.codexSource != .api) && account.provider != .codex {
-                throw mismatch(account.codexHome != nil ? "codex_home" : "codex_source", Provider.codex.word)
+                throw ConfigError(file: file, line: entry?.line ?? 1, column: 1,
+                                  message: "accounts.\(account.name): \(key) goes with provider = \"\(word)\"")
             }
         }
         if config.thresholds.critical > config.thresholds.warn {
@@ -193,28 +190,14 @@ public struct Config: Sendable, Equatable {
     /// A year: the upper bound of every duration (so no arithmetic on them can overflow).
     public static let maxSeconds: Double = 31_536_000
     static let tables = ["thresholds", "templates", "colors", "notify", "accounts.NAME"]
-    static let accountKeys = ["provider", "label", "claude_config_dir", "codex_home", "codex_source"]
+    /// `[accounts.NAME]`'s keys: its own, then every provider's (`ProviderSettings.keys`).
+    static let accountKeys = ["provider", "label"] + ProviderSettings.keys
 
     private mutating func apply(_ e: TOMLSubset.Entry, file: String) throws(ConfigError) {
-        func fail(_ message: String, atValue: Bool = true) -> ConfigError {
-            ConfigError(file: file, line: e.line, column: atValue ? e.valueColumn : e.column, message: message)
-        }
-        func number(min: Double, max: Double) throws(ConfigError) -> Double {
-            guard case .number(let n) = e.value else {
-                throw fail("'\(e.key)' must be a number, not \(e.value.typeName)")
-            }
-            guard n >= min && n <= max else {
-                func text(_ v: Double) -> String { v == v.rounded() ? "\(Int(v))" : "\(v)" }
-                throw fail("'\(e.key)' must be between \(text(min)) and \(text(max))")
-            }
-            return n
-        }
-        func string() throws(ConfigError) -> String {
-            guard case .string(let s) = e.value else {
-                throw fail("'\(e.key)' must be a string, not \(e.value.typeName)")
-            }
-            return s
-        }
+        let value = ConfigValue(entry: e, file: file)
+        func fail(_ message: String, atValue: Bool = true) -> ConfigError { value.fail(message, atValue: atValue) }
+        func number(min: Double, max: Double) throws(ConfigError) -> Double { try value.number(min: min, max: max) }
+        func string() throws(ConfigError) -> String { try value.string() }
         switch (e.table, e.key) {
         case ("", "max_age"): maxAge = try number(min: 1, max: Self.maxSeconds)
         case ("", "stale_after"): staleAfter = try number(min: 1, max: Self.maxSeconds)
@@ -317,25 +300,56 @@ public struct Config: Sendable, Equatable {
                     throw fail("'accounts.\(name).provider' must be \(words) or \"plugin:NAME\" (NAME of a-z, 0-9, _ and -), not \"\(word)\"")
                 }
                 accounts[i].provider = provider
-            case "claude_config_dir", "codex_home":
-                let dir = try string()
-                guard dir.hasPrefix("/") || dir == "~" || dir.hasPrefix("~/") else {
-                    throw fail("'accounts.\(name).\(key)' must be an absolute path (or start with ~/)")
-                }
-                if key == "codex_home" { accounts[i].codexHome = dir } else { accounts[i].claudeConfigDir = dir }
-            case "codex_source":
-                let word = try string()
-                guard let source = CodexSource(word) else {
-                    throw fail("'accounts.\(name).codex_source' must be \"api\" or \"logs\", not \"\(word)\"")
-                }
-                accounts[i].codexSource = source
             default:
-                throw fail("unknown key 'accounts.\(name).\(key)'\(Suggest.hint(for: key, in: Self.accountKeys))", atValue: false)
+                // A provider's own key, read where the provider is (Provider.swift).
+                guard try accounts[i].settings.read(key, value, account: name) else {
+                    throw fail("unknown key 'accounts.\(name).\(key)'\(Suggest.hint(for: key, in: Self.accountKeys))", atValue: false)
+                }
             }
         case (let table, _):
             throw ConfigError(file: file, line: e.line, column: 1,
                               message: "unknown table [\(table)]\(Suggest.hint(for: table, in: Self.tables))")
         }
+    }
+}
+
+/// One entry of the config file, read with the config's error texts: by `Config` and by a
+/// provider's own keys (`ProviderSettings.read`).
+struct ConfigValue {
+    let entry: TOMLSubset.Entry
+    let file: String
+
+    /// An error at the entry's value (`atValue`) or at its key.
+    func fail(_ message: String, atValue: Bool = true) -> ConfigError {
+        ConfigError(file: file, line: entry.line, column: atValue ? entry.valueColumn : entry.column, message: message)
+    }
+
+    func number(min: Double, max: Double) throws(ConfigError) -> Double {
+        guard case .number(let n) = entry.value else {
+            throw fail("'\(entry.key)' must be a number, not \(entry.value.typeName)")
+        }
+        guard n >= min && n <= max else {
+            func text(_ v: Double) -> String { v == v.rounded() ? "\(Int(v))" : "\(v)" }
+            throw fail("'\(entry.key)' must be between \(text(min)) and \(text(max))")
+        }
+        return n
+    }
+
+    func string() throws(ConfigError) -> String {
+        guard case .string(let s) = entry.value else {
+            throw fail("'\(entry.key)' must be a string, not \(entry.value.typeName)")
+        }
+        return s
+    }
+
+    /// A directory of `[accounts.NAME]`: an absolute path, `~` or `~/…` (`Account.environment(over:)`
+    /// spells `~` out).
+    func directory(account name: String) throws(ConfigError) -> String {
+        let dir = try string()
+        guard dir.hasPrefix("/") || dir == "~" || dir.hasPrefix("~/") else {
+            throw fail("'accounts.\(name).\(entry.key)' must be an absolute path (or start with ~/)")
+        }
+        return dir
     }
 }
 

@@ -8,7 +8,8 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 // Everything Core knows of a provider is in this file: its word and its agent (`Provider`), who
 // an account of it is (`AccountIdentity`: its key, its login, where its usage comes from), and how
 // an account is handed to the fetcher (`Account.environment(over:)`, the variables
-// `AccountIdentity` reads back). How its usage is read is the fetcher's (`UsageProvider`).
+// `AccountIdentity` reads back), and its own keys of `[accounts.NAME]` (`ProviderSettings`: their
+// fields, parsing and rows of the manual). How its usage is read is the fetcher's (`UsageProvider`).
 
 /// Where an account's usage comes from: `provider` in an `[accounts.NAME]` table.
 public enum Provider: Sendable, Equatable {
@@ -79,6 +80,58 @@ public enum CodexSource: Sendable, Equatable {
         switch self {
         case .api: "api"
         case .logs: "logs"
+        }
+    }
+}
+
+/// The keys of `[accounts.NAME]` that belong to one provider, each read into its field here
+/// (`Config` asks `read` for every key that is not its own); what a provider makes of them is its
+/// case in `AccountIdentity.init` and `Account.environment(over:)`. An account of another provider
+/// that sets one is an error (`firstKeySet`). Their rows, which scripts/generate appends to the
+/// config keys' table (Config.swift) in docs/configuration.md and man/elbowroom.5:
+///
+/// | key | default | meaning |
+/// |---|---|---|
+/// | `[accounts.NAME] claude_config_dir` | `$CLAUDE_CONFIG_DIR` | a `claude` account's Claude Code config directory (`~` allowed) |
+/// | `[accounts.NAME] codex_home` | `$CODEX_HOME`, else `~/.codex` | a `codex` account's Codex directory (`~` allowed) |
+/// | `[accounts.NAME] codex_source` | `"api"` | `api` (Codex's usage endpoint, with Codex's stored login) or `logs` (the rate limits Codex writes into its session logs: no token read, nothing sent) |
+public struct ProviderSettings: Sendable, Equatable {
+    /// `claude_config_dir`: a `claude` account's `CLAUDE_CONFIG_DIR`; `nil` for the one the
+    /// environment names.
+    public var claudeConfigDir: String?
+    /// `codex_home`: a `codex` account's `CODEX_HOME`; `nil` for the environment's (default `~/.codex`).
+    public var codexHome: String?
+    /// `codex_source`: Codex's usage endpoint (default) or its session logs.
+    public var codexSource: CodexSource = .api
+
+    public init() {}
+
+    /// Every provider's own keys, as `unknown key` suggests them (`Config.accountKeys`).
+    static let keys = ["claude_config_dir", "codex_home", "codex_source"]
+
+    /// Reads `key` of `[accounts.NAME]` into its field; `false` when it is no provider's key.
+    mutating func read(_ key: String, _ value: ConfigValue, account name: String) throws(ConfigError) -> Bool {
+        switch key {
+        case "claude_config_dir": claudeConfigDir = try value.directory(account: name)
+        case "codex_home": codexHome = try value.directory(account: name)
+        case "codex_source":
+            let word = try value.string()
+            guard let source = CodexSource(word) else {
+                throw value.fail("'accounts.\(name).codex_source' must be \"api\" or \"logs\", not \"\(word)\"")
+            }
+            codexSource = source
+        default: return false
+        }
+        return true
+    }
+
+    /// The first of `provider`'s own keys set away from its default, if any: on an account of
+    /// another provider, the config's error names it.
+    func firstKeySet(of provider: Provider) -> String? {
+        switch provider {
+        case .claude: claudeConfigDir != nil ? "claude_config_dir" : nil
+        case .codex: codexHome != nil ? "codex_home" : codexSource != .api ? "codex_source" : nil
+        case .plugin: nil
         }
     }
 }
@@ -182,18 +235,18 @@ extension Account {
         var values = [name, provider == .claude ? "" : provider.word]
         switch provider {
         case .claude:
-            if let dir = claudeConfigDir {
+            if let dir = settings.claudeConfigDir {
                 names.append("CLAUDE_CONFIG_DIR")
                 values.append(expanded(dir))
             }
         case .codex:
-            if let dir = codexHome {
+            if let dir = settings.codexHome {
                 names.append("CODEX_HOME")
                 values.append(expanded(dir))
             }
-            if codexSource != .api {
+            if settings.codexSource != .api {
                 names.append(AccountIdentity.codexSourceVariable)
-                values.append(codexSource.word)
+                values.append(settings.codexSource.word)
             }
         case .plugin:
             break
