@@ -1,4 +1,3 @@
-// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// What a notification is about (the keys of `[notify]` in the config).
 public enum NotifyKind: String, Sendable, CaseIterable, Comparable {
     /// Headroom fell to `[thresholds] warn` or below.
