@@ -252,33 +252,19 @@ public enum JSONDocument: Equatable, Sendable {
             }
         }
 
-        /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, finite as a `Double`.
+        /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?` (read by `JSONReader`, as
+        /// strings are), finite as a `Double`.
         mutating func number() throws(Malformed) -> String {
-            let start = index
-            func digit(_ i: Int) -> Bool { i < bytes.count && bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9") }
-            if bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard digit(index) else { throw failure }
-            if bytes[index] == UInt8(ascii: "0") {
-                index += 1
-            } else {
-                while digit(index) { index += 1 }
+            var reader = JSONReader(bytes: bytes, offset: index)
+            let text: ArraySlice<UInt8>
+            do {
+                text = try reader.numberText().0
+            } catch {
+                throw Malformed(offset: error.offset)
             }
-            if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
-                index += 1
-                guard digit(index) else { throw failure }
-                while digit(index) { index += 1 }
-            }
-            if index < bytes.count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
-                index += 1
-                if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) { index += 1 }
-                guard digit(index) else { throw failure }
-                while digit(index) { index += 1 }
-            }
-            let literal = String(decoding: bytes[start..<index], as: UTF8.self)
-            guard let value = Double(literal), value.isFinite else {
-                index = start
-                throw failure
-            }
+            let literal = String(decoding: text, as: UTF8.self)
+            guard let value = Double(literal), value.isFinite else { throw failure }
+            index = reader.offset
             return literal
         }
 

@@ -410,7 +410,8 @@ public struct JSONReader {
 
     /// The bytes of a number, checked against the JSON grammar
     /// (`-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`); whether it is an integer.
-    private mutating func numberText() throws(Failure) -> (ArraySlice<UInt8>, isInteger: Bool) {
+    /// (`JSONDocument` reads its numbers' literals with it too.)
+    mutating func numberText() throws(Failure) -> (ArraySlice<UInt8>, isInteger: Bool) {
         _ = peek()
         let start = index
         func digit(_ i: Int) -> Bool { i < bytes.count && bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9") }
