@@ -213,6 +213,22 @@ import Testing
         }
     }
 
+    /// The file's text rides along with the config (a render must not free it: docs/performance.md)
+    /// and counts for nothing in `==`.
+    @Test func theLoadedTextIsKeptAndIsNoPartOfEquality() throws {
+        let dir = TempDirectory()
+        let paths = Paths(environment: ElbowroomEnvironment(["HOME": dir.path, "XDG_CONFIG_HOME": dir.path + "/cfg"]))
+        try FileManager.default.createDirectory(atPath: dir.path + "/cfg/elbowroom", withIntermediateDirectories: true)
+        let text = "# a comment long enough to be over sixty-four bytes of config text\nmax_age = 5\n"
+        try text.write(toFile: paths.configFile, atomically: true, encoding: .utf8)
+        let loaded = try Config.load(paths: paths)
+        #expect(loaded.text.value == text)
+        var parsed = try Config.parse(text, file: paths.configFile)
+        #expect(parsed.text.value.isEmpty && parsed == loaded)
+        parsed.maxAge = 6
+        #expect(parsed != loaded)
+    }
+
     @Test func loadsFromPathsAndMissingFileIsDefaults() throws {
         let dir = TempDirectory()
         let env = ElbowroomEnvironment(["HOME": dir.path, "XDG_CONFIG_HOME": dir.path + "/cfg"])

@@ -131,15 +131,23 @@ public struct Config: Sendable, Equatable {
         guard let text = utf8Text(data) else {
             throw ConfigError(file: file, line: 1, column: 1, message: "the config file is not UTF-8 text")
         }
-        // Kept to the process's end (a render exits without freeing it): the first free of a
-        // String of 64 bytes or more makes the runtime build `Optional<_StringBreadcrumbs>`'s
-        // metadata, ~31 k instructions, a tenth of a render (docs/performance.md).
-        loadedText = text
-        return try parse(text, file: file)
+        var config = try parse(text, file: file)
+        config.text = KeptText(text)
+        return config
     }
 
-    /// The text of the config file last loaded (`load`), kept alive; replaced by the next load.
-    nonisolated(unsafe) static var loadedText = ""
+    /// The file's text, kept as long as the config (a render keeps its config to the process's
+    /// end and exits without freeing it): the first free of a String of 64 bytes or more makes
+    /// the runtime build `Optional<_StringBreadcrumbs>`'s metadata, ~31 k instructions, a tenth
+    /// of a render (docs/performance.md). No part of what the config says: equal whatever it holds.
+    public var text = KeptText("")
+
+    /// A value a config carries along without it counting in `==`.
+    public struct KeptText: Sendable, Equatable {
+        let value: String
+        init(_ value: String) { self.value = value }
+        public static func == (a: KeptText, b: KeptText) -> Bool { true }
+    }
 
     /// `String(data: data, encoding: .utf8)`: a UTF-8 byte order mark dropped, anything that is
     /// not UTF-8 refused; without Foundation's generic path, which cost every render with a
