@@ -150,9 +150,15 @@ import Testing
     }
 
     @Test func aLocalClaudeWithoutAStatusLineIsNoFalseElsewhere() throws {
-        let (e, eventsFile) = try Self.setUp()
         // Two real processes named claude of this user: one a session that sends its status line
-        // (its CLAUDE_PID comes with it), the other a `claude -p` that sends none.
+        // (its CLAUDE_PID comes with it), the other a `claude -p` that sends none. elbowroom looks
+        // for them in a process table of these two alone (`ELBOWROOM_PROC_ROOT`: links to their
+        // /proc entries), so a real Claude Code run by another test, or by someone on this
+        // machine, is not taken for a local spender.
+        let root = NSTemporaryDirectory() + "elbowroom-proc-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (e, eventsFile) = try Self.setUp(procRoot: root)
         let bin = e.sandbox.root + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         // With cp, not in this process: a test that forks meanwhile would inherit the copy's
@@ -163,11 +169,8 @@ import Testing
         interactive.arguments = ["60"]
         try interactive.run()
         defer { kill(interactive.processIdentifier, SIGKILL); interactive.waitUntilExit() }
-        if let others = ClaudeProcesses.pids(), others.contains(where: { $0 != interactive.processIdentifier }) {
-            // A real Claude Code of this user is running here: it is silent to us, so every rise is local.
-            print("skipped: another Claude Code process of this user runs on this machine")
-            return
-        }
+        try FileManager.default.createSymbolicLink(atPath: root + "/\(interactive.processIdentifier)",
+                                                   withDestinationPath: "/proc/\(interactive.processIdentifier)")
         try twoSessions(e, alicePID: interactive.processIdentifier)
         try fetch(e, five: 22, seven: 22, at: 360)  // +4, the interactive session is idle: elsewhere
         try fetch(e, five: 22, seven: 22, at: 660)  // (once its grace is over)
@@ -177,6 +180,8 @@ import Testing
         headless.arguments = ["60"]
         try headless.run()
         defer { kill(headless.processIdentifier, SIGKILL); headless.waitUntilExit() }
+        try FileManager.default.createSymbolicLink(atPath: root + "/\(headless.processIdentifier)",
+                                                   withDestinationPath: "/proc/\(headless.processIdentifier)")
         try fetch(e, five: 30, seven: 23, at: 720)  // +8 while the headless run spends: local
         try fetch(e, five: 30, seven: 23, at: 1100)
         at(e, 1150)
