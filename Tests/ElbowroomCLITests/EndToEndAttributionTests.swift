@@ -40,7 +40,17 @@ import Testing
                                        expiresAt: Date(timeIntervalSince1970: 1_900_000_000))
         let events = e.sandbox.root + "/events.jsonl"
         try e.sandbox.writeConfig("timeout = 3\nnotify_command = \"cat >> '\(events)'\"\n[notify]\nruns_out = false\n")
-        if let procRoot { e.sandbox.extra["ELBOWROOM_PROC_ROOT"] = procRoot }
+        // The process table elbowroom looks for Claude Code in: `procRoot`, else one of this test
+        // process alone (no claude), so a real Claude Code run by another test at the same time
+        // never counts as a local spender here.
+        var table = procRoot
+        if table == nil {
+            let own = e.sandbox.root + "/proc"
+            try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: own + "/\(getpid())", withDestinationPath: "/proc/\(getpid())")
+            table = own
+        }
+        e.sandbox.extra["ELBOWROOM_PROC_ROOT"] = table
         return (e, events)
     }
 
