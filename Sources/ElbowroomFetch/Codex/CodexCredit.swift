@@ -116,20 +116,10 @@ enum CodexCredit {
                 notes.append("spend_control.\(name): no percent that is one; left out")
                 continue
             }
-            var resetsAt: Date?
-            if let at = limit.resetAt {
-                guard let date = EpochTime.date(unix: at) else {
-                    notes.append("spend_control.\(name): reset_at \(CodexUsage.shown(at)) is no time; left out")
-                    continue
-                }
-                resetsAt = date
-            } else if let after = limit.resetAfter {
-                guard let seconds = EpochTime.duration(after) else {
-                    notes.append("spend_control.\(name): reset_after_seconds \(CodexUsage.shown(after)) is no duration; left out")
-                    continue
-                }
-                resetsAt = now.addingTimeInterval(seconds)
-            }
+            let reset = CodexUsage.resetTime(at: limit.resetAt, after: limit.resetAfter, place: "spend_control.\(name)",
+                                             now: now, notes: &notes)
+            guard reset.readable else { continue }
+            let resetsAt = reset.date
             let label = name == "individual_limit" ? "Monthly credit limit"
                 : "Credit limit (" + WindowCatalog.humanize(String(name.dropLast("_limit".count))) + ")"
             var window = UsageWindow(key: key, label: label, used: min(percent, 100), resetsAt: resetsAt, observedAt: now)

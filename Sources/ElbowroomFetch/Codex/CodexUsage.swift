@@ -48,6 +48,28 @@ enum CodexUsage {
         }
     }
 
+    /// When a window resets: `reset_at` (Unix seconds), else `reset_after_seconds` from `now`;
+    /// no date when neither is given. One that is no time is noted at `place` and makes the
+    /// window unreadable (it is left out).
+    static func resetTime(at: Double?, after: Double?, place: String, now: Date,
+                          notes: inout [String]) -> (readable: Bool, date: Date?) {
+        if let at {
+            guard let date = EpochTime.date(unix: at) else {
+                notes.append("\(place): reset_at \(shown(at)) is no time; left out")
+                return (false, nil)
+            }
+            return (true, date)
+        }
+        if let after {
+            guard let seconds = EpochTime.duration(after) else {
+                notes.append("\(place): reset_after_seconds \(shown(after)) is no duration; left out")
+                return (false, nil)
+            }
+            return (true, now.addingTimeInterval(seconds))
+        }
+        return (true, nil)
+    }
+
     /// The windows of some limits, observed at `now`, and notes on what was left out. A
     /// per-model window's key is the main key with the feature after it
     /// (`seven_day_codex_bengalfox`), its label the limit's name and the length; a per-model
@@ -65,20 +87,9 @@ enum CodexUsage {
                     notes.append(UsagePercent.note(key: place, field: "used_percent", value: raw))
                     continue
                 }
-                var resetsAt: Date?
-                if let at = window.resetAt {
-                    guard let date = EpochTime.date(unix: at) else {
-                        notes.append("\(place): reset_at \(shown(at)) is no time; left out")
-                        continue
-                    }
-                    resetsAt = date
-                } else if let after = window.resetIn {
-                    guard let seconds = EpochTime.duration(after) else {
-                        notes.append("\(place): reset_after_seconds \(shown(after)) is no duration; left out")
-                        continue
-                    }
-                    resetsAt = now.addingTimeInterval(seconds)
-                }
+                let reset = resetTime(at: window.resetAt, after: window.resetIn, place: place, now: now, notes: &notes)
+                guard reset.readable else { continue }
+                let resetsAt = reset.date
                 if let seconds = window.seconds, WindowCatalog.Length(seconds: seconds) == nil {
                     notes.append("\(place): limit_window_seconds \(shown(seconds)) is no length; named by its place")
                 }
