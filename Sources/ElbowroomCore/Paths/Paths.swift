@@ -21,8 +21,6 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 /// | usage history | `$XDG_CACHE_HOME/elbowroom/usage-<account>.history` (see `HistoryFile`), and what renders read of it, `.digest` (see `HistoryDigest`) |
 public struct Paths: Sendable, Equatable {
     public let claudeConfigDir: String
-    /// Whether `CLAUDE_CONFIG_DIR` names a directory other than the default `~/.claude`.
-    public let isDefaultClaudeConfigDir: Bool
     /// Who this account is (`ELBOWROOM_PROVIDER` and the provider's variables, read once).
     public let identity: AccountIdentity
     /// The login the fetcher reads (`AccountIdentity.credentialsFile`).
@@ -79,10 +77,7 @@ public struct Paths: Sendable, Equatable {
         self.configHome = configHome
         self.configFile = configFile
         self.cacheDir = cacheDir
-        let defaultClaude = Self.join(home, ".claude")
-        let claude = Self.trimmed(env.absolutePath("CLAUDE_CONFIG_DIR", home: home) ?? defaultClaude)
-        claudeConfigDir = claude
-        isDefaultClaudeConfigDir = claude == defaultClaude
+        claudeConfigDir = Self.trimmed(env.absolutePath("CLAUDE_CONFIG_DIR", home: home) ?? Self.join(home, ".claude"))
         let identity = AccountIdentity(environment: env, home: home)
         self.identity = identity
         cacheFile = Self.join(cacheDir, "usage-" + identity.key + ".json")
