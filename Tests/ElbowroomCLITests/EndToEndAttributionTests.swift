@@ -34,24 +34,33 @@ import Testing
     /// A sandbox whose login stays valid in 2027 (no refresh, which a running `claude` would hold
     /// off), notifying through a command into `events`, with `runs_out` off (only `elsewhere` is
     /// looked at here).
-    static func setUp(procRoot: String? = nil) throws -> (EndToEnd, events: String) {
+    static func setUp() throws -> (EndToEnd, events: String) {
         let e = try EndToEnd()
         try e.sandbox.writeCredentials(accessToken: e.anthropic.validAccessToken, refreshToken: e.anthropic.validRefreshToken,
                                        expiresAt: Date(timeIntervalSince1970: 1_900_000_000))
         let events = e.sandbox.root + "/events.jsonl"
         try e.sandbox.writeConfig("timeout = 3\nnotify_command = \"cat >> '\(events)'\"\n[notify]\nruns_out = false\n")
-        // The process table elbowroom looks for Claude Code in: `procRoot`, else one of this test
-        // process alone (no claude), so a real Claude Code run by another test at the same time
-        // never counts as a local spender here.
-        var table = procRoot
-        if table == nil {
-            let own = e.sandbox.root + "/proc"
-            try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(atPath: own + "/\(getpid())", withDestinationPath: "/proc/\(getpid())")
-            table = own
-        }
-        e.sandbox.extra["ELBOWROOM_PROC_ROOT"] = table
+        // The process table elbowroom looks for Claude Code in: this test process (no claude),
+        // and what `startClaude` adds, so a real Claude Code run by another test at the same
+        // time never counts as a local spender here.
+        try FileManager.default.createDirectory(atPath: procTable(e), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: procTable(e) + "/\(getpid())", withDestinationPath: "/proc/\(getpid())")
+        e.sandbox.extra["ELBOWROOM_PROC_ROOT"] = procTable(e)
         return (e, events)
+    }
+
+    static func procTable(_ e: EndToEnd) -> String { e.sandbox.root + "/proc" }
+
+    /// A real process named claude of this user (`program`: a copy of sleep), running for a
+    /// minute and listed in the sandbox's process table.
+    static func startClaude(_ e: EndToEnd, _ program: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = ["60"]  // (sleep would refuse `-p PROMPT`: what counts is the name and owner)
+        try process.run()
+        try FileManager.default.createSymbolicLink(atPath: procTable(e) + "/\(process.processIdentifier)",
+                                                   withDestinationPath: "/proc/\(process.processIdentifier)")
+        return process
     }
 
     /// A /proc with one process of this user that is not Claude Code: nothing silent runs.
@@ -161,37 +170,21 @@ import Testing
 
     @Test func aLocalClaudeWithoutAStatusLineIsNoFalseElsewhere() throws {
         // Two real processes named claude of this user: one a session that sends its status line
-        // (its CLAUDE_PID comes with it), the other a `claude -p` that sends none. elbowroom looks
-        // for them in a process table of these two alone (`ELBOWROOM_PROC_ROOT`: links to their
-        // /proc entries), so a real Claude Code run by another test, or by someone on this
-        // machine, is not taken for a local spender.
-        let root = NSTemporaryDirectory() + "elbowroom-proc-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let (e, eventsFile) = try Self.setUp(procRoot: root)
+        // (its CLAUDE_PID comes with it), the other a `claude -p` that sends none. elbowroom sees
+        // them in the sandbox's process table alone (`setUp`).
+        let (e, eventsFile) = try Self.setUp()
         let bin = e.sandbox.root + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         // With cp, not in this process: a test that forks meanwhile would inherit the copy's
         // open write descriptor, and running the copy would fail with ETXTBSY.
         #expect(try BoundedRun.run("/bin/cp", ["/bin/sleep", bin + "/claude"], environment: [:], seconds: 30).status == 0)
-        let interactive = Process()
-        interactive.executableURL = URL(fileURLWithPath: bin + "/claude")
-        interactive.arguments = ["60"]
-        try interactive.run()
+        let interactive = try Self.startClaude(e, bin + "/claude")
         defer { kill(interactive.processIdentifier, SIGKILL); interactive.waitUntilExit() }
-        try FileManager.default.createSymbolicLink(atPath: root + "/\(interactive.processIdentifier)",
-                                                   withDestinationPath: "/proc/\(interactive.processIdentifier)")
         try twoSessions(e, alicePID: interactive.processIdentifier)
         try fetch(e, five: 22, seven: 22, at: 360)  // +4, the interactive session is idle: elsewhere
         try fetch(e, five: 22, seven: 22, at: 660)  // (once its grace is over)
-        let headless = Process()
-        headless.executableURL = URL(fileURLWithPath: bin + "/claude")
-        // (sleep would refuse `-p PROMPT`: what counts is the process's name and owner.)
-        headless.arguments = ["60"]
-        try headless.run()
+        let headless = try Self.startClaude(e, bin + "/claude")
         defer { kill(headless.processIdentifier, SIGKILL); headless.waitUntilExit() }
-        try FileManager.default.createSymbolicLink(atPath: root + "/\(headless.processIdentifier)",
-                                                   withDestinationPath: "/proc/\(headless.processIdentifier)")
         try fetch(e, five: 30, seven: 23, at: 720)  // +8 while the headless run spends: local
         try fetch(e, five: 30, seven: 23, at: 1100)
         at(e, 1150)
