@@ -103,6 +103,9 @@ enum RenderCommand {
             for part in data where !part.waits { _ = part.trigger?.startIfDue(cache: part.cache) }
         }
         context.endProcess?(output.exitCode)
+        // The accounts' parts live until the process ends, as one account's store does: freed,
+        // their long paths cost the first free's ~31 k instructions of metadata.
+        withExtendedLifetime(data) {}
         return output.exitCode
     }
 
