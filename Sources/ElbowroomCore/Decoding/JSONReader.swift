@@ -292,6 +292,18 @@ public struct JSONReader {
             throw failure
         }
         let start = index
+        // Fastest path, over the buffer: printable ASCII up to the quote (every string a cache
+        // file holds). At anything else (a backslash, a control, a byte past ASCII) the loops
+        // below take over from there.
+        index = bytes.withUnsafeBufferPointer { buffer in
+            var i = start
+            while i < buffer.count {
+                let c = buffer[i]
+                if c &- 0x20 >= 0x60 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { break }
+                i += 1
+            }
+            return i
+        }
         // Fast path: no escapes. ASCII (nearly every string here) is valid UTF-8 as it stands.
         var ascii = true
         while index < bytes.count {
