@@ -56,6 +56,23 @@ struct RenderContext: Sendable {
         default: view.window(named: name)
         }
     }
+
+    /// `read` of the window `name` names (as `window(named:)`), read where it is: a window named
+    /// by its alias or key is not copied out of the view (a copy of a window retains and releases
+    /// all its text, and a tooltip reads a window some fifty times).
+    func read<Result>(window name: String, _ read: (borrowing WindowView) -> Result?) -> Result? {
+        switch name {
+        case "worst", "each", "other":
+            guard let window = window(named: name) else { return nil }
+            return read(window)
+        default:
+            let key = WindowCatalog.key(forName: name)
+            return view.windows.withUnsafeBufferPointer { windows in
+                for i in windows.indices where windows[i].key == key { return read(windows[i]) }
+                return nil
+            }
+        }
+    }
 }
 
 /// Walks the tree into styled spans.
@@ -175,7 +192,7 @@ enum Renderer {
                 node.worstLevel(in: context, into: &worst)
             } else {
                 for name in node.windowNames {
-                    if let level = context.window(named: name)?.level { worst = max(worst ?? level, level) }
+                    if let level = context.read(window: name, { $0.level }) { worst = max(worst ?? level, level) }
                 }
             }
             own.semantic = SemanticStyle(worst ?? context.view.level)
