@@ -64,6 +64,7 @@ public enum Pango {
             if run < i {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
                 afterCR = false
+                run = i
             }
             let b = bytes[i]
             if b < 0x80 {
