@@ -237,22 +237,11 @@ enum Renderer {
         }
     }
 
-    /// The most UTF-8 a `String` holds inline, and what a span's text gets when it outgrows that.
-    static let smallText = 15
-    static let grownText = 480
-
     /// Appends text, merging it into the last span when the style is the same.
     private static func append(_ text: String, style: Style, to spans: inout [Span]) {
         guard !text.isEmpty else { return }
         if let last = spans.last, last.style == style {
-            let count = last.text.utf8.count
-            if count <= Self.smallText && count + text.utf8.count > Self.smallText {
-                // Outgrowing a small string: room for a tooltip's line at once. Grown by doubling,
-                // it would free a buffer of 64 bytes on the way, and the first such free costs a
-                // render ~31 k instructions of runtime metadata (docs/performance.md).
-                spans[spans.count - 1].text.reserveCapacity(Self.grownText)
-            }
-            spans[spans.count - 1].text += text
+            GrowingText.append(text, to: &spans[spans.count - 1].text)
         } else {
             spans.append(Span(text, style: style))
         }
