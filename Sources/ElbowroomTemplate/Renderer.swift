@@ -56,6 +56,23 @@ struct RenderContext: Sendable {
         default: view.window(named: name)
         }
     }
+
+    /// `read` of the window `name` names (as `window(named:)`), read where it is: a window named
+    /// by its alias or key is not copied out of the view (a copy of a window retains and releases
+    /// all its text, and a tooltip reads a window some fifty times).
+    func read<Result>(window name: String, _ read: (borrowing WindowView) -> Result?) -> Result? {
+        switch name {
+        case "worst", "each", "other":
+            guard let window = window(named: name) else { return nil }
+            return read(window)
+        default:
+            let key = WindowCatalog.key(forName: name)
+            return view.windows.withUnsafeBufferPointer { windows in
+                for i in windows.indices where windows[i].key == key { return read(windows[i]) }
+                return nil
+            }
+        }
+    }
 }
 
 /// Walks the tree into styled spans.
@@ -175,7 +192,7 @@ enum Renderer {
                 node.worstLevel(in: context, into: &worst)
             } else {
                 for name in node.windowNames {
-                    if let level = context.window(named: name)?.level { worst = max(worst ?? level, level) }
+                    if let level = context.read(window: name, { $0.level }) { worst = max(worst ?? level, level) }
                 }
             }
             own.semantic = SemanticStyle(worst ?? context.view.level)
@@ -204,12 +221,19 @@ enum Renderer {
         }
     }
 
-    /// A conditional group: appended only when every placeholder inside has a value.
+    /// A conditional group: appended only when every placeholder inside has a value. Rendered in
+    /// place and taken back when one has none (a group is mostly kept, and copying every kept
+    /// group's text out of an array of its own cost a tooltip a fifth of its render).
     private static func renderConditional(_ inner: [Node], style: Style, context: RenderContext, into spans: inout [Span]) {
-        var group: [Span] = []
+        let count = spans.count
+        let lastLength = spans.last?.text.utf8.count ?? 0
         // Either `each` is set already or nothing below mentions it: no group inside repeats.
-        if render(inner, style: style, context: context, into: &group, stopAtMissing: true, eachFree: true) {
-            for span in group { append(span.text, style: span.style, to: &spans) }
+        if !render(inner, style: style, context: context, into: &spans, stopAtMissing: true, eachFree: true) {
+            spans.removeSubrange(count...)
+            if count > 0 && spans[count - 1].text.utf8.count != lastLength {
+                let text = spans[count - 1].text
+                spans[count - 1].text.removeSubrange(text.utf8.index(text.startIndex, offsetBy: lastLength)...)
+            }
         }
     }
 
@@ -217,7 +241,7 @@ enum Renderer {
     private static func append(_ text: String, style: Style, to spans: inout [Span]) {
         guard !text.isEmpty else { return }
         if let last = spans.last, last.style == style {
-            spans[spans.count - 1].text += text
+            GrowingText.append(text, to: &spans[spans.count - 1].text)
         } else {
             spans.append(Span(text, style: style))
         }

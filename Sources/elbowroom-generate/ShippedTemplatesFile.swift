@@ -63,30 +63,41 @@ enum ShippedTemplatesFile {
                 switch name {
 
         """
+        for (name, _) in templates {
+            out += "        case \(String(reflecting: name)): return \(treeName(name))\n"
+        }
+        out += """
+                default: return nil
+                }
+            }
+
+        """
+        // Each tree a `static let` of literals: the compiler lays its arrays out in the binary,
+        // so a render sets them up once instead of allocating and filling every one of them
+        // (built in the function, the tooltip's tree cost a waybar render ~10 k instructions more).
         for (name, source) in templates {
             let template = try Template.parse(source, name: name)
-            out += "        case \(String(reflecting: name)):\n"
-            out += "            return (\n"
-            out += "                nodes: [\n"
+            out += "\n    /// `templates/\(name).tmpl`, parsed.\n"
+            out += "    private static let \(treeName(name)): (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) = (\n"
+            out += "        nodes: [\n"
             for node in template.reflectedNodes {
-                out += "                    "
-                out += SwiftLayout.format(node, indent: 20,
+                out += "            "
+                out += SwiftLayout.format(node, indent: 12,
                                           prefixes: ["ElbowroomTemplate.", "ElbowroomCore."])
                 out += ",\n"
             }
-            out += "                ],\n"
-            out += "                namedKeys: \(String(reflecting: template.namedKeys)),\n"
-            out += "                repeatsWindows: \(String(reflecting: template.repeatsWindows)))\n"
+            out += "        ],\n"
+            out += "        namedKeys: \(String(reflecting: template.namedKeys)),\n"
+            out += "        repeatsWindows: \(String(reflecting: template.repeatsWindows)))\n"
         }
-        out += """
-                default:
-                    return nil
-                }
-            }
-        }
-
-        """
+        out += "}\n"
         return out
+    }
+
+    /// The Swift name of template `name`'s tree: `tree_` and the name, each character that
+    /// cannot be in an identifier as `_`.
+    static func treeName(_ name: String) -> String {
+        "tree_" + String(name.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? Character($0) : "_" })
     }
 
     /// `text` as a Swift literal: a raw multi-line string, indented with the code, when that

@@ -64,4 +64,29 @@ import ElbowroomCore
             return
         }
     }
+
+    /// A tooltip's markup is written straight from its spans (waybar): the same bytes as
+    /// resolving and merging the spans into runs and encoding those, whatever the spans hold —
+    /// a CR ending one span and an LF starting the next, specials split across spans, spans of
+    /// one style next to each other or not, empty ones.
+    @Test func markupFromSpansEqualsMarkupFromRuns() {
+        let styles: [Style] = [.plain, Style(bold: true), Style(semantic: .warn), Style(semantic: .ok), .plain]
+        var frame = Hostile.frame("x")
+        let texts = Self.samples()
+        var cases: [[Span]] = [[Span("a\r"), Span("\nb"), Span("\r", style: Style(bold: true)), Span(""), Span("\n", style: Style(bold: true))]]
+        for start in stride(from: 0, to: texts.count - 6, by: 3) {
+            cases.append((0..<6).map { k in Span(texts[start + k], style: styles[(start + k * 7) % styles.count]) })
+        }
+        for spans in cases {
+            frame.tooltip = spans
+            var bytes: [UInt8] = []
+            Pango.encode(frame.tooltip, of: frame, into: &bytes)
+            let direct = String(decoding: bytes, as: UTF8.self)
+            let throughRuns = Pango.encode(frame.runs(frame.tooltip))
+            if direct != throughRuns {
+                Issue.record("\(frame.tooltip.map(\.text).debugDescription): \(direct.debugDescription) != \(throughRuns.debugDescription)")
+                return
+            }
+        }
+    }
 }

@@ -155,6 +155,44 @@ struct FormattingTests {
         #expect(NumberText.fixed(value, decimals: decimals) == expected)
     }
 
+    /// `NumberText.fixed` writes its digits into a buffer: the same text as the joined strings it
+    /// replaced (kept here as the reference), for values across the range it handles, every
+    /// number of decimals a filter allows, both signs and both rounding rules.
+    @Test func fixedNumbersEqualTheirReference() {
+        func reference(_ value: Double, _ decimals: Int, _ rule: FloatingPointRoundingRule) -> String {
+            guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
+            var scale = 1.0
+            for _ in 0..<decimals { scale *= 10 }
+            let scaled = (abs(value) * scale).rounded(rule)
+            guard scaled < 9e15 else { return String(value) }
+            let whole = Int64(scaled)
+            let factor = Int64(scale)
+            var text = String(whole / factor)
+            if decimals > 0 {
+                let fraction = String(whole % factor)
+                text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+            }
+            return (value < 0 && scaled != 0 ? "-" : "") + text
+        }
+        var values: [Double] = [0, -0.0, 0.004, 0.005, 0.05, 0.5, 0.95, 1, 9.99, 10, 99.5, 100, 123456.789, 8.9e14, 9e15, 1e300, .nan, .infinity]
+        var state: UInt64 = 0x5EED
+        for _ in 0..<2000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            values.append(Double(state >> 11) / Double(1 << 53) * pow(10, Double(state % 9)) - 1)
+        }
+        for value in values + values.map({ -$0 }) {
+            for decimals in 0...6 {
+                for rule in [FloatingPointRoundingRule.toNearestOrAwayFromZero, .down] {
+                    let got = NumberText.fixed(value, decimals: decimals, rule: rule)
+                    guard got == reference(value, decimals, rule) else {
+                        Issue.record("\(value) with \(decimals): \(got) != \(reference(value, decimals, rule))")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
     @Test(arguments: [
         (0.0, 4, "    "), (100, 4, "████"), (50, 4, "██  "), (12.5, 1, "▏"), (3, 8, "▎       "), (1, 8, "▏       "), (150, 2, "██"),
     ])

@@ -12,7 +12,8 @@ public struct ANSIAdapter: OutputAdapter {
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
         guard frame.useColor else { return PlainAdapter().render(frame) }
-        return AdapterOutput(SGR.encode(frame.runs(frame.spans)) + "\n")
+        let runs = frame.runs(frame.spans)
+        return AdapterOutput(SGR.encode(runs), madeFrom: runs)
     }
 
     /// Nothing on stdout: the CLI prints the detail on stderr.

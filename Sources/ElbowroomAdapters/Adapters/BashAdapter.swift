@@ -16,7 +16,8 @@ public struct BashAdapter: OutputAdapter {
     public var colorsReachATerminal: Bool { true }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        AdapterOutput(SGR.encode(frame.terminalRuns, wrap: Self.wrap) + "\n")
+        let runs = frame.terminalRuns
+        return AdapterOutput(SGR.encode(runs, wrap: Self.wrap), madeFrom: runs)
     }
 
     /// A short red marker: the prompt stays usable, the detail is on stderr.

@@ -16,7 +16,8 @@ public struct ClaudeAdapter: OutputAdapter {
     public var colorsReachATerminal: Bool { true }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        AdapterOutput(SGR.encode(frame.terminalRuns) + "\n")
+        let runs = frame.terminalRuns
+        return AdapterOutput(SGR.encode(runs), madeFrom: runs)
     }
 
     /// Claude Code hides stderr, so the reason goes on the status line itself (one line).

@@ -14,7 +14,8 @@ public struct FishAdapter: OutputAdapter {
     public var colorsReachATerminal: Bool { true }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        AdapterOutput(SGR.encode(frame.terminalRuns))
+        let runs = frame.terminalRuns
+        return AdapterOutput(SGR.encode(runs), madeFrom: runs, line: false)
     }
 
     public var errorReader: ErrorReader { .consumer }

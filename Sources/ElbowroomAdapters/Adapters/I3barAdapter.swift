@@ -22,9 +22,13 @@ public struct I3barAdapter: OutputAdapter {
     /// SIGUSR2 and SIGCONT by this platform's numbers (12 and 18 on Linux; not on the BSDs).
     public static let header = #"{"version":1,"click_events":true,"stop_signal":\#(SIGUSR2),"cont_signal":\#(SIGCONT)}"#
 
-    /// The block as ordered key/value pairs; `name` is left out for i3blocks, which routes clicks
-    /// by the name in its own config.
-    static func block(_ frame: RenderedFrame, includeName: Bool = true) -> JSONValue {
+    /// The block, appended to `out` as JSON with its keys in order; `name` is left out for
+    /// i3blocks, which routes clicks by the name in its own config. Returns the runs it was made
+    /// from (an output keeps them: `AdapterOutput.madeFrom`). Written as bytes into one buffer,
+    /// the markup through a second, as waybar's line is: no `JSONValue` pairs and no string per
+    /// field that is freed once copied (`GrowingText`).
+    @discardableResult
+    static func block(_ frame: RenderedFrame, includeName: Bool = true, into out: inout [UInt8]) -> [StyledRun] {
         var runs = frame.singleLineRuns(frame.spans)
         let urgent = frame.level == .critical
         // An urgent block is drawn on the bar's urgent colours (white on #900000 by default)
@@ -35,19 +39,35 @@ public struct I3barAdapter: OutputAdapter {
         }
         let color = frame.blockColor
         let needsMarkup = runs.contains { !$0.style.isPlain && $0.style != Style(foreground: color) }
-        var pairs: [(String, JSONValue)] = []
-        if includeName { pairs.append(("name", .string("elbowroom"))) }
+        out.append(UInt8(ascii: "{"))
+        if includeName { out.append(contentsOf: #""name":"elbowroom","#.utf8) }
+        out.append(contentsOf: #""full_text":"#.utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(512)
         if needsMarkup {
-            pairs.append(("full_text", .string(Pango.encode(runs))))
-            pairs.append(("short_text", .string(Pango.escape(frame.shortText))))
+            Pango.encode(runs, into: &text)
         } else {
-            pairs.append(("full_text", .string(runs.map { $0.text }.concatenated())))
-            pairs.append(("short_text", .string(frame.shortText)))
+            for run in runs { text.append(contentsOf: run.text.utf8) }
         }
-        if let color { pairs.append(("color", .string(color.hex))) }
-        pairs.append(("urgent", .bool(urgent)))
-        if needsMarkup { pairs.append(("markup", .string("pango"))) }
-        return .object(pairs)
+        text.withUnsafeBufferPointer { JSONString.quote(bytes: $0, into: &out) }
+        out.append(contentsOf: #","short_text":"#.utf8)
+        JSONString.quote(needsMarkup ? Pango.escape(frame.shortText) : frame.shortText, into: &out)
+        if let color {
+            out.append(contentsOf: #","color":"#.utf8)
+            JSONString.quote(color.hex, into: &out)
+        }
+        out.append(contentsOf: #","urgent":"#.utf8)
+        out.append(contentsOf: (urgent ? "true" : "false").utf8)
+        if needsMarkup { out.append(contentsOf: #","markup":"pango""#.utf8) }
+        out.append(UInt8(ascii: "}"))
+        return runs
+    }
+
+    /// The block as JSON text (`block(_:includeName:into:)`).
+    static func block(_ frame: RenderedFrame, includeName: Bool = true) -> String {
+        var out: [UInt8] = []
+        block(frame, includeName: includeName, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func errorBlock(_ message: String, includeName: Bool = true) -> JSONValue {
@@ -63,13 +83,17 @@ public struct I3barAdapter: OutputAdapter {
     }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        AdapterOutput("[" + Self.block(frame).encoded + "]\n")
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        out.reserveCapacity(1024)
+        let runs = Self.block(frame, into: &out)
+        out.append(contentsOf: "]\n".utf8)
+        return AdapterOutput(String(decoding: out, as: UTF8.self), madeFrom: runs, line: false)
     }
 
     public func streamHeader() -> String? { Self.header + "\n[\n" }
 
     public func streamFrame(_ frame: RenderedFrame) -> String {
-        "[" + Self.block(frame).encoded + "],\n"
+        "[" + Self.block(frame) + "],\n"
     }
 
     /// A red block with the reason.

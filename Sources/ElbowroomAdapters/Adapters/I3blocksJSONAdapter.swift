@@ -12,7 +12,11 @@ public struct I3blocksJSONAdapter: OutputAdapter {
     public var defaultThemes: [ConsumerTheme] { [.i3barDefault] }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        AdapterOutput(I3barAdapter.block(frame, includeName: false).encoded + "\n")
+        var out: [UInt8] = []
+        out.reserveCapacity(1024)
+        let runs = I3barAdapter.block(frame, includeName: false, into: &out)
+        out.append(0x0A)
+        return AdapterOutput(String(decoding: out, as: UTF8.self), madeFrom: runs, line: false)
     }
 
     public var errorReader: ErrorReader { .consumer }

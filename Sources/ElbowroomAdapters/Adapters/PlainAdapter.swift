@@ -9,7 +9,12 @@ public struct PlainAdapter: OutputAdapter {
     public let summary = "plain text, no colour, no escapes"
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        AdapterOutput(SafeText.clean(frame.spans.plainText, lines: .keep) + "\n")
+        // Appended in place, and the line's text kept with the output (`GrowingText`).
+        let plain = frame.spans.plainText
+        guard SafeText.mayNeedCleaning(plain) else { return AdapterOutput(plain, madeFrom: [StyledRun(plain)]) }
+        var text = ""
+        SafeText.map(plain, lines: .keep, into: &text) { _ in nil }
+        return AdapterOutput(text, madeFrom: [StyledRun(plain)])
     }
 
     /// Nothing on stdout: the CLI prints the detail on stderr.

@@ -24,14 +24,16 @@ public struct PolybarAdapter: OutputAdapter {
             if let fg = run.style.foreground { open += "%{F\(fg.hex)}"; close = "%{F-}" + close }
             if let bg = run.style.background { open += "%{B\(bg.hex)}"; close = "%{B-}" + close }
             if run.style.underline { open += "%{+u}"; close = "%{-u}" + close }
-            out += open + PolybarEscaping.escape(run.text) + close
+            GrowingText.append(open, to: &out)
+            PolybarEscaping.escape(run.text, into: &out)
+            GrowingText.append(close, to: &out)
         }
         return out
     }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
         let runs = frame.runs(frame.spans) { var s = $0; s.bold = false; s.italic = false; return s }
-        return AdapterOutput(Self.encode(runs) + "\n")
+        return AdapterOutput(Self.encode(runs), madeFrom: runs)
     }
 
     public var errorReader: ErrorReader { .consumer }

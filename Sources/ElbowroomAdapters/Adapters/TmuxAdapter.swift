@@ -39,14 +39,16 @@ public struct TmuxAdapter: OutputAdapter {
             if run.style.bold { attrs.append("bold") }
             if run.style.italic { attrs.append("italics") }
             if run.style.underline { attrs.append("underscore") }
-            let text = TmuxEscaping.escape(run.text)
-            out += attrs.isEmpty ? text : "#[" + attrs.concatenated(separator: ",") + "]" + text + "#[default]"
+            if !attrs.isEmpty { GrowingText.append("#[" + attrs.concatenated(separator: ",") + "]", to: &out) }
+            TmuxEscaping.escape(run.text, into: &out)
+            if !attrs.isEmpty { GrowingText.append("#[default]", to: &out) }
         }
         return out
     }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        AdapterOutput(Self.encode(frame.runs(frame.spans)) + "\n")
+        let runs = frame.runs(frame.spans)
+        return AdapterOutput(Self.encode(runs), madeFrom: runs)
     }
 
     public var errorReader: ErrorReader { .consumer }

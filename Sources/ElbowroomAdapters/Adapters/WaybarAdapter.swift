@@ -21,35 +21,49 @@ public struct WaybarAdapter: OutputAdapter {
     public var defaultTooltipTemplate: String? { "tooltip" }
 
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
-        AdapterOutput(line(frame) + "\n")
+        var out = line(frame)
+        out.append(0x0A)
+        return AdapterOutput(String(decoding: out, as: UTF8.self))
     }
 
-    func line(_ frame: RenderedFrame) -> String {
-        // Written field by field, not through `JSONValue`: the same JSON, without an array of
-        // (key, value) pairs built on every render.
-        var out = "{\"text\":"
-        out += JSONString.quote(Pango.encode(frame.singleLineRuns(frame.spans)))
-        out += ",\"alt\":"
-        out += JSONString.quote(frame.status.rawValue)
-        out += ",\"tooltip\":"
-        out += JSONString.quote(Pango.encode(frame.runs(frame.tooltip)))
-        out += ",\"class\":"
+    /// The JSON object, as bytes. Written field by field into one buffer, the markup through a
+    /// second: no `JSONValue` pairs, and no string per field or per run on the way (a tooltip's
+    /// text was copied four times between the template and the output, and each copy grew).
+    func line(_ frame: RenderedFrame) -> [UInt8] {
+        var markup: [UInt8] = []
+        markup.reserveCapacity(1024)
+        var out: [UInt8] = []
+        out.reserveCapacity(2048)
+        out.append(contentsOf: "{\"text\":".utf8)
+        Pango.encode(frame.singleLineRuns(frame.spans), into: &markup)
+        markup.withUnsafeBufferPointer { JSONString.quote(bytes: $0, into: &out) }
+        out.append(contentsOf: ",\"alt\":".utf8)
+        JSONString.quote(frame.status.rawValue, into: &out)
+        out.append(contentsOf: ",\"tooltip\":".utf8)
+        markup.removeAll(keepingCapacity: true)
+        Pango.encode(frame.tooltip, of: frame, into: &markup)
+        markup.withUnsafeBufferPointer { JSONString.quote(bytes: $0, into: &out) }
+        out.append(contentsOf: ",\"class\":".utf8)
         // The level, then `stale` when stale, then the status when it is neither ok nor stale.
         let stale = frame.view.isStale
         let status = frame.status != .ok && frame.status != .stale
         if !stale && !status {
-            out += JSONString.quote(frame.level.rawValue)
+            JSONString.quote(frame.level.rawValue, into: &out)
         } else {
-            out += "[" + JSONString.quote(frame.level.rawValue)
-            if stale { out += ",\"stale\"" }
-            if status { out += "," + JSONString.quote(frame.status.rawValue) }
-            out += "]"
+            out.append(0x5B)
+            JSONString.quote(frame.level.rawValue, into: &out)
+            if stale { out.append(contentsOf: ",\"stale\"".utf8) }
+            if status {
+                out.append(0x2C)
+                JSONString.quote(frame.status.rawValue, into: &out)
+            }
+            out.append(0x5D)
         }
         if let percentage = frame.percentage {
-            out += ",\"percentage\":"
-            out += JSONNumber.format(percentage.rounded(PercentText.rule))
+            out.append(contentsOf: ",\"percentage\":".utf8)
+            out.append(contentsOf: JSONNumber.format(percentage.rounded(PercentText.rule)).utf8)
         }
-        out += "}"
+        out.append(0x7D)
         return out
     }
 

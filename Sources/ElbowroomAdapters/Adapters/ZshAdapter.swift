@@ -34,7 +34,9 @@ public struct ZshAdapter: OutputAdapter {
             if s.underline { open += "%U"; close = "%u" + close }
             if let fg = s.foreground { open += "%F{\(color(fg))}"; close = "%f" + close }
             if let bg = s.background { open += "%K{\(color(bg))}"; close = "%k" + close }
-            out += open + ZshEscaping.escape(run.text) + close
+            GrowingText.append(open, to: &out)
+            ZshEscaping.escape(run.text, into: &out)
+            GrowingText.append(close, to: &out)
         }
         return out
     }
@@ -48,7 +50,7 @@ public struct ZshAdapter: OutputAdapter {
             s.italic = false
             return s
         }
-        return AdapterOutput(Self.encode(runs) + "\n")
+        return AdapterOutput(Self.encode(runs), madeFrom: runs)
     }
 
     public var errorReader: ErrorReader { .consumer }

@@ -21,7 +21,7 @@ extension RenderedFrame {
         for span in spans where !span.text.isEmpty {
             let style = expressible(palette.resolve(span.style))
             if let last = runs.last, last.style == style {
-                runs[runs.count - 1].text += span.text
+                GrowingText.append(span.text, to: &runs[runs.count - 1].text)
             } else {
                 runs.append(StyledRun(span.text, style: style))
             }

@@ -28,8 +28,15 @@ public enum JSONString {
             break
         }
         if plain { return nil }
-        var out: [UInt8] = [UInt8(ascii: "\"")]
-        out.reserveCapacity(bytes.count + 16)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 18)
+        quote(bytes: bytes, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `bytes` quoted, the quotes included, to `out`.
+    static func quote(bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
         // Runs of bytes that stand as they are are copied whole.
         var run = 0
         var i = 0
@@ -75,7 +82,12 @@ public enum JSONString {
         i = min(i, bytes.count)
         flush()
         out.append(UInt8(ascii: "\""))
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `text` quoted to `out`.
+    static func quote(_ text: String, into out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { quote(bytes: $0, into: &out) }
     }
 
     /// `\u` and four lowercase hex digits, as bytes.

@@ -21,31 +21,51 @@ public enum Pango {
     /// 0xC2 0x80–0x9F (C1 controls, NEL), 0xD8 0x9C (U+061C), 0xE2 0x80/0x81 (bidi controls, line
     /// separators) and 0xEF 0xBF (U+FFFE, U+FFFF) are looked at; the rest is copied run by run.
     static func escape(bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        func special(_ i: Int) -> Bool {
-            let b = bytes[i]
-            if b < 0x80 {
-                return b < 0x20 || b == 0x7F || b == UInt8(ascii: "&") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">")
-                    || b == UInt8(ascii: "\"") || b == UInt8(ascii: "'")
-            }
-            guard i + 1 < bytes.count else { return false }
-            let next = bytes[i + 1]
-            switch b {
-            case 0xC2: return next < 0xA0
-            case 0xD8: return next == 0x9C
-            case 0xE2: return next == 0x80 || next == 0x81
-            case 0xEF: return next == 0xBF
-            default: return false
-            }
-        }
         var first = 0
-        while first < bytes.count && !special(first) { first += 1 }
+        while first < bytes.count && !isSpecial(bytes, first) { first += 1 }
         if first == bytes.count { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<first]))
         var afterCR = false
-        var i = first
+        escape(bytes: bytes, into: &out, afterCR: &afterCR)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether the byte at `i` starts something `escape` changes (never a continuation byte).
+    @inline(__always)
+    static func isSpecial(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        let b = bytes[i]
+        if b < 0x80 {
+            return b < 0x20 || b == 0x7F || b == UInt8(ascii: "&") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">")
+                || b == UInt8(ascii: "\"") || b == UInt8(ascii: "'")
+        }
+        guard i + 1 < bytes.count else { return false }
+        let next = bytes[i + 1]
+        switch b {
+        case 0xC2: return next < 0xA0
+        case 0xD8: return next == 0x9C
+        case 0xE2: return next == 0x80 || next == 0x81
+        case 0xEF: return next == 0xBF
+        default: return false
+        }
+    }
+
+    /// Appends `bytes` escaped to `out`, runs of bytes that stand as they are copied whole.
+    /// `afterCR`: the text before ended in a CR (so an LF this text starts with is the same line
+    /// break); on return, whether this text does.
+    static func escape(bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], afterCR: inout Bool) {
+        var run = 0
+        var i = 0
         while i < bytes.count {
+            guard isSpecial(bytes, i) else {
+                i += 1
+                continue
+            }
+            if run < i {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+                afterCR = false
+                run = i
+            }
             let b = bytes[i]
             if b < 0x80 {
                 let wasAfterCR = afterCR
@@ -59,32 +79,35 @@ public enum Pango {
                 case 0x0A: if !wasAfterCR { out.append(0x0A) }
                 case 0x0D: out.append(0x0A)
                 case 0x09: out.append(b)
-                case 0x00...0x1F, 0x7F: break
-                default: out.append(b)
+                default: break  // the other C0 controls and DEL
                 }
                 i += 1
+                run = i
                 continue
             }
             let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
             afterCR = false
-            if special(i) {
-                var value = UInt32(b) & (length == 2 ? 0x1F : 0x0F)
-                for k in 1..<length where i + k < bytes.count { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
-                if let scalar = Unicode.Scalar(value) {
-                    if SafeText.isLineBreak(scalar) {
-                        out.append(0x0A)
-                        i += length
-                        continue
-                    }
-                    if SafeText.isDropped(scalar) || value == 0xFFFE || value == 0xFFFF {
-                        i += length
-                        continue
-                    }
+            var value = UInt32(b) & (length == 2 ? 0x1F : 0x0F)
+            for k in 1..<length where i + k < bytes.count { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
+            if let scalar = Unicode.Scalar(value) {
+                if SafeText.isLineBreak(scalar) {
+                    out.append(0x0A)
+                    i += length
+                    run = i
+                    continue
+                }
+                if SafeText.isDropped(scalar) || value == 0xFFFE || value == 0xFFFF {
+                    i += length
+                    run = i
+                    continue
                 }
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<min(i + length, bytes.count)]))
+            // Looked at and kept (U+00A0 and above behind 0xC2, …): part of the next run.
             i += length
         }
-        return String(decoding: out, as: UTF8.self)
+        if run < bytes.count {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
+            afterCR = false
+        }
     }
 }

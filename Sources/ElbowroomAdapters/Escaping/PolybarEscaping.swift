@@ -10,8 +10,15 @@ public enum PolybarEscaping {
     public static let breaker = "\u{200B}"
 
     public static func escape(_ text: String) -> String {
+        var out = ""
+        escape(text, into: &out)
+        return out
+    }
+
+    /// `escape(text)` appended to `out`.
+    public static func escape(_ text: String, into out: inout String) {
         var previous: Unicode.Scalar = " "
-        return SafeText.map(text, lines: .join) { scalar in
+        SafeText.map(text, lines: .join, into: &out) { scalar in
             defer { previous = scalar }
             return scalar == "{" && previous == "%" ? breaker + "{" : nil
         }

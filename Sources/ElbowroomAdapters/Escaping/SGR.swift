@@ -42,14 +42,14 @@ public enum SGR {
     public static func encode(_ runs: [StyledRun], wrap: (String) -> String = { $0 }) -> String {
         var out = ""
         for run in runs {
-            let text = SafeText.mayNeedCleaning(run.text)
-                ? SafeText.map(run.text, lines: .keep) { $0 == "\t" ? " " : nil } : run.text
             let p = parameters(run.style)
-            if p.isEmpty {
-                out += text
+            if !p.isEmpty { GrowingText.append(wrap(escape + p.concatenated(separator: ";") + "m"), to: &out) }
+            if SafeText.mayNeedCleaning(run.text) {
+                SafeText.map(run.text, lines: .keep, into: &out) { $0 == "\t" ? " " : nil }
             } else {
-                out += wrap(escape + p.concatenated(separator: ";") + "m") + text + wrap(reset)
+                GrowingText.append(run.text, to: &out)
             }
+            if !p.isEmpty { GrowingText.append(wrap(reset), to: &out) }
         }
         return out
     }

@@ -9,4 +9,9 @@ public enum TmuxEscaping {
     public static func escape(_ text: String) -> String {
         SafeText.map(text, lines: .join) { $0 == "#" ? "##" : nil }
     }
+
+    /// `escape(text)` appended to `out`.
+    public static func escape(_ text: String, into out: inout String) {
+        SafeText.map(text, lines: .join, into: &out) { $0 == "#" ? "##" : nil }
+    }
 }

@@ -9,4 +9,9 @@ public enum ZshEscaping {
     public static func escape(_ text: String) -> String {
         SafeText.map(text, lines: .keep) { $0 == "%" ? "%%" : $0 == "\t" ? " " : nil }
     }
+
+    /// `escape(text)` appended to `out`.
+    public static func escape(_ text: String, into out: inout String) {
+        SafeText.map(text, lines: .keep, into: &out) { $0 == "%" ? "%%" : $0 == "\t" ? " " : nil }
+    }
 }

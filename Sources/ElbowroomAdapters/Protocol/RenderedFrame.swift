@@ -59,9 +59,26 @@ public struct RenderedFrame: Sendable {
 public struct AdapterOutput: Sendable, Equatable {
     public var text: String
     public var exitCode: Int32
+    /// The runs `text` was made from, kept as long as the output (a one-shot render keeps that to
+    /// its exit): freed, a merged run of 64 bytes or more costs ~31 k instructions
+    /// (`GrowingText`). Not part of equality.
+    var madeFrom: [StyledRun] = []
 
     public init(_ text: String, exitCode: Int32 = 0) {
         self.text = text
         self.exitCode = exitCode
+    }
+
+    /// `text` made from `runs`, with a final line break when `line` (appended in place, not a
+    /// second string).
+    init(_ text: String, madeFrom runs: [StyledRun], line: Bool = true, exitCode: Int32 = 0) {
+        var text = text
+        if line { GrowingText.append("\n", to: &text) }
+        self.init(text, exitCode: exitCode)
+        madeFrom = runs
+    }
+
+    public static func == (a: AdapterOutput, b: AdapterOutput) -> Bool {
+        a.text == b.text && a.exitCode == b.exitCode
     }
 }

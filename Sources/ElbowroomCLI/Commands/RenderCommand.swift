@@ -38,9 +38,10 @@ enum RenderCommand {
         // before the fork, and the parent then touches almost no memory the fork shared (each
         // page it writes after a fork is copied first).
         var fetchAfterOutput: FetchTrigger?
-        // The cache's and the history's paths live until the process ends: freed, a path that
-        // long costs a render ~31 k instructions (the runtime's metadata for `_StringBreadcrumbs?`
-        // on the first free of a long string; docs/performance.md).
+        // The cache's and the history's paths, and the frame and output, live until the process
+        // ends: freed, a string of 64 bytes or more (a long path, a tooltip's line) costs a
+        // render ~31 k instructions (the runtime's metadata for `_StringBreadcrumbs?` on the first
+        // free of such a string; docs/performance.md).
         let store = CacheStore(paths: context.paths)
         let historyStore = setup.readsHistory && !invocation.demo ? HistoryStore(paths: context.paths) : nil
         if invocation.demo {
@@ -82,7 +83,7 @@ enum RenderCommand {
         context.stdout.write(output.text)
         _ = fetchAfterOutput?.startIfDue(cache: cache)
         context.endProcess?(output.exitCode)
-        withExtendedLifetime((store, historyStore)) {}
+        withExtendedLifetime((store, historyStore, frame, output)) {}
         return output.exitCode
     }
 
@@ -103,9 +104,10 @@ enum RenderCommand {
             for part in data where !part.waits { _ = part.trigger?.startIfDue(cache: part.cache) }
         }
         context.endProcess?(output.exitCode)
-        // The accounts' parts live until the process ends, as one account's store does: freed,
-        // their long paths cost the first free's ~31 k instructions of metadata.
-        withExtendedLifetime(data) {}
+        // The accounts' parts, the frame and the output live until the process ends, as one
+        // account's do: freed, their long paths and lines cost the first free's ~31 k
+        // instructions of metadata.
+        withExtendedLifetime((data, frame, output)) {}
         return output.exitCode
     }
 

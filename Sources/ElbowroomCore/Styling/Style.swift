@@ -152,7 +152,7 @@ extension Array where Element == Span {
     /// The text with every style dropped.
     public var plainText: String {
         var out = ""
-        for span in self { out += span.text }
+        for span in self { GrowingText.append(span.text, to: &out) }
         return out
     }
 }

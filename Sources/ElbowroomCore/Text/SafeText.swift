@@ -32,6 +32,14 @@ public enum SafeText {
     public static func map(_ text: String, lines: Lines, escape: (Unicode.Scalar) -> String?) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
+        map(text, lines: lines, into: &out, escape: escape)
+        return out
+    }
+
+    /// `map(_:lines:escape:)` appended to `out` (an adapter's line: no string of its own that
+    /// is freed once copied, see `GrowingText`).
+    public static func map(_ text: String, lines: Lines, into out: inout String, escape: (Unicode.Scalar) -> String?) {
+        GrowingText.reserve(text.utf8.count, in: &out)
         var afterCR = false
         for scalar in text.unicodeScalars {
             var s = scalar
@@ -51,7 +59,6 @@ public enum SafeText {
                 out.unicodeScalars.append(s)
             }
         }
-        return out
     }
 
     /// `text` safe to print: controls and bidi controls dropped, line breaks as `lines` says.

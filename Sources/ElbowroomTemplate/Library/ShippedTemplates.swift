@@ -65,1473 +65,1262 @@ extension TemplateLibrary {
     /// which of its top-level nodes repeat per window (`each`).
     static func compiled(_ name: String) -> (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool])? {
         switch name {
-        case "claude":
-            return (
-                nodes: [
-                    .conditional([
-                        .styled(
-                            [.placeholder(Placeholder(variable: .claude(.model), filters: [], account: nil))],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: true,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                    .conditional([
-                        .text(" · ctx "),
-                        .placeholder(
-                            Placeholder(variable: .claude(.context_percent), filters: [], account: nil)
-                        ),
-                        .text("%"),
-                    ]),
-                    .conditional([
-                        .text(" · "),
-                        .styled(
-                            [
-                                .placeholder(
-                                    Placeholder(variable: .window("each", .short), filters: [], account: nil)
-                                ),
-                                .text(" "),
-                                .placeholder(
-                                    Placeholder(
-                                        variable: .window("each", .percent),
-                                        filters: [],
-                                        account: nil
-                                    )
-                                ),
-                                .text("%"),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                    ]),
-                    .conditional([
-                        .placeholder(
-                            Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)
-                        ),
-                        .text(" · "),
-                        .styled(
-                            [
-                                .conditional([
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.org), filters: [], account: nil)
-                                    ),
-                                    .text("org "),
-                                ]),
-                                .conditional([
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.used), filters: [], account: nil)
-                                    ),
-                                    .text(" / "),
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.limit), filters: [], account: nil)
-                                    ),
-                                ]),
-                                .conditional([
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.uncapped), filters: [], account: nil)
-                                    ),
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.used), filters: [], account: nil)
-                                    ),
-                                    .text(" spent"),
-                                ]),
-                                .conditional([
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.used), filters: [.not], account: nil)
-                                    ),
-                                    .text("spend "),
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.percent), filters: [], account: nil)
-                                    ),
-                                    .text("%"),
-                                ]),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                        .conditional([
-                            .text(" "),
-                            .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
-                        ]),
-                    ]),
-                    .conditional([
-                        .placeholder(
-                            Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil)
-                        ),
-                        .text(" · credits "),
-                        .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
-                        .conditional([
-                            .text(" / "),
-                            .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
-                        ]),
-                    ]),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
-                        .text(" · "),
-                        .styled(
-                            [.placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil))],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: .dim,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                    .styled(
-                        [
-                            .conditional([
-                                .text(" "),
-                                .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
-                                .text("stale"),
-                            ]),
-                            .conditional([
-                                .text(" "),
-                                .placeholder(
-                                    Placeholder(variable: .top(.age), filters: [.exists], account: nil)
-                                ),
-                                .placeholder(
-                                    Placeholder(variable: .top(.offline), filters: [], account: nil)
-                                ),
-                                .text("offline"),
-                            ]),
-                        ],
-                        StyleSpec.Parsed(
-                            style: Style(
-                                semantic: .stale,
-                                foreground: nil,
-                                background: nil,
-                                bold: false,
-                                italic: false,
-                                underline: false
-                            ),
-                            usesLevel: false
-                        )
-                    ),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
-                        .text(" · "),
-                        .styled(
-                            [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: .warn,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
-                        .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
-                        .text(" · "),
-                        .styled(
-                            [.text("loading…")],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: .dim,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                ],
-                namedKeys: [],
-                repeatsWindows: [false, false, true, false, false, false, false, false, false])
-        case "compact":
-            return (
-                nodes: [
-                    .conditional([
-                        .text(" · "),
-                        .styled(
-                            [
-                                .placeholder(
-                                    Placeholder(variable: .window("each", .short), filters: [], account: nil)
-                                ),
-                                .text(" "),
-                                .placeholder(
-                                    Placeholder(
-                                        variable: .window("each", .percent),
-                                        filters: [],
-                                        account: nil
-                                    )
-                                ),
-                                .text("%"),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                    ]),
-                    .conditional([
-                        .placeholder(
-                            Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)
-                        ),
-                        .text(" · "),
-                        .styled(
-                            [
-                                .conditional([
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.org), filters: [], account: nil)
-                                    ),
-                                    .text("org "),
-                                ]),
-                                .conditional([
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.used), filters: [], account: nil)
-                                    ),
-                                    .text(" / "),
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.limit), filters: [], account: nil)
-                                    ),
-                                ]),
-                                .conditional([
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.uncapped), filters: [], account: nil)
-                                    ),
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.used), filters: [], account: nil)
-                                    ),
-                                    .text(" spent"),
-                                ]),
-                                .conditional([
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.used), filters: [.not], account: nil)
-                                    ),
-                                    .text("spend "),
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.percent), filters: [], account: nil)
-                                    ),
-                                    .text("%"),
-                                ]),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                        .conditional([
-                            .text(" "),
-                            .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
-                        ]),
-                    ]),
-                    .conditional([
-                        .placeholder(
-                            Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil)
-                        ),
-                        .text(" · credits "),
-                        .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
-                        .conditional([
-                            .text(" / "),
-                            .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
-                        ]),
-                    ]),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
-                        .text(" · "),
-                        .styled(
-                            [.placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil))],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: .dim,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                    .styled(
-                        [
-                            .conditional([
-                                .text(" "),
-                                .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
-                                .text("stale"),
-                            ]),
-                            .conditional([
-                                .text(" "),
-                                .placeholder(
-                                    Placeholder(variable: .top(.age), filters: [.exists], account: nil)
-                                ),
-                                .placeholder(
-                                    Placeholder(variable: .top(.offline), filters: [], account: nil)
-                                ),
-                                .text("offline"),
-                            ]),
-                        ],
-                        StyleSpec.Parsed(
-                            style: Style(
-                                semantic: .stale,
-                                foreground: nil,
-                                background: nil,
-                                bold: false,
-                                italic: false,
-                                underline: false
-                            ),
-                            usesLevel: false
-                        )
-                    ),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
-                        .styled(
-                            [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: .warn,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
-                        .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
-                        .styled(
-                            [.text("loading…")],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: .dim,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                ],
-                namedKeys: [],
-                repeatsWindows: [true, false, false, false, false, false, false])
-        case "full":
-            return (
-                nodes: [
-                    .conditional([
-                        .styled(
-                            [
-                                .text("5h "),
-                                .placeholder(
-                                    Placeholder(variable: .window("5h", .percent), filters: [], account: nil)
-                                ),
-                                .text("%"),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                        .conditional([
-                            .text(" ↻"),
-                            .placeholder(
-                                Placeholder(variable: .window("5h", .resets_in), filters: [], account: nil)
-                            ),
-                        ]),
-                        .conditional([
-                            .text(" "),
-                            .placeholder(
-                                Placeholder(
-                                    variable: .window("5h", .spark),
-                                    filters: [.spark(6)],
-                                    account: nil
-                                )
-                            ),
-                            .text(" "),
-                            .placeholder(
-                                Placeholder(
-                                    variable: .window("5h", .rate),
-                                    filters: [.fixed(1)],
-                                    account: nil
-                                )
-                            ),
-                            .text("%/h"),
-                        ]),
-                        .conditional([
-                            .text(" out in "),
-                            .placeholder(
-                                Placeholder(variable: .window("5h", .eta), filters: [], account: nil)
-                            ),
-                        ]),
-                    ]),
-                    .conditional([
-                        .text(" · "),
-                        .styled(
-                            [
-                                .text("7d "),
-                                .placeholder(
-                                    Placeholder(variable: .window("7d", .percent), filters: [], account: nil)
-                                ),
-                                .text("%"),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                        .conditional([
-                            .text(" ↻"),
-                            .placeholder(
-                                Placeholder(variable: .window("7d", .resets_in), filters: [], account: nil)
-                            ),
-                        ]),
-                        .conditional([
-                            .text(" "),
-                            .placeholder(
-                                Placeholder(
-                                    variable: .window("7d", .rate),
-                                    filters: [.fixed(1)],
-                                    account: nil
-                                )
-                            ),
-                            .text("%/h"),
-                        ]),
-                        .conditional([
-                            .text(" out in "),
-                            .placeholder(
-                                Placeholder(variable: .window("7d", .eta), filters: [], account: nil)
-                            ),
-                        ]),
-                    ]),
-                    .conditional([
-                        .text(" · "),
-                        .styled(
-                            [
-                                .placeholder(
-                                    Placeholder(variable: .window("each", .label), filters: [], account: nil)
-                                ),
-                                .text(" "),
-                                .placeholder(
-                                    Placeholder(
-                                        variable: .window("each", .percent),
-                                        filters: [],
-                                        account: nil
-                                    )
-                                ),
-                                .text("%"),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                        .conditional([
-                            .text(" ("),
-                            .placeholder(
-                                Placeholder(variable: .window("each", .detail), filters: [], account: nil)
-                            ),
-                            .text(")"),
-                        ]),
-                        .conditional([
-                            .text(" ↻"),
-                            .placeholder(
-                                Placeholder(variable: .window("each", .resets_in), filters: [], account: nil)
-                            ),
-                        ]),
-                        .conditional([
-                            .text(" out in "),
-                            .placeholder(
-                                Placeholder(variable: .window("each", .eta), filters: [], account: nil)
-                            ),
-                        ]),
-                    ]),
-                    .conditional([
-                        .placeholder(
-                            Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)
-                        ),
-                        .text(" · "),
-                        .styled(
-                            [
-                                .conditional([
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.org), filters: [], account: nil)
-                                    ),
-                                    .text("org "),
-                                ]),
-                                .conditional([
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.used), filters: [], account: nil)
-                                    ),
-                                    .text(" / "),
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.limit), filters: [], account: nil)
-                                    ),
-                                ]),
-                                .conditional([
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.uncapped), filters: [], account: nil)
-                                    ),
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.used), filters: [], account: nil)
-                                    ),
-                                    .text(" spent"),
-                                ]),
-                                .conditional([
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.used), filters: [.not], account: nil)
-                                    ),
-                                    .text("spend "),
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.percent), filters: [], account: nil)
-                                    ),
-                                    .text("%"),
-                                ]),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                        .conditional([
-                            .placeholder(
-                                Placeholder(variable: .spend(.used), filters: [.exists], account: nil)
-                            ),
-                            .placeholder(Placeholder(variable: .spend(.capped), filters: [], account: nil)),
-                            .text(" ("),
-                            .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
-                            .text("%)"),
-                        ]),
-                        .conditional([
-                            .text(" "),
-                            .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
-                        ]),
-                        .conditional([
-                            .text(" ↻"),
-                            .placeholder(
-                                Placeholder(variable: .spend(.resets_in), filters: [], account: nil)
-                            ),
-                        ]),
-                    ]),
-                    .conditional([
-                        .placeholder(
-                            Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil)
-                        ),
-                        .text(" · credits "),
-                        .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
-                        .conditional([
-                            .text(" / "),
-                            .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
-                        ]),
-                    ]),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
-                        .text(" · "),
-                        .styled(
-                            [.placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil))],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: .dim,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                    .styled(
-                        [
-                            .conditional([
-                                .text(" · "),
-                                .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
-                                .text("stale "),
-                                .placeholder(Placeholder(variable: .top(.age), filters: [], account: nil)),
-                            ]),
-                            .conditional([
-                                .text(" · "),
-                                .placeholder(
-                                    Placeholder(variable: .top(.age), filters: [.exists], account: nil)
-                                ),
-                                .placeholder(
-                                    Placeholder(variable: .top(.offline), filters: [], account: nil)
-                                ),
-                                .text("offline"),
-                            ]),
-                        ],
-                        StyleSpec.Parsed(
-                            style: Style(
-                                semantic: .stale,
-                                foreground: nil,
-                                background: nil,
-                                bold: false,
-                                italic: false,
-                                underline: false
-                            ),
-                            usesLevel: false
-                        )
-                    ),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.exists], account: nil)),
-                        .text(" · "),
-                        .styled(
-                            [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: .warn,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
-                        .styled(
-                            [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: .warn,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
-                        .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
-                        .styled(
-                            [.text("loading…")],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: .dim,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                ],
-                namedKeys: ["five_hour", "seven_day"],
-                repeatsWindows: [false, false, true, false, false, false, false, false, false, false])
-        case "minimal":
-            return (
-                nodes: [
-                    .conditional([
-                        .styled(
-                            [
-                                .placeholder(
-                                    Placeholder(variable: .window("worst", .name), filters: [], account: nil)
-                                ),
-                                .text(" "),
-                                .placeholder(
-                                    Placeholder(
-                                        variable: .window("worst", .percent),
-                                        filters: [],
-                                        account: nil
-                                    )
-                                ),
-                                .text("%"),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                    ]),
-                    .conditional([
-                        .placeholder(
-                            Placeholder(variable: .window("worst", .percent), filters: [.not], account: nil)
-                        ),
-                        .placeholder(
-                            Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)
-                        ),
-                        .styled(
-                            [
-                                .conditional([
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.org), filters: [], account: nil)
-                                    ),
-                                    .text("org "),
-                                ]),
-                                .conditional([
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.used), filters: [], account: nil)
-                                    ),
-                                    .text(" / "),
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.limit), filters: [], account: nil)
-                                    ),
-                                ]),
-                                .conditional([
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.uncapped), filters: [], account: nil)
-                                    ),
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.used), filters: [], account: nil)
-                                    ),
-                                    .text(" spent"),
-                                ]),
-                                .conditional([
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.used), filters: [.not], account: nil)
-                                    ),
-                                    .text("spend "),
-                                    .placeholder(
-                                        Placeholder(variable: .spend(.percent), filters: [], account: nil)
-                                    ),
-                                    .text("%"),
-                                ]),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                    ]),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
-                        .styled(
-                            [.placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil))],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: .dim,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                    .styled(
-                        [
-                            .conditional([
-                                .text(" "),
-                                .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
-                                .text("stale"),
-                            ]),
-                        ],
-                        StyleSpec.Parsed(
-                            style: Style(
-                                semantic: .stale,
-                                foreground: nil,
-                                background: nil,
-                                bold: false,
-                                italic: false,
-                                underline: false
-                            ),
-                            usesLevel: false
-                        )
-                    ),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
-                        .styled(
-                            [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: .warn,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
-                        .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
-                        .styled(
-                            [.text("…")],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: .dim,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                ],
-                namedKeys: [],
-                repeatsWindows: [false, false, false, false, false, false])
-        case "tooltip":
-            return (
-                nodes: [
-                    .placeholder(Placeholder(variable: .top(.agent), filters: [], account: nil)),
-                    .text(" usage"),
-                    .conditional([
-                        .text(" ("),
-                        .placeholder(Placeholder(variable: .top(.plan), filters: [], account: nil)),
-                        .text(")"),
-                    ]),
-                    .styled(
-                        [
-                            .conditional([
-                                .text(" · updated "),
-                                .placeholder(Placeholder(variable: .top(.age), filters: [], account: nil)),
-                                .text(" ago"),
-                            ]),
-                        ],
-                        StyleSpec.Parsed(
-                            style: Style(
-                                semantic: .dim,
-                                foreground: nil,
-                                background: nil,
-                                bold: false,
-                                italic: false,
-                                underline: false
-                            ),
-                            usesLevel: false
-                        )
-                    ),
-                    .styled(
-                        [
-                            .conditional([
-                                .text(" · "),
-                                .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
-                                .text("stale"),
-                            ]),
-                            .conditional([
-                                .text(" · "),
-                                .placeholder(
-                                    Placeholder(variable: .top(.age), filters: [.exists], account: nil)
-                                ),
-                                .placeholder(
-                                    Placeholder(variable: .top(.offline), filters: [], account: nil)
-                                ),
-                                .text("offline"),
-                            ]),
-                        ],
-                        StyleSpec.Parsed(
-                            style: Style(
-                                semantic: .stale,
-                                foreground: nil,
-                                background: nil,
-                                bold: false,
-                                italic: false,
-                                underline: false
-                            ),
-                            usesLevel: false
-                        )
-                    ),
-                    .conditional([
-                        .text(" · "),
-                        .styled(
-                            [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: .warn,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
-                        .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
-                        .text("\nloading…"),
-                    ]),
-                    .conditional([
-                        .text("\n"),
-                        .styled(
-                            [
-                                .placeholder(
-                                    Placeholder(
-                                        variable: .window("5h", .label),
-                                        filters: [.pad(-8)],
-                                        account: nil
-                                    )
-                                ),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                        .text(" "),
-                        .placeholder(
-                            Placeholder(variable: .window("5h", .percent), filters: [.pad(3)], account: nil)
-                        ),
-                        .text("% "),
-                        .placeholder(Placeholder(variable: .top(.display), filters: [], account: nil)),
-                        .text("  "),
-                        .placeholder(
-                            Placeholder(
-                                variable: .window("5h", .used),
-                                filters: [.bar(width: 10, fill: "░")],
-                                account: nil
-                            )
-                        ),
-                        .conditional([
-                            .text(" "),
-                            .placeholder(
-                                Placeholder(
-                                    variable: .window("5h", .spark),
-                                    filters: [.spark(10)],
-                                    account: nil
-                                )
-                            ),
-                        ]),
-                        .conditional([
-                            .text(" · resets "),
-                            .placeholder(
-                                Placeholder(variable: .window("5h", .resets_at), filters: [], account: nil)
-                            ),
-                        ]),
-                        .conditional([
-                            .text(" · "),
-                            .placeholder(
-                                Placeholder(
-                                    variable: .window("5h", .rate),
-                                    filters: [.fixed(1)],
-                                    account: nil
-                                )
-                            ),
-                            .text("%/h"),
-                        ]),
-                        .conditional([
-                            .text(" · pace "),
-                            .placeholder(
-                                Placeholder(variable: .window("5h", .pace), filters: [], account: nil)
-                            ),
-                            .text("%"),
-                        ]),
-                        .conditional([
-                            .text(" · runs out in "),
-                            .placeholder(
-                                Placeholder(variable: .window("5h", .eta), filters: [], account: nil)
-                            ),
-                        ]),
-                        .conditional([
-                            .text(" · "),
-                            .placeholder(
-                                Placeholder(variable: .window("5h", .binding), filters: [], account: nil)
-                            ),
-                            .text("binds now"),
-                        ]),
-                        .styled(
-                            [
-                                .conditional([
-                                    .text(" · "),
-                                    .placeholder(
-                                        Placeholder(
-                                            variable: .window("5h", .source),
-                                            filters: [],
-                                            account: nil
-                                        )
-                                    ),
-                                    .text(" "),
-                                    .placeholder(
-                                        Placeholder(variable: .window("5h", .age), filters: [], account: nil)
-                                    ),
-                                    .text(" ago"),
-                                ]),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: .dim,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                    .conditional([
-                        .text("\n"),
-                        .styled(
-                            [
-                                .placeholder(
-                                    Placeholder(
-                                        variable: .window("7d", .label),
-                                        filters: [.pad(-8)],
-                                        account: nil
-                                    )
-                                ),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                        .text(" "),
-                        .placeholder(
-                            Placeholder(variable: .window("7d", .percent), filters: [.pad(3)], account: nil)
-                        ),
-                        .text("% "),
-                        .placeholder(Placeholder(variable: .top(.display), filters: [], account: nil)),
-                        .text("  "),
-                        .placeholder(
-                            Placeholder(
-                                variable: .window("7d", .used),
-                                filters: [.bar(width: 10, fill: "░")],
-                                account: nil
-                            )
-                        ),
-                        .conditional([
-                            .text(" "),
-                            .placeholder(
-                                Placeholder(
-                                    variable: .window("7d", .spark),
-                                    filters: [.spark(10)],
-                                    account: nil
-                                )
-                            ),
-                        ]),
-                        .conditional([
-                            .text(" · resets "),
-                            .placeholder(
-                                Placeholder(variable: .window("7d", .resets_at), filters: [], account: nil)
-                            ),
-                        ]),
-                        .conditional([
-                            .text(" · "),
-                            .placeholder(
-                                Placeholder(
-                                    variable: .window("7d", .rate),
-                                    filters: [.fixed(1)],
-                                    account: nil
-                                )
-                            ),
-                            .text("%/h"),
-                        ]),
-                        .conditional([
-                            .text(" · pace "),
-                            .placeholder(
-                                Placeholder(variable: .window("7d", .pace), filters: [], account: nil)
-                            ),
-                            .text("%"),
-                        ]),
-                        .conditional([
-                            .text(" · runs out in "),
-                            .placeholder(
-                                Placeholder(variable: .window("7d", .eta), filters: [], account: nil)
-                            ),
-                        ]),
-                        .conditional([
-                            .text(" · "),
-                            .placeholder(
-                                Placeholder(variable: .window("7d", .binding), filters: [], account: nil)
-                            ),
-                            .text("binds now"),
-                        ]),
-                        .styled(
-                            [
-                                .conditional([
-                                    .text(" · "),
-                                    .placeholder(
-                                        Placeholder(
-                                            variable: .window("7d", .source),
-                                            filters: [],
-                                            account: nil
-                                        )
-                                    ),
-                                    .text(" "),
-                                    .placeholder(
-                                        Placeholder(variable: .window("7d", .age), filters: [], account: nil)
-                                    ),
-                                    .text(" ago"),
-                                ]),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: .dim,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                    .conditional([
-                        .text("\n"),
-                        .styled(
-                            [
-                                .placeholder(
-                                    Placeholder(
-                                        variable: .window("each", .label),
-                                        filters: [.pad(-8)],
-                                        account: nil
-                                    )
-                                ),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                        .text(" "),
-                        .placeholder(
-                            Placeholder(
-                                variable: .window("each", .percent),
-                                filters: [.pad(3)],
-                                account: nil
-                            )
-                        ),
-                        .text("% "),
-                        .placeholder(Placeholder(variable: .top(.display), filters: [], account: nil)),
-                        .text("  "),
-                        .placeholder(
-                            Placeholder(
-                                variable: .window("each", .used),
-                                filters: [.bar(width: 10, fill: "░")],
-                                account: nil
-                            )
-                        ),
-                        .conditional([
-                            .text(" "),
-                            .placeholder(
-                                Placeholder(
-                                    variable: .window("each", .spark),
-                                    filters: [.spark(10)],
-                                    account: nil
-                                )
-                            ),
-                        ]),
-                        .conditional([
-                            .text(" · resets "),
-                            .placeholder(
-                                Placeholder(variable: .window("each", .resets_at), filters: [], account: nil)
-                            ),
-                        ]),
-                        .conditional([
-                            .text(" · "),
-                            .placeholder(
-                                Placeholder(
-                                    variable: .window("each", .rate),
-                                    filters: [.fixed(1)],
-                                    account: nil
-                                )
-                            ),
-                            .text("%/h"),
-                        ]),
-                        .conditional([
-                            .text(" · pace "),
-                            .placeholder(
-                                Placeholder(variable: .window("each", .pace), filters: [], account: nil)
-                            ),
-                            .text("%"),
-                        ]),
-                        .conditional([
-                            .text(" · runs out in "),
-                            .placeholder(
-                                Placeholder(variable: .window("each", .eta), filters: [], account: nil)
-                            ),
-                        ]),
-                        .conditional([
-                            .text(" · "),
-                            .placeholder(
-                                Placeholder(variable: .window("each", .binding), filters: [], account: nil)
-                            ),
-                            .text("binds now"),
-                        ]),
-                        .conditional([
-                            .text(" · "),
-                            .placeholder(
-                                Placeholder(variable: .window("each", .detail), filters: [], account: nil)
-                            ),
-                        ]),
-                        .styled(
-                            [
-                                .conditional([
-                                    .text(" · "),
-                                    .placeholder(
-                                        Placeholder(
-                                            variable: .window("each", .source),
-                                            filters: [],
-                                            account: nil
-                                        )
-                                    ),
-                                    .text(" "),
-                                    .placeholder(
-                                        Placeholder(
-                                            variable: .window("each", .age),
-                                            filters: [],
-                                            account: nil
-                                        )
-                                    ),
-                                    .text(" ago"),
-                                ]),
-                            ],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: .dim,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: false
-                            )
-                        ),
-                    ]),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .spend(.used), filters: [.exists], account: nil)),
-                        .text("\n"),
-                        .conditional([
-                            .placeholder(
-                                Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)
-                            ),
-                            .styled(
-                                [.text("Spend   ")],
-                                StyleSpec.Parsed(
-                                    style: Style(
-                                        semantic: nil,
-                                        foreground: nil,
-                                        background: nil,
-                                        bold: false,
-                                        italic: false,
-                                        underline: false
-                                    ),
-                                    usesLevel: true
-                                )
-                            ),
-                        ]),
-                        .conditional([
-                            .placeholder(
-                                Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil)
-                            ),
-                            .styled(
-                                [.text("Credits ")],
-                                StyleSpec.Parsed(
-                                    style: Style(
-                                        semantic: nil,
-                                        foreground: nil,
-                                        background: nil,
-                                        bold: false,
-                                        italic: false,
-                                        underline: false
-                                    ),
-                                    usesLevel: true
-                                )
-                            ),
-                        ]),
-                        .text(" "),
-                        .conditional([
-                            .placeholder(Placeholder(variable: .spend(.org), filters: [], account: nil)),
-                            .text("organisation\'s pool: "),
-                        ]),
-                        .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
-                        .conditional([
-                            .text(" of "),
-                            .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
-                        ]),
-                        .conditional([
-                            .text(" spent"),
-                            .placeholder(Placeholder(variable: .spend(.uncapped), filters: [], account: nil)),
-                        ]),
-                        .conditional([
-                            .text(" ("),
-                            .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
-                            .text("%)"),
-                        ]),
-                        .conditional([
-                            .text(" "),
-                            .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
-                        ]),
-                        .conditional([
-                            .text(" · resets in "),
-                            .placeholder(
-                                Placeholder(variable: .spend(.resets_in), filters: [], account: nil)
-                            ),
-                        ]),
-                    ]),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .spend(.used), filters: [.not], account: nil)),
-                        .placeholder(
-                            Placeholder(variable: .spend(.percent), filters: [.exists], account: nil)
-                        ),
-                        .text("\n"),
-                        .styled(
-                            [.text("Spend   ")],
-                            StyleSpec.Parsed(
-                                style: Style(
-                                    semantic: nil,
-                                    foreground: nil,
-                                    background: nil,
-                                    bold: false,
-                                    italic: false,
-                                    underline: false
-                                ),
-                                usesLevel: true
-                            )
-                        ),
-                        .text(" "),
-                        .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
-                        .text("% of the spend limit"),
-                        .conditional([
-                            .text(" "),
-                            .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
-                        ]),
-                        .conditional([
-                            .text(" · resets in "),
-                            .placeholder(
-                                Placeholder(variable: .spend(.resets_in), filters: [], account: nil)
-                            ),
-                        ]),
-                    ]),
-                    .conditional([
-                        .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
-                        .text("\n"),
-                        .placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil)),
-                    ]),
-                ],
-                namedKeys: ["five_hour", "seven_day"],
-                repeatsWindows: [false, false, false, false, false, false, false, false, false, true, false, false, false])
-        default:
-            return nil
+        case "claude": return tree_claude
+        case "compact": return tree_compact
+        case "full": return tree_full
+        case "minimal": return tree_minimal
+        case "tooltip": return tree_tooltip
+        default: return nil
         }
     }
+
+    /// `templates/claude.tmpl`, parsed.
+    private static let tree_claude: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) = (
+        nodes: [
+            .conditional([
+                .styled(
+                    [.placeholder(Placeholder(variable: .claude(.model), filters: [], account: nil))],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: nil,
+                            foreground: nil,
+                            background: nil,
+                            bold: true,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    )
+                ),
+            ]),
+            .conditional([
+                .text(" · ctx "),
+                .placeholder(Placeholder(variable: .claude(.context_percent), filters: [], account: nil)),
+                .text("%"),
+            ]),
+            .conditional([
+                .text(" · "),
+                .styled(
+                    [
+                        .placeholder(
+                            Placeholder(variable: .window("each", .short), filters: [], account: nil)
+                        ),
+                        .text(" "),
+                        .placeholder(
+                            Placeholder(variable: .window("each", .percent), filters: [], account: nil)
+                        ),
+                        .text("%"),
+                    ],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: nil,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: true
+                    )
+                ),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)),
+                .text(" · "),
+                .styled(
+                    [
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.org), filters: [], account: nil)),
+                            .text("org "),
+                        ]),
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
+                            .text(" / "),
+                            .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
+                        ]),
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.uncapped), filters: [], account: nil)),
+                            .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
+                            .text(" spent"),
+                        ]),
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.used), filters: [.not], account: nil)),
+                            .text("spend "),
+                            .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
+                            .text("%"),
+                        ]),
+                    ],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: nil,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: true
+                    )
+                ),
+                .conditional([
+                    .text(" "),
+                    .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
+                ]),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil)),
+                .text(" · credits "),
+                .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
+                .conditional([
+                    .text(" / "),
+                    .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
+                ]),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
+                .text(" · "),
+                .styled(
+                    [.placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil))],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .dim,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    )
+                ),
+            ]),
+            .styled(
+                [
+                    .conditional([
+                        .text(" "),
+                        .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
+                        .text("stale"),
+                    ]),
+                    .conditional([
+                        .text(" "),
+                        .placeholder(Placeholder(variable: .top(.age), filters: [.exists], account: nil)),
+                        .placeholder(Placeholder(variable: .top(.offline), filters: [], account: nil)),
+                        .text("offline"),
+                    ]),
+                ],
+                StyleSpec.Parsed(
+                    style: Style(
+                        semantic: .stale,
+                        foreground: nil,
+                        background: nil,
+                        bold: false,
+                        italic: false,
+                        underline: false
+                    ),
+                    usesLevel: false
+                )
+            ),
+            .conditional([
+                .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
+                .text(" · "),
+                .styled(
+                    [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .warn,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    )
+                ),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
+                .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
+                .text(" · "),
+                .styled(
+                    [.text("loading…")],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .dim,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    )
+                ),
+            ]),
+        ],
+        namedKeys: [],
+        repeatsWindows: [false, false, true, false, false, false, false, false, false])
+
+    /// `templates/compact.tmpl`, parsed.
+    private static let tree_compact: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) = (
+        nodes: [
+            .conditional([
+                .text(" · "),
+                .styled(
+                    [
+                        .placeholder(
+                            Placeholder(variable: .window("each", .short), filters: [], account: nil)
+                        ),
+                        .text(" "),
+                        .placeholder(
+                            Placeholder(variable: .window("each", .percent), filters: [], account: nil)
+                        ),
+                        .text("%"),
+                    ],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: nil,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: true
+                    )
+                ),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)),
+                .text(" · "),
+                .styled(
+                    [
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.org), filters: [], account: nil)),
+                            .text("org "),
+                        ]),
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
+                            .text(" / "),
+                            .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
+                        ]),
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.uncapped), filters: [], account: nil)),
+                            .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
+                            .text(" spent"),
+                        ]),
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.used), filters: [.not], account: nil)),
+                            .text("spend "),
+                            .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
+                            .text("%"),
+                        ]),
+                    ],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: nil,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: true
+                    )
+                ),
+                .conditional([
+                    .text(" "),
+                    .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
+                ]),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil)),
+                .text(" · credits "),
+                .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
+                .conditional([
+                    .text(" / "),
+                    .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
+                ]),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
+                .text(" · "),
+                .styled(
+                    [.placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil))],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .dim,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    )
+                ),
+            ]),
+            .styled(
+                [
+                    .conditional([
+                        .text(" "),
+                        .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
+                        .text("stale"),
+                    ]),
+                    .conditional([
+                        .text(" "),
+                        .placeholder(Placeholder(variable: .top(.age), filters: [.exists], account: nil)),
+                        .placeholder(Placeholder(variable: .top(.offline), filters: [], account: nil)),
+                        .text("offline"),
+                    ]),
+                ],
+                StyleSpec.Parsed(
+                    style: Style(
+                        semantic: .stale,
+                        foreground: nil,
+                        background: nil,
+                        bold: false,
+                        italic: false,
+                        underline: false
+                    ),
+                    usesLevel: false
+                )
+            ),
+            .conditional([
+                .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
+                .styled(
+                    [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .warn,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    )
+                ),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
+                .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
+                .styled(
+                    [.text("loading…")],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .dim,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    )
+                ),
+            ]),
+        ],
+        namedKeys: [],
+        repeatsWindows: [true, false, false, false, false, false, false])
+
+    /// `templates/full.tmpl`, parsed.
+    private static let tree_full: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) = (
+        nodes: [
+            .conditional([
+                .styled(
+                    [
+                        .text("5h "),
+                        .placeholder(
+                            Placeholder(variable: .window("5h", .percent), filters: [], account: nil)
+                        ),
+                        .text("%"),
+                    ],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: nil,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: true
+                    )
+                ),
+                .conditional([
+                    .text(" ↻"),
+                    .placeholder(Placeholder(variable: .window("5h", .resets_in), filters: [], account: nil)),
+                ]),
+                .conditional([
+                    .text(" "),
+                    .placeholder(
+                        Placeholder(variable: .window("5h", .spark), filters: [.spark(6)], account: nil)
+                    ),
+                    .text(" "),
+                    .placeholder(
+                        Placeholder(variable: .window("5h", .rate), filters: [.fixed(1)], account: nil)
+                    ),
+                    .text("%/h"),
+                ]),
+                .conditional([
+                    .text(" out in "),
+                    .placeholder(Placeholder(variable: .window("5h", .eta), filters: [], account: nil)),
+                ]),
+            ]),
+            .conditional([
+                .text(" · "),
+                .styled(
+                    [
+                        .text("7d "),
+                        .placeholder(
+                            Placeholder(variable: .window("7d", .percent), filters: [], account: nil)
+                        ),
+                        .text("%"),
+                    ],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: nil,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: true
+                    )
+                ),
+                .conditional([
+                    .text(" ↻"),
+                    .placeholder(Placeholder(variable: .window("7d", .resets_in), filters: [], account: nil)),
+                ]),
+                .conditional([
+                    .text(" "),
+                    .placeholder(
+                        Placeholder(variable: .window("7d", .rate), filters: [.fixed(1)], account: nil)
+                    ),
+                    .text("%/h"),
+                ]),
+                .conditional([
+                    .text(" out in "),
+                    .placeholder(Placeholder(variable: .window("7d", .eta), filters: [], account: nil)),
+                ]),
+            ]),
+            .conditional([
+                .text(" · "),
+                .styled(
+                    [
+                        .placeholder(
+                            Placeholder(variable: .window("each", .label), filters: [], account: nil)
+                        ),
+                        .text(" "),
+                        .placeholder(
+                            Placeholder(variable: .window("each", .percent), filters: [], account: nil)
+                        ),
+                        .text("%"),
+                    ],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: nil,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: true
+                    )
+                ),
+                .conditional([
+                    .text(" ("),
+                    .placeholder(Placeholder(variable: .window("each", .detail), filters: [], account: nil)),
+                    .text(")"),
+                ]),
+                .conditional([
+                    .text(" ↻"),
+                    .placeholder(
+                        Placeholder(variable: .window("each", .resets_in), filters: [], account: nil)
+                    ),
+                ]),
+                .conditional([
+                    .text(" out in "),
+                    .placeholder(Placeholder(variable: .window("each", .eta), filters: [], account: nil)),
+                ]),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)),
+                .text(" · "),
+                .styled(
+                    [
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.org), filters: [], account: nil)),
+                            .text("org "),
+                        ]),
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
+                            .text(" / "),
+                            .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
+                        ]),
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.uncapped), filters: [], account: nil)),
+                            .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
+                            .text(" spent"),
+                        ]),
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.used), filters: [.not], account: nil)),
+                            .text("spend "),
+                            .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
+                            .text("%"),
+                        ]),
+                    ],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: nil,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: true
+                    )
+                ),
+                .conditional([
+                    .placeholder(Placeholder(variable: .spend(.used), filters: [.exists], account: nil)),
+                    .placeholder(Placeholder(variable: .spend(.capped), filters: [], account: nil)),
+                    .text(" ("),
+                    .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
+                    .text("%)"),
+                ]),
+                .conditional([
+                    .text(" "),
+                    .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
+                ]),
+                .conditional([
+                    .text(" ↻"),
+                    .placeholder(Placeholder(variable: .spend(.resets_in), filters: [], account: nil)),
+                ]),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil)),
+                .text(" · credits "),
+                .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
+                .conditional([
+                    .text(" / "),
+                    .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
+                ]),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
+                .text(" · "),
+                .styled(
+                    [.placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil))],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .dim,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    )
+                ),
+            ]),
+            .styled(
+                [
+                    .conditional([
+                        .text(" · "),
+                        .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
+                        .text("stale "),
+                        .placeholder(Placeholder(variable: .top(.age), filters: [], account: nil)),
+                    ]),
+                    .conditional([
+                        .text(" · "),
+                        .placeholder(Placeholder(variable: .top(.age), filters: [.exists], account: nil)),
+                        .placeholder(Placeholder(variable: .top(.offline), filters: [], account: nil)),
+                        .text("offline"),
+                    ]),
+                ],
+                StyleSpec.Parsed(
+                    style: Style(
+                        semantic: .stale,
+                        foreground: nil,
+                        background: nil,
+                        bold: false,
+                        italic: false,
+                        underline: false
+                    ),
+                    usesLevel: false
+                )
+            ),
+            .conditional([
+                .placeholder(Placeholder(variable: .top(.age), filters: [.exists], account: nil)),
+                .text(" · "),
+                .styled(
+                    [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .warn,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    )
+                ),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
+                .styled(
+                    [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .warn,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    )
+                ),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
+                .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
+                .styled(
+                    [.text("loading…")],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .dim,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    )
+                ),
+            ]),
+        ],
+        namedKeys: ["five_hour", "seven_day"],
+        repeatsWindows: [false, false, true, false, false, false, false, false, false, false])
+
+    /// `templates/minimal.tmpl`, parsed.
+    private static let tree_minimal: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) = (
+        nodes: [
+            .conditional([
+                .styled(
+                    [
+                        .placeholder(
+                            Placeholder(variable: .window("worst", .name), filters: [], account: nil)
+                        ),
+                        .text(" "),
+                        .placeholder(
+                            Placeholder(variable: .window("worst", .percent), filters: [], account: nil)
+                        ),
+                        .text("%"),
+                    ],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: nil,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: true
+                    )
+                ),
+            ]),
+            .conditional([
+                .placeholder(
+                    Placeholder(variable: .window("worst", .percent), filters: [.not], account: nil)
+                ),
+                .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)),
+                .styled(
+                    [
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.org), filters: [], account: nil)),
+                            .text("org "),
+                        ]),
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
+                            .text(" / "),
+                            .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
+                        ]),
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.uncapped), filters: [], account: nil)),
+                            .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
+                            .text(" spent"),
+                        ]),
+                        .conditional([
+                            .placeholder(Placeholder(variable: .spend(.used), filters: [.not], account: nil)),
+                            .text("spend "),
+                            .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
+                            .text("%"),
+                        ]),
+                    ],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: nil,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: true
+                    )
+                ),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
+                .styled(
+                    [.placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil))],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .dim,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    )
+                ),
+            ]),
+            .styled(
+                [
+                    .conditional([
+                        .text(" "),
+                        .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
+                        .text("stale"),
+                    ]),
+                ],
+                StyleSpec.Parsed(
+                    style: Style(
+                        semantic: .stale,
+                        foreground: nil,
+                        background: nil,
+                        bold: false,
+                        italic: false,
+                        underline: false
+                    ),
+                    usesLevel: false
+                )
+            ),
+            .conditional([
+                .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
+                .styled(
+                    [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .warn,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    )
+                ),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
+                .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
+                .styled(
+                    [.text("…")],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .dim,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    )
+                ),
+            ]),
+        ],
+        namedKeys: [],
+        repeatsWindows: [false, false, false, false, false, false])
+
+    /// `templates/tooltip.tmpl`, parsed.
+    private static let tree_tooltip: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) = (
+        nodes: [
+            .placeholder(Placeholder(variable: .top(.agent), filters: [], account: nil)),
+            .text(" usage"),
+            .conditional([
+                .text(" ("),
+                .placeholder(Placeholder(variable: .top(.plan), filters: [], account: nil)),
+                .text(")"),
+            ]),
+            .styled(
+                [
+                    .conditional([
+                        .text(" · updated "),
+                        .placeholder(Placeholder(variable: .top(.age), filters: [], account: nil)),
+                        .text(" ago"),
+                    ]),
+                ],
+                StyleSpec.Parsed(
+                    style: Style(
+                        semantic: .dim,
+                        foreground: nil,
+                        background: nil,
+                        bold: false,
+                        italic: false,
+                        underline: false
+                    ),
+                    usesLevel: false
+                )
+            ),
+            .styled(
+                [
+                    .conditional([
+                        .text(" · "),
+                        .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
+                        .text("stale"),
+                    ]),
+                    .conditional([
+                        .text(" · "),
+                        .placeholder(Placeholder(variable: .top(.age), filters: [.exists], account: nil)),
+                        .placeholder(Placeholder(variable: .top(.offline), filters: [], account: nil)),
+                        .text("offline"),
+                    ]),
+                ],
+                StyleSpec.Parsed(
+                    style: Style(
+                        semantic: .stale,
+                        foreground: nil,
+                        background: nil,
+                        bold: false,
+                        italic: false,
+                        underline: false
+                    ),
+                    usesLevel: false
+                )
+            ),
+            .conditional([
+                .text(" · "),
+                .styled(
+                    [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .warn,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    )
+                ),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
+                .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
+                .text("\nloading…"),
+            ]),
+            .conditional([
+                .text("\n"),
+                .styled(
+                    [
+                        .placeholder(
+                            Placeholder(variable: .window("5h", .label), filters: [.pad(-8)], account: nil)
+                        ),
+                    ],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: nil,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: true
+                    )
+                ),
+                .text(" "),
+                .placeholder(
+                    Placeholder(variable: .window("5h", .percent), filters: [.pad(3)], account: nil)
+                ),
+                .text("% "),
+                .placeholder(Placeholder(variable: .top(.display), filters: [], account: nil)),
+                .text("  "),
+                .placeholder(
+                    Placeholder(
+                        variable: .window("5h", .used),
+                        filters: [.bar(width: 10, fill: "░")],
+                        account: nil
+                    )
+                ),
+                .conditional([
+                    .text(" "),
+                    .placeholder(
+                        Placeholder(variable: .window("5h", .spark), filters: [.spark(10)], account: nil)
+                    ),
+                ]),
+                .conditional([
+                    .text(" · resets "),
+                    .placeholder(Placeholder(variable: .window("5h", .resets_at), filters: [], account: nil)),
+                ]),
+                .conditional([
+                    .text(" · "),
+                    .placeholder(
+                        Placeholder(variable: .window("5h", .rate), filters: [.fixed(1)], account: nil)
+                    ),
+                    .text("%/h"),
+                ]),
+                .conditional([
+                    .text(" · pace "),
+                    .placeholder(Placeholder(variable: .window("5h", .pace), filters: [], account: nil)),
+                    .text("%"),
+                ]),
+                .conditional([
+                    .text(" · runs out in "),
+                    .placeholder(Placeholder(variable: .window("5h", .eta), filters: [], account: nil)),
+                ]),
+                .conditional([
+                    .text(" · "),
+                    .placeholder(Placeholder(variable: .window("5h", .binding), filters: [], account: nil)),
+                    .text("binds now"),
+                ]),
+                .styled(
+                    [
+                        .conditional([
+                            .text(" · "),
+                            .placeholder(
+                                Placeholder(variable: .window("5h", .source), filters: [], account: nil)
+                            ),
+                            .text(" "),
+                            .placeholder(
+                                Placeholder(variable: .window("5h", .age), filters: [], account: nil)
+                            ),
+                            .text(" ago"),
+                        ]),
+                    ],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .dim,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    )
+                ),
+            ]),
+            .conditional([
+                .text("\n"),
+                .styled(
+                    [
+                        .placeholder(
+                            Placeholder(variable: .window("7d", .label), filters: [.pad(-8)], account: nil)
+                        ),
+                    ],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: nil,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: true
+                    )
+                ),
+                .text(" "),
+                .placeholder(
+                    Placeholder(variable: .window("7d", .percent), filters: [.pad(3)], account: nil)
+                ),
+                .text("% "),
+                .placeholder(Placeholder(variable: .top(.display), filters: [], account: nil)),
+                .text("  "),
+                .placeholder(
+                    Placeholder(
+                        variable: .window("7d", .used),
+                        filters: [.bar(width: 10, fill: "░")],
+                        account: nil
+                    )
+                ),
+                .conditional([
+                    .text(" "),
+                    .placeholder(
+                        Placeholder(variable: .window("7d", .spark), filters: [.spark(10)], account: nil)
+                    ),
+                ]),
+                .conditional([
+                    .text(" · resets "),
+                    .placeholder(Placeholder(variable: .window("7d", .resets_at), filters: [], account: nil)),
+                ]),
+                .conditional([
+                    .text(" · "),
+                    .placeholder(
+                        Placeholder(variable: .window("7d", .rate), filters: [.fixed(1)], account: nil)
+                    ),
+                    .text("%/h"),
+                ]),
+                .conditional([
+                    .text(" · pace "),
+                    .placeholder(Placeholder(variable: .window("7d", .pace), filters: [], account: nil)),
+                    .text("%"),
+                ]),
+                .conditional([
+                    .text(" · runs out in "),
+                    .placeholder(Placeholder(variable: .window("7d", .eta), filters: [], account: nil)),
+                ]),
+                .conditional([
+                    .text(" · "),
+                    .placeholder(Placeholder(variable: .window("7d", .binding), filters: [], account: nil)),
+                    .text("binds now"),
+                ]),
+                .styled(
+                    [
+                        .conditional([
+                            .text(" · "),
+                            .placeholder(
+                                Placeholder(variable: .window("7d", .source), filters: [], account: nil)
+                            ),
+                            .text(" "),
+                            .placeholder(
+                                Placeholder(variable: .window("7d", .age), filters: [], account: nil)
+                            ),
+                            .text(" ago"),
+                        ]),
+                    ],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .dim,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    )
+                ),
+            ]),
+            .conditional([
+                .text("\n"),
+                .styled(
+                    [
+                        .placeholder(
+                            Placeholder(variable: .window("each", .label), filters: [.pad(-8)], account: nil)
+                        ),
+                    ],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: nil,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: true
+                    )
+                ),
+                .text(" "),
+                .placeholder(
+                    Placeholder(variable: .window("each", .percent), filters: [.pad(3)], account: nil)
+                ),
+                .text("% "),
+                .placeholder(Placeholder(variable: .top(.display), filters: [], account: nil)),
+                .text("  "),
+                .placeholder(
+                    Placeholder(
+                        variable: .window("each", .used),
+                        filters: [.bar(width: 10, fill: "░")],
+                        account: nil
+                    )
+                ),
+                .conditional([
+                    .text(" "),
+                    .placeholder(
+                        Placeholder(variable: .window("each", .spark), filters: [.spark(10)], account: nil)
+                    ),
+                ]),
+                .conditional([
+                    .text(" · resets "),
+                    .placeholder(
+                        Placeholder(variable: .window("each", .resets_at), filters: [], account: nil)
+                    ),
+                ]),
+                .conditional([
+                    .text(" · "),
+                    .placeholder(
+                        Placeholder(variable: .window("each", .rate), filters: [.fixed(1)], account: nil)
+                    ),
+                    .text("%/h"),
+                ]),
+                .conditional([
+                    .text(" · pace "),
+                    .placeholder(Placeholder(variable: .window("each", .pace), filters: [], account: nil)),
+                    .text("%"),
+                ]),
+                .conditional([
+                    .text(" · runs out in "),
+                    .placeholder(Placeholder(variable: .window("each", .eta), filters: [], account: nil)),
+                ]),
+                .conditional([
+                    .text(" · "),
+                    .placeholder(Placeholder(variable: .window("each", .binding), filters: [], account: nil)),
+                    .text("binds now"),
+                ]),
+                .conditional([
+                    .text(" · "),
+                    .placeholder(Placeholder(variable: .window("each", .detail), filters: [], account: nil)),
+                ]),
+                .styled(
+                    [
+                        .conditional([
+                            .text(" · "),
+                            .placeholder(
+                                Placeholder(variable: .window("each", .source), filters: [], account: nil)
+                            ),
+                            .text(" "),
+                            .placeholder(
+                                Placeholder(variable: .window("each", .age), filters: [], account: nil)
+                            ),
+                            .text(" ago"),
+                        ]),
+                    ],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .dim,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    )
+                ),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .spend(.used), filters: [.exists], account: nil)),
+                .text("\n"),
+                .conditional([
+                    .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)),
+                    .styled(
+                        [.text("Spend   ")],
+                        StyleSpec.Parsed(
+                            style: Style(
+                                semantic: nil,
+                                foreground: nil,
+                                background: nil,
+                                bold: false,
+                                italic: false,
+                                underline: false
+                            ),
+                            usesLevel: true
+                        )
+                    ),
+                ]),
+                .conditional([
+                    .placeholder(
+                        Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil)
+                    ),
+                    .styled(
+                        [.text("Credits ")],
+                        StyleSpec.Parsed(
+                            style: Style(
+                                semantic: nil,
+                                foreground: nil,
+                                background: nil,
+                                bold: false,
+                                italic: false,
+                                underline: false
+                            ),
+                            usesLevel: true
+                        )
+                    ),
+                ]),
+                .text(" "),
+                .conditional([
+                    .placeholder(Placeholder(variable: .spend(.org), filters: [], account: nil)),
+                    .text("organisation\'s pool: "),
+                ]),
+                .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
+                .conditional([
+                    .text(" of "),
+                    .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
+                ]),
+                .conditional([
+                    .text(" spent"),
+                    .placeholder(Placeholder(variable: .spend(.uncapped), filters: [], account: nil)),
+                ]),
+                .conditional([
+                    .text(" ("),
+                    .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
+                    .text("%)"),
+                ]),
+                .conditional([
+                    .text(" "),
+                    .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
+                ]),
+                .conditional([
+                    .text(" · resets in "),
+                    .placeholder(Placeholder(variable: .spend(.resets_in), filters: [], account: nil)),
+                ]),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .spend(.used), filters: [.not], account: nil)),
+                .placeholder(Placeholder(variable: .spend(.percent), filters: [.exists], account: nil)),
+                .text("\n"),
+                .styled(
+                    [.text("Spend   ")],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: nil,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: true
+                    )
+                ),
+                .text(" "),
+                .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
+                .text("% of the spend limit"),
+                .conditional([
+                    .text(" "),
+                    .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
+                ]),
+                .conditional([
+                    .text(" · resets in "),
+                    .placeholder(Placeholder(variable: .spend(.resets_in), filters: [], account: nil)),
+                ]),
+            ]),
+            .conditional([
+                .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
+                .text("\n"),
+                .placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil)),
+            ]),
+        ],
+        namedKeys: ["five_hour", "seven_day"],
+        repeatsWindows: [false, false, false, false, false, false, false, false, false, true, false, false, false])
 }

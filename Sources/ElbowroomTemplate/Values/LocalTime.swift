@@ -26,9 +26,11 @@ public struct LocalTime: Sendable {
         } else {
             localtime_r(&seconds, &parts)
         }
-        var buffer = [CChar](repeating: 0, count: 512)
-        let count = strftime(&buffer, buffer.count, format, &parts)
-        guard count > 0 else { return "" }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // On the stack: an array for the text, and another for its bytes, cost a reset time ~3 k
+        // instructions.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { buffer in
+            let count = buffer.withMemoryRebound(to: CChar.self) { strftime($0.baseAddress!, $0.count, format, &parts) }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
+        }
     }
 }

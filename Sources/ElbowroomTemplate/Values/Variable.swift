@@ -242,29 +242,30 @@ enum Variable: Sendable, Equatable {
         let view = context.view
         switch self {
         case .window(let name, let field):
-            guard let w = context.window(named: name) else { return nil }
-            switch field {
-            case .used: return .percent(w.used)
-            case .left: return .percent(w.left)
-            case .percent: return .percent(view.display == .used ? w.used : w.left)
-            case .resets_at: return w.resetsAt.map(Value.date)
-            case .resets_in: return w.resetsIn.map(Value.duration)
-            case .level: return .level(w.level)
-            case .pace: return w.pace.map(Value.percent)
-            case .eta: return w.eta.map(Value.duration)
-            case .label: return .text(w.label)
-            case .name: return .text(w.name)
-            case .binding: return .flag(w.binding)
-            case .alert: return .flag(w.needsAttention)
-            case .rate: return w.rate.map(Value.percent)
-            case .spark: return w.spark.map(Value.spark)
-            case .title: return .text(w.title)
-            case .source: return .text(w.source.rawValue)
-            case .detail: return w.detail.map { .text($0) }
-            case .short: return .text(w.short)
-            case .age: return .duration(w.age(now: view.now))
-            case .top: return view.topConsumer(of: w).map { .text($0.label) }
-            case .top_share: return view.topConsumer(of: w).map { .percent($0.share) }
+            return context.read(window: name) { w in
+                switch field {
+                case .used: return .percent(w.used)
+                case .left: return .percent(w.left)
+                case .percent: return .percent(view.display == .used ? w.used : w.left)
+                case .resets_at: return w.resetsAt.map(Value.date)
+                case .resets_in: return w.resetsIn.map(Value.duration)
+                case .level: return .level(w.level)
+                case .pace: return w.pace.map(Value.percent)
+                case .eta: return w.eta.map(Value.duration)
+                case .label: return .text(w.label)
+                case .name: return .text(w.name)
+                case .binding: return .flag(w.binding)
+                case .alert: return .flag(w.needsAttention)
+                case .rate: return w.rate.map(Value.percent)
+                case .spark: return w.spark.map(Value.spark)
+                case .title: return .text(w.title)
+                case .source: return .text(w.source.rawValue)
+                case .detail: return w.detail.map { .text($0) }
+                case .short: return .text(w.short)
+                case .age: return .duration(w.age(now: view.now))
+                case .top: return view.topConsumer(of: w).map { .text($0.label) }
+                case .top_share: return view.topConsumer(of: w).map { .percent($0.share) }
+                }
             }
         case .top(let field):
             switch field {
