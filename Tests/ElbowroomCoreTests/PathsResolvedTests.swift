@@ -23,6 +23,19 @@ import Testing
         #expect(Paths.resolved(path) == Self.bySplitting(path))
     }
 
+    /// A path and a name joined with one slash between (none added after one there), long and
+    /// short, ASCII or not: what `a + "/" + b` gave for every `a` that does not end in a
+    /// slash after a prepended mark (a slash there is a slash to the kernel, and to `join`).
+    @Test(arguments: [("/a", "b", "/a/b"), ("/a/", "b", "/a/b"), ("/", ".claude", "/.claude"), ("", "b", "/b"),
+                      ("/home/someone-with-a-long-name/.cache/elbowroom", "usage-0123456789abcdef.json",
+                       "/home/someone-with-a-long-name/.cache/elbowroom/usage-0123456789abcdef.json"),
+                      ("/é", "ü", "/é/ü"), ("/x\u{301}", "y", "/x\u{301}/y"), ("/x/\u{301}", "y", "/x/\u{301}/y"),
+                      ("/x\u{600}/", "y", "/x\u{600}/y"), ("/a", "", "/a/")])
+    func aPathAndANameAreJoinedWithOneSlash(_ a: String, _ b: String, _ joined: String) {
+        #expect(Paths.join(a, b) == joined)
+        #expect(Array(Paths.join(a, b).utf8) == Array(joined.utf8))
+    }
+
     /// Trailing slashes go (one path, one account), a lone "/" stays, nothing else changes.
     @Test(arguments: [("/a/b///", "/a/b"), ("/", "/"), ("///", "/"), ("a/", "a"), ("/é/", "/é"), ("/a/b", "/a/b"), ("", "")])
     func trailingSlashesAreTrimmed(_ path: String, _ trimmed: String) {
