@@ -108,6 +108,16 @@ import Testing
         #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"reading":{"windows":[],"fetchedAt":-0.0,"source":"api"}}"#,
         #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"version":2}"#,
         #"{"version":2,"account":"a","fetch":{"consecutiveFailures":0},"version":1}"#,
+        // A key again under another spelling: an escape, or a character `String` holds equal
+        // to an ASCII one (U+212A KELVIN SIGN is "K"; U+037E GREEK QUESTION MARK is ";").
+        #"{"version":2,"account":"a","fetch":{"consecutiveFailures":0},"v\u0065rsion":1}"#,
+        #"{"v\u0065rsion":2,"account":"a","fetch":{"consecutiveFailures":0},"version":1}"#,
+        #"{"v\u0065rsion":2,"account":"a","fetch":{"consecutiveFailures":0},"\u0076ersion":1}"#,
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"reading":{"windows":[],"fetchedAt":1,"source":"api","unknownKeys":["k"],"unknown\u212aeys":5}}"#,
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"reading":{"windows":[],"fetchedAt":1,"source":"api","unknown\u212aeys":5,"unknownKeys":["k"]}}"#,
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"reading":{"windows":[],"fetchedAt":1,"source":"api","unknown\u212aeys":["k"],"unknown\u212aeys":5}}"#,
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"K;":1,"\u212a\u037e":{"x":[}}"#,
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0,"consecutiveFailures":"x"},"x":{"k":1,"k":2}}"#,
         #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0}} x"#,
         #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0}}{}"#,
         #"{"version":1 "account":"a","fetch":{"consecutiveFailures":0}}"#,

@@ -14,20 +14,23 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 /// FIFO, huge or foreign file planted in the cache directory is a miss (and replaced by the next
 /// write), never followed or waited on. A cache directory owned by another user is refused.
 public struct CacheStore: Sendable {
-    public let file: String
+    public var file: String { paths.cacheFile }
     /// The cache's lock (`Paths.cacheLockFile`).
     public var lockFile: String { Paths.join(cacheDir, "usage-\(accountKey).lock") }
     /// The account's fetch lock, which also holds a `FetchStateMarker` when the cache file could
     /// not be written (`Paths.fetchLockFile`).
     public var fetchLockFile: String { Paths.join(cacheDir, "usage-\(accountKey).fetch.lock") }
-    public let account: String
+    public var account: String { paths.accountSource }
     /// The usage history beside the cache (`Paths.historyFile`).
     public var historyFile: String { Paths.join(cacheDir, "usage-\(accountKey).history") }
     // The paths a cached render does not use are made on use: made here, a render built three
     // paths only to free them, and the first free of a String that long costs a render ~31 k
     // instructions (the runtime's metadata for `_StringBreadcrumbs?`, docs/performance.md).
-    private let cacheDir: String
-    private let accountKey: String
+    private var cacheDir: String { paths.cacheDir }
+    private var accountKey: String { paths.accountKey }
+    // The account's part is worked out when first used (`Paths.identity`): asking whether the
+    // cache directory can be used (`refusal`) does not need it.
+    private let paths: Paths
     /// Readers take at most this many bytes (a real cache is a few KiB); `save` refuses to write
     /// more, so what it writes can always be read back.
     public static let sizeLimit = 1 << 20
@@ -37,13 +40,11 @@ public struct CacheStore: Sendable {
     }
 
     public init(paths: Paths) {
-        self.file = paths.cacheFile
-        self.cacheDir = paths.cacheDir
-        self.accountKey = paths.accountKey
-        self.account = paths.accountSource
+        self.paths = paths
     }
 
-    public var directory: String { FileSystem.directory(of: file) }
+    /// The cache directory (`Paths.cacheDir`), where `file` is.
+    public var directory: String { cacheDir }
 
     /// What reading the cache found.
     public enum Contents: Sendable {

@@ -171,17 +171,27 @@ public struct Config: Sendable, Equatable {
     public static func parse(_ text: String, file: String) throws(ConfigError) -> Config {
         let size = text.utf8.count
         guard size <= maxFileBytes else { throw tooLarge(size, file: file) }
-        let entries: [TOMLSubset.Entry]
-        do {
-            entries = try TOMLSubset.parse(text)
+        var config = Config()
+        config.source = file
+        // Entry by entry as the parser reads them (no array of entries: see `TOMLSubset.parse`).
+        // A syntax error anywhere in the file is the error, before any entry's; else the first
+        // entry's error is.
+        var failure: ConfigError?
+        do throws(TOMLSubset.ParseError) {
+            try TOMLSubset.parse(text) { entry in
+                guard failure == nil else { return }
+                do throws(ConfigError) {
+                    try config.apply(entry, file: file)
+                } catch {
+                    failure = error
+                }
+            }
         } catch {
             throw ConfigError(file: file, line: error.line, column: error.column, message: error.message)
         }
-        var config = Config()
-        config.source = file
-        for entry in entries {
-            try config.apply(entry, file: file)
-        }
+        if let failure { throw failure }
+        // (The entries, to say where an error is: looked for only on the error.)
+        var entries: [TOMLSubset.Entry] { (try? TOMLSubset.parse(text)) ?? [] }
         for account in config.accounts {
             // A provider's own key on an account of another provider (`ProviderSettings.firstKeySet`).
             for word in Provider.builtInWords {
@@ -214,6 +224,36 @@ public struct Config: Sendable, Equatable {
         func number(min: Double, max: Double) throws(ConfigError) -> Double { try value.number(min: min, max: max) }
         func string() throws(ConfigError) -> String { try value.string() }
         switch (e.table, e.key) {
+        // First, as no other case matches these tables: a config of several accounts is mostly
+        // their keys, and every case before theirs would be a string comparison for each.
+        case (let table, let key) where table.hasPrefix("accounts."):
+            let name = String(decoding: table.utf8.dropFirst(9), as: UTF8.self)
+            var index = accounts.firstIndex { $0.name == name }
+            if index == nil {
+                accounts.append(Account(name: name))
+                index = accounts.count - 1
+            }
+            let i = index!
+            switch key {
+            case "label":
+                let label = try string()
+                guard !label.isEmpty, label.utf8.count <= 64, SafeText.clean(label, lines: .join) == label else {
+                    throw fail("'accounts.\(name).label' must be 1 to 64 bytes of text without controls or line breaks")
+                }
+                accounts[i].label = label
+            case "provider":
+                let word = try string()
+                guard let provider = Provider(word) else {
+                    let words = Provider.builtInWords.map { "\"" + $0 + "\"" }.joined(separator: ", ")
+                    throw fail("'accounts.\(name).provider' must be \(words) or \"plugin:NAME\" (NAME of a-z, 0-9, _ and -), not \"\(word)\"")
+                }
+                accounts[i].provider = provider
+            default:
+                // A provider's own key, read where the provider is (Provider.swift).
+                guard try accounts[i].settings.read(key, value, account: name) else {
+                    throw fail("unknown key 'accounts.\(name).\(key)'\(Suggest.hint(for: key, in: Self.accountKeys))", atValue: false)
+                }
+            }
         case ("", "max_age"): maxAge = try number(min: 1, max: Self.maxSeconds)
         case ("", "stale_after"): staleAfter = try number(min: 1, max: Self.maxSeconds)
         case ("", "timeout"): timeout = try number(min: 0.1, max: 600)
@@ -293,34 +333,6 @@ public struct Config: Sendable, Equatable {
             throw fail("unknown key 'thresholds.\(key)'\(Suggest.hint(for: key, in: ["warn", "critical"]))", atValue: false)
         case (let table, let key) where table == "colors" || table.hasPrefix("colors."):
             throw fail("unknown colour '\(key)'\(Suggest.hint(for: key, in: Self.semanticColorKeys)); colours are set for ok, warn, critical, stale, dim", atValue: false)
-        case (let table, let key) where table.hasPrefix("accounts."):
-            let name = String(table.dropFirst(9))
-            var index = accounts.firstIndex { $0.name == name }
-            if index == nil {
-                accounts.append(Account(name: name))
-                index = accounts.count - 1
-            }
-            let i = index!
-            switch key {
-            case "label":
-                let label = try string()
-                guard !label.isEmpty, label.utf8.count <= 64, SafeText.clean(label, lines: .join) == label else {
-                    throw fail("'accounts.\(name).label' must be 1 to 64 bytes of text without controls or line breaks")
-                }
-                accounts[i].label = label
-            case "provider":
-                let word = try string()
-                guard let provider = Provider(word) else {
-                    let words = Provider.builtInWords.map { "\"" + $0 + "\"" }.joined(separator: ", ")
-                    throw fail("'accounts.\(name).provider' must be \(words) or \"plugin:NAME\" (NAME of a-z, 0-9, _ and -), not \"\(word)\"")
-                }
-                accounts[i].provider = provider
-            default:
-                // A provider's own key, read where the provider is (Provider.swift).
-                guard try accounts[i].settings.read(key, value, account: name) else {
-                    throw fail("unknown key 'accounts.\(name).\(key)'\(Suggest.hint(for: key, in: Self.accountKeys))", atValue: false)
-                }
-            }
         case (let table, _):
             throw ConfigError(file: file, line: e.line, column: 1,
                               message: "unknown table [\(table)]\(Suggest.hint(for: table, in: Self.tables))")

@@ -190,10 +190,10 @@ public struct AccountIdentity: Sendable, Equatable {
             self.home = nil
             codexSource = .api
             pluginAccountName = ""
-            let storage = ClaudeCodeStorage(environment: env, home: home)
-            credentialsFile = storage.credentialsFile
-            let account = Paths.resolved(storage.directory)
-            source = Paths.join(account, ".credentials.json")
+            let directory = ClaudeCodeStorage.directory(environment: env, home: home)
+            credentialsFile = ClaudeCodeStorage.credentialsFile(in: directory)
+            let account = Paths.resolved(directory)
+            source = ClaudeCodeStorage.credentialsFile(in: account)
             key = SHA256.hexPrefix(account)
         case .codex?:
             // Keyed by where its login lives, `CODEX_HOME`.

@@ -48,10 +48,22 @@ public enum TOMLSubset {
     /// - Parameter nestable: the tables that may have tables inside, one level (`[colors.tmux]`).
     public static func parse(_ text: String, nestable: [String] = ["colors", "accounts"]) throws(ParseError) -> [Entry] {
         var entries: [Entry] = []
+        try parse(text, nestable: nestable) { entries.append($0) }
+        return entries
+    }
+
+    /// Parses the document, handing each entry to `each` in order as it is read; a repeated key or
+    /// table is an error (thrown once `each` has had the entries before it). What a render uses:
+    /// an array of entries costs it the runtime metadata of `[Entry]` (~8 k instructions).
+    public static func parse(_ text: String, nestable: [String] = ["colors", "accounts"],
+                             each: (Entry) -> Void) throws(ParseError) {
         var table = ""
         // Arrays, not sets: a config has a few dozen keys, and a `Set<String>` costs every render
         // with a config file ~220 k instructions of runtime metadata on its first use.
         var seenTables: [String] = [""]
+        // Each key seen, with its table at the same index (not `table + "\0" + key`: a string
+        // built for each key cost a render ~350 instructions a key).
+        var seenKeyTables: [String] = []
         var seenKeys: [String] = []
         // UTF-8 bytes, not Characters or scalars: every render with a config file parses it, and
         // building keys and strings a scalar at a time cost it ~0.1 M instructions for ten lines.
@@ -103,15 +115,14 @@ public enum TOMLSubset {
             let valueColumn = scanner.column
             let value = try scanner.value()
             try scanner.expectEndOfLine()
-            let seen = table + "\u{0}" + key
-            guard !seenKeys.contains(seen) else {
+            for i in 0..<seenKeys.count where seenKeys[i] == key && seenKeyTables[i] == table {
                 throw ParseError(line: index + 1, column: keyColumn, message: "key '\(key)' is defined twice")
             }
-            seenKeys.append(seen)
-            entries.append(Entry(table: table, key: key, value: value, line: index + 1,
-                                 column: keyColumn, valueColumn: valueColumn))
+            seenKeyTables.append(table)
+            seenKeys.append(key)
+            each(Entry(table: table, key: key, value: value, line: index + 1,
+                       column: keyColumn, valueColumn: valueColumn))
         }
-        return entries
     }
 
     /// One line of the document, as UTF-8 bytes of the whole text between `start` and `end`.

@@ -42,19 +42,28 @@ public struct ClaudeCodeStorage: Sendable, Equatable {
 
     /// With `env.home` already read (`Paths` reads it once for every path it derives).
     init(environment env: ElbowroomEnvironment, home: String) {
-        let defaultDir = Paths.join(home, ".claude")
         let configDir = env.absolutePath("CLAUDE_CONFIG_DIR", home: home).map(Paths.trimmed)
         globalConfigFile = configDir.map { Paths.join($0, ".claude.json") } ?? Paths.join(home, ".claude.json")
+        directory = Self.directory(environment: env, home: home)
         if let secure = env.raw("CLAUDE_SECURESTORAGE_CONFIG_DIR") {
-            directory = secure.isEmpty ? defaultDir : Paths.trimmed(env.absolutePath("CLAUDE_SECURESTORAGE_CONFIG_DIR", home: home) ?? defaultDir)
             keychainSuffixSource = secure.isEmpty ? nil : secure
         } else {
-            directory = configDir ?? defaultDir
             keychainSuffixSource = env["CLAUDE_CONFIG_DIR"]
         }
     }
 
-    public var credentialsFile: String { Paths.join(directory, ".credentials.json") }
+    /// `D` (`directory`) alone: what names a Claude account (`AccountIdentity`), on every render,
+    /// which has no use for the rest.
+    static func directory(environment env: ElbowroomEnvironment, home: String) -> String {
+        if let secure = env.raw("CLAUDE_SECURESTORAGE_CONFIG_DIR") {
+            let defaultDir = Paths.join(home, ".claude")
+            return secure.isEmpty ? defaultDir : Paths.trimmed(env.absolutePath("CLAUDE_SECURESTORAGE_CONFIG_DIR", home: home) ?? defaultDir)
+        }
+        return env.absolutePath("CLAUDE_CONFIG_DIR", home: home).map(Paths.trimmed) ?? Paths.join(home, ".claude")
+    }
+
+    public var credentialsFile: String { Self.credentialsFile(in: directory) }
+    static func credentialsFile(in directory: String) -> String { Paths.join(directory, ".credentials.json") }
     public var refreshLock: String { Paths.join(directory, ".oauth_refresh.lock") }
     public var refreshLockOwner: String { Paths.join(directory, ".oauth_refresh.lock.owner") }
     public var writeLock: String { Paths.join(directory, ".storage-write.lock") }

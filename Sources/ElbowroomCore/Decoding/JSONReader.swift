@@ -35,6 +35,8 @@ public struct JSONReader {
     /// Whether strings must be valid UTF-8: not inside a skipped value, which `JSONDecoder`
     /// never decodes either.
     private var validating = true
+    /// Whether the last string read was printable ASCII with no escape (its bytes as they stand).
+    private var lastStringWasPlain = false
 
     public init(_ data: Data) {
         // Through the buffer, not `Data`'s iterator (whose metadata costs a render to set up).
@@ -110,16 +112,30 @@ public struct JSONReader {
             depth -= 1
             return
         }
-        var seen: [String] = []
+        // The keys seen: where each printable-ASCII one stands in the document (start and length,
+        // compared as bytes, which for ASCII is what `String`'s `==` says), and any other (an
+        // escape, a byte past ASCII) as a `String`. (An array of `String`s cost each object a few
+        // allocations and a `String` comparison per pair of keys, most of a cache file's keys.)
+        var seenASCII: [Int] = []
+        var seenOther: [String] = []
         while true {
             guard peek() == UInt8(ascii: "\"") else { throw failure }
+            let keyStart = index + 1
             let key = try string(validating: validating)
+            let keyLength = index - 1 - keyStart
+            let plain = lastStringWasPlain
             guard peek() == UInt8(ascii: ":") else { throw failure }
             index += 1
-            if seen.contains(key) {
+            if seenBefore(key, plain: plain, start: keyStart, length: keyLength, ascii: seenASCII, other: seenOther) {
                 try skipValue()
             } else {
-                seen.append(key)
+                if plain {
+                    if seenASCII.isEmpty { seenASCII.reserveCapacity(32) }
+                    seenASCII.append(keyStart)
+                    seenASCII.append(keyLength)
+                } else {
+                    seenOther.append(key)
+                }
                 try body(&self, key)
             }
             switch peek() {
@@ -138,6 +154,29 @@ public struct JSONReader {
             default: throw failure
             }
         }
+    }
+
+    /// Whether `key` (at `start`, `length` bytes, in the document; `plain` when those are it)
+    /// is one of the keys seen: `ascii` (start and length of each) or `other`.
+    @inline(never)  // (once, not in each caller's specialization of `object`)
+    private func seenBefore(_ key: String, plain: Bool, start: Int, length: Int, ascii: [Int], other: [String]) -> Bool {
+        var k = 0
+        while k < ascii.count {
+            let (s, n) = (ascii[k], ascii[k + 1])
+            k += 2
+            if plain {
+                guard n == length else { continue }
+                var i = 0
+                while i < n && bytes[s + i] == bytes[start + i] { i += 1 }
+                if i == n { return true }
+            } else if String(decoding: bytes[s..<s + n], as: UTF8.self) == key {
+                // (An escape can spell an ASCII key, and a few other characters are the same
+                // as an ASCII one to `String`, as to `JSONDecoder`'s dictionary of keys.)
+                return true
+            }
+        }
+        for seen in other where seen == key { return true }
+        return false
     }
 
     /// An array: `element` is called once per element, the reader at it.
@@ -269,6 +308,7 @@ public struct JSONReader {
     private mutating func string(validating: Bool) throws(Failure) -> String {
         guard peek() == UInt8(ascii: "\"") else { throw failure }
         index += 1
+        lastStringWasPlain = false
         if !validating {
             // In a skipped value only the end is found, as `JSONDecoder` scans it: a backslash
             // takes the next byte whatever it is, `\u` the next four unless one is a quote.
@@ -292,6 +332,19 @@ public struct JSONReader {
             throw failure
         }
         let start = index
+        // Fastest path, over the buffer: printable ASCII up to the quote (every string a cache
+        // file holds). At anything else (a backslash, a control, a byte past ASCII) the loops
+        // below take over from there.
+        index = bytes.withUnsafeBufferPointer { buffer in
+            var i = start
+            while i < buffer.count {
+                let c = buffer[i]
+                if c &- 0x20 >= 0x60 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { break }
+                i += 1
+            }
+            return i
+        }
+        lastStringWasPlain = index < bytes.count && bytes[index] == UInt8(ascii: "\"")
         // Fast path: no escapes. ASCII (nearly every string here) is valid UTF-8 as it stands.
         var ascii = true
         while index < bytes.count {

@@ -34,16 +34,22 @@ struct ByteCursor {
     }
 
     /// 1 to 12 decimal digits.
+    @inline(__always)
     mutating func integer() -> Int64? {
-        var value: Int64 = 0
+        // In locals, not `self`'s fields: the loop runs for every digit of a history (thousands a
+        // render with a tooltip), and through `self` it reloaded both on each one.
+        let bytes = b
         let first = i
-        while i < b.count {
-            let digit = b[i] &- 0x30
+        var at = first
+        var value: Int64 = 0
+        while at < bytes.count {
+            let digit = bytes[at] &- 0x30
             guard digit <= 9 else { break }
             value = value &* 10 &+ Int64(digit)
-            i &+= 1
+            at &+= 1
         }
-        let count = i - first
+        i = at
+        let count = at - first
         return count > 0 && count <= 12 ? value : nil
     }
 
@@ -52,19 +58,21 @@ struct ByteCursor {
     mutating func percent() -> Double? {
         guard let whole = integer() else { return nil }
         var used = Double(whole)
-        if i < b.count, b[i] == 0x2E {
-            i &+= 1
-            var scale = 0.1
-            let first = i
-            while i < b.count, i - first < 6 {
-                let digit = b[i] &- 0x30
-                guard digit <= 9 else { break }
-                used += Double(digit) * scale
-                scale /= 10
-                i &+= 1
-            }
-            guard i > first else { return nil }
+        guard i < b.count, b[i] == 0x2E else {
+            // A whole number is its own rounding.
+            return whole <= 100 ? used : nil
         }
+        i &+= 1
+        var scale = 0.1
+        let first = i
+        while i < b.count, i - first < 6 {
+            let digit = b[i] &- 0x30
+            guard digit <= 9 else { break }
+            used += Double(digit) * scale
+            scale /= 10
+            i &+= 1
+        }
+        guard i > first else { return nil }
         guard used <= 100 else { return nil }
         return (used * 100).rounded() / 100
     }

@@ -136,7 +136,7 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
     public func raw(_ name: String) -> String? {
         switch storage {
         case .fixed(let variables): return variables[name]
-        case .process: return getenv(name).map { String(cString: $0) }
+        case .process: return Self.processValue(name)
         case .overlay(let names, let values):
             // The last entry for the name wins (a few entries: a walk, no dictionary).
             var i = names.count
@@ -144,8 +144,14 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
                 i -= 1
                 if names[i] == name { return values[i] }
             }
-            return getenv(name).map { String(cString: $0) }
+            return Self.processValue(name)
         }
+    }
+
+    /// `getenv(3)`, the name passed through `withCString` (a `String` passed as a C string
+    /// itself is copied into an array first: ~250 instructions, and a render reads a dozen).
+    private static func processValue(_ name: String) -> String? {
+        name.withCString { getenv($0) }.map { String(cString: $0) }
     }
 
     /// `HOME`, or `/` when it is unset or relative.

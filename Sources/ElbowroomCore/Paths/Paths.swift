@@ -4,6 +4,13 @@ import FoundationEssentials
 #else
 import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Every path elbowroom reads or writes, derived from the environment (never the working
 /// directory), so the renderer can find its cache without reading credentials. The one file
@@ -21,8 +28,10 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 /// | usage history | `$XDG_CACHE_HOME/elbowroom/usage-<account>.history` (see `HistoryFile`), and what renders read of it, `.digest` (see `HistoryDigest`) |
 public struct Paths: Sendable, Equatable {
     public let claudeConfigDir: String
-    /// Who this account is (`ELBOWROOM_PROVIDER` and the provider's variables, read once).
-    public let identity: AccountIdentity
+    /// Who this account is (`ELBOWROOM_PROVIDER` and the provider's variables, read once, when
+    /// first asked: a render of several accounts never asks the environment's own).
+    public var identity: AccountIdentity { account.identity }
+    private let account: AccountPart
     /// The login the fetcher reads (`AccountIdentity.credentialsFile`).
     public var credentialsFile: String { identity.credentialsFile }
     public let configFile: String
@@ -36,7 +45,7 @@ public struct Paths: Sendable, Equatable {
     /// Names this account's files (`AccountIdentity.key`): for a Claude account, of the
     /// resolved Claude config dir (`resolved`).
     public var accountKey: String { identity.key }
-    public let cacheFile: String
+    public var cacheFile: String { account.cacheFile }
     /// A Codex account's `CODEX_HOME` (default `~/.codex`); `nil` for any other provider.
     public var codexHome: String? { identity.home }
     /// Where this account's usage comes from: `.claude` unless `ELBOWROOM_PROVIDER` names
@@ -78,9 +87,12 @@ public struct Paths: Sendable, Equatable {
         self.configFile = configFile
         self.cacheDir = cacheDir
         claudeConfigDir = Self.trimmed(env.absolutePath("CLAUDE_CONFIG_DIR", home: home) ?? Self.join(home, ".claude"))
-        let identity = AccountIdentity(environment: env, home: home)
-        self.identity = identity
-        cacheFile = Self.join(cacheDir, "usage-" + identity.key + ".json")
+        account = AccountPart(environment: env, home: home, cacheDir: cacheDir)
+    }
+
+    public static func == (a: Paths, b: Paths) -> Bool {
+        a.claudeConfigDir == b.claudeConfigDir && a.configFile == b.configFile && a.configHome == b.configHome
+            && a.cacheDir == b.cacheDir && a.identity == b.identity
     }
 
     /// What a plugin account's files are named after: the provider word, and the account's name
@@ -137,5 +149,53 @@ public struct Paths: Sendable, Equatable {
         var end = path.utf8.count
         while end > 1 && path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: end - 1)] == UInt8(ascii: "/") { end -= 1 }
         return end == path.utf8.count ? path : String(decoding: path.utf8.prefix(end), as: UTF8.self)
+    }
+}
+
+/// A `Paths`' account part, worked out on first use and then kept: its identity (a `realpath`
+/// and a SHA-256, ~19 k instructions) and its cache file's name. A render of several accounts
+/// makes the environment's own `Paths` for its config and cache directories alone. Behind a
+/// mutex: copies of one `Paths` share it, and `watch` and `serve` use them on more than one thread.
+private final class AccountPart: @unchecked Sendable {
+    private let environment: ElbowroomEnvironment
+    private let home: String
+    private let cacheDir: String
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var made: AccountIdentity?
+    private var file = ""
+
+    init(environment: ElbowroomEnvironment, home: String, cacheDir: String) {
+        self.environment = environment
+        self.home = home
+        self.cacheDir = cacheDir
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    var identity: AccountIdentity {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return make()
+    }
+
+    var cacheFile: String {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        _ = make()
+        return file
+    }
+
+    /// (Under the mutex.)
+    private func make() -> AccountIdentity {
+        if let made { return made }
+        let identity = AccountIdentity(environment: environment, home: home)
+        made = identity
+        file = Paths.join(cacheDir, "usage-" + identity.key + ".json")
+        return identity
     }
 }

@@ -34,7 +34,7 @@ public enum FileSystem {
     /// Follows symlinks (a dotfiles-managed config or credentials file is one); never blocks
     /// opening a FIFO, and reads from anything but a regular file for at most a second.
     public static func read(_ path: String, limit: Int = 1 << 20) -> Data? {
-        read(opened: open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), path: path, limit: limit)
+        read(opened: path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }, path: path, limit: limit)
     }
 
     /// `read` of `file` in `directory`, the path put together as bytes, not as a `String`: a
@@ -83,7 +83,7 @@ public enum FileSystem {
     /// `Failure` saying what is wrong. A symlink is refused, not followed; a FIFO is refused
     /// without waiting for a writer.
     public static func readPrivate(_ path: String, limit: Int) throws(Failure) -> Data? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
         if fd < 0 {
             let code = errno
             if code == ENOENT { return nil }
@@ -317,7 +317,7 @@ public enum FileSystem {
     /// when it is usable or missing. Reads only: a render asks this, writers repair.
     public static func privateDirectoryProblem(_ path: String) -> String? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard path.withCString({ stat($0, &info) }) == 0 else { return nil }
         guard isType(info, S_IFDIR) else { return "\(path) is \(typeName(info)), not a directory" }
         return directoryOwnerProblem(info, path: path)
     }
@@ -334,7 +334,7 @@ public enum FileSystem {
     /// `realpath(3)`: the path with every symlink, `.` and `..` resolved, or `nil` when it does
     /// not resolve.
     public static func realPath(_ path: String) -> String? {
-        guard let real = realpath(path, nil) else { return nil }
+        guard let real = path.withCString({ realpath($0, nil) }) else { return nil }
         defer { free(real) }
         return String(cString: real)
     }
