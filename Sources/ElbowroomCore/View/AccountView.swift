@@ -1,4 +1,3 @@
-// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 
 /// One `[accounts.NAME]` as a render shows it: its name, label and view (several accounts side
 /// by side; see docs/accounts-and-agents.md).
