@@ -129,7 +129,8 @@ enum RenderCommand {
                 if setup.adapter.readsClaudeStatusLine && account.provider == .claude { part.statusLine = StatusLineIngest.demo }
             } else {
                 let store = CacheStore(paths: accountContext.paths)
-                if case .loaded(let found) = store.read() { part.cache = found }
+                // (`runSeveral` asked whether the cache directory can be used, for every account.)
+                if case .loaded(let found) = store.read(directoryChecked: true) { part.cache = found }
                 if setup.adapter.readsClaudeStatusLine && account.provider == .claude
                     && accountContext.paths.accountKey == context.paths.accountKey {
                     (part.statusLine, part.cache) = StatusLineIngest(context: accountContext, store: store, verbose: invocation.verbose)

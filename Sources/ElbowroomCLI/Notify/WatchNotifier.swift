@@ -6,28 +6,17 @@ import ElbowroomCore
 /// frame nor a signal waits for it. One run at a time; a tick during a run checks nothing.
 final class WatchNotifier: @unchecked Sendable {
     let notifier: Notifier
-    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+    private let lock = ThreadLock()
     private var running = false
 
     init?(_ invocation: Invocation, setup: RenderSetup, context: CLIContext, store: CacheStore) {
         guard invocation.notify, !invocation.demo else { return nil }
         notifier = Notifier(context: context, config: setup.config, store: store)
-        lock = .allocate(capacity: 1)
-        pthread_mutex_init(lock, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(lock)
-        lock.deallocate()
     }
 
     /// Whether a run is under way: its notifier is a child of ours, so `watch` must not reap
     /// children meanwhile (the sender waits for that one's status itself).
-    var isSending: Bool {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return running
-    }
+    var isSending: Bool { lock.withLock { running } }
 
     /// After a failed send (its claim given back), the next try waits this long: a bar ticks
     /// every second, and a missing notification daemon should not cost a process a second.
@@ -43,25 +32,15 @@ final class WatchNotifier: @unchecked Sendable {
             for failure in failures {
                 notifier.context.stderr.write("elbowroom: cannot notify: \(failure)\n")
             }
-            pthread_mutex_lock(lock)
-            quietUntil = failures.isEmpty ? nil : now.addingTimeInterval(Self.retryAfterFailure)
-            pthread_mutex_unlock(lock)
+            lock.withLock { quietUntil = failures.isEmpty ? nil : now.addingTimeInterval(Self.retryAfterFailure) }
             setRunning(false)
         }
         if !started { setRunning(false) }
     }
 
-    private var quietUntilNow: Date? {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return quietUntil
-    }
+    private var quietUntilNow: Date? { lock.withLock { quietUntil } }
 
-    private func setRunning(_ value: Bool) {
-        pthread_mutex_lock(lock)
-        running = value
-        pthread_mutex_unlock(lock)
-    }
+    private func setRunning(_ value: Bool) { lock.withLock { running = value } }
 
     /// Runs `body` on a new detached thread; `false` when none could be started.
     private static func start(_ body: @escaping () -> Void) -> Bool {

@@ -237,17 +237,12 @@ enum CacheFileReader {
 /// and `serve` read the cache on more than one thread.
 final class KeptAlive: @unchecked Sendable {
     static let shared = KeptAlive()
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let lock = ThreadLock()
     private var value: String?
 
-    private init() {
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-    }
+    private init() {}
 
     func keep(_ text: String) {
-        pthread_mutex_lock(mutex)
-        value = text
-        pthread_mutex_unlock(mutex)
+        lock.withLock { value = text }
     }
 }

@@ -59,8 +59,10 @@ public struct CacheStore: Sendable {
     }
 
     /// Reads the cache; read-only (a render never repairs or replaces anything).
-    public func read() -> Contents {
-        if let refusal { return .refused(refusal) }
+    /// `directoryChecked`: the caller has just asked `refusal` itself (a render of several
+    /// accounts asks once for all of them: their caches share one directory).
+    public func read(directoryChecked: Bool = false) -> Contents {
+        if !directoryChecked, let refusal { return .refused(refusal) }
         do {
             guard let data = try FileSystem.readPrivate(file, limit: Self.sizeLimit) else { return .missing }
             guard let cache = CacheFile.decode(data) else {

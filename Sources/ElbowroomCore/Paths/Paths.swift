@@ -4,13 +4,6 @@ import FoundationEssentials
 #else
 import Foundation  // Apple platforms, where FoundationEssentials is not a module of its own
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Every path elbowroom reads or writes, derived from the environment (never the working
 /// directory), so the renderer can find its cache without reading credentials. The one file
@@ -178,7 +171,7 @@ private final class AccountPart: @unchecked Sendable {
     private let environment: ElbowroomEnvironment
     private let home: String
     private let cacheDir: String
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let lock = ThreadLock()
     private var made: AccountIdentity?
     private var file = ""
 
@@ -186,29 +179,18 @@ private final class AccountPart: @unchecked Sendable {
         self.environment = environment
         self.home = home
         self.cacheDir = cacheDir
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
     }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    var identity: AccountIdentity {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return make()
-    }
+    var identity: AccountIdentity { lock.withLock { make() } }
 
     var cacheFile: String {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        _ = make()
-        return file
+        lock.withLock {
+            _ = make()
+            return file
+        }
     }
 
-    /// (Under the mutex.)
+    /// (Under the lock.)
     private func make() -> AccountIdentity {
         if let made { return made }
         let identity = AccountIdentity(environment: environment, home: home)

@@ -1,3 +1,5 @@
+import ElbowroomCore
+
 /// Things one fetch run learned that the fetch state should keep even when the fetch succeeds
 /// (e.g. refreshed tokens that could not be saved), for `doctor` and `cache show`. Token-free.
 public final class RunNotes: @unchecked Sendable {

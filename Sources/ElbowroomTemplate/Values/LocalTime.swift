@@ -29,7 +29,9 @@ public struct LocalTime: Sendable {
         // On the stack: an array for the text, and another for its bytes, cost a reset time ~3 k
         // instructions.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { buffer in
-            let count = buffer.withMemoryRebound(to: CChar.self) { strftime($0.baseAddress!, $0.count, format, &parts) }
+            let count = buffer.withMemoryRebound(to: CChar.self) { out in
+                format.withCString { strftime(out.baseAddress!, out.count, $0, &parts) }
+            }
             return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
         }
     }
