@@ -231,8 +231,10 @@ enum Renderer {
         if !render(inner, style: style, context: context, into: &spans, stopAtMissing: true, eachFree: true) {
             spans.removeSubrange(count...)
             if count > 0 && spans[count - 1].text.utf8.count != lastLength {
-                let text = spans[count - 1].text
-                spans[count - 1].text.removeSubrange(text.utf8.index(text.startIndex, offsetBy: lastLength)...)
+                // (The end found first, with no copy of the text alive while it is cut: a copy
+                // would make the cut copy the text, and free a buffer that may be a long one.)
+                let end = spans[count - 1].text.utf8.index(spans[count - 1].text.utf8.startIndex, offsetBy: lastLength)
+                spans[count - 1].text.removeSubrange(end...)
             }
         }
     }

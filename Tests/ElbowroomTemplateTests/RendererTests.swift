@@ -61,6 +61,10 @@ struct RendererTests {
         Case(template: "{7d.eta|default(-)} {5h.left}", expected: "- 37"),
         Case(template: "({seven_day_cowork.left}{each.name})({5h.left}{7d.left} {each.name})", expected: "3759 sonnet3759 opus"),
         Case(template: "{5h.left}{claude.model}.", expected: "37."),
+        // A group is rendered in place and taken back: text it merged into the span before it
+        // (short, or long enough to have outgrown a small string) is cut off again.
+        Case(template: "before( merged into what came before {5h.left}% then {7d.eta})after", expected: "beforeafter"),
+        Case(template: "a long line of text well past fifteen bytes( and {7d.eta}) ends", expected: "a long line of text well past fifteen bytes ends"),
         // Escapes.
         Case(template: #"a\{b\}\[c\]\(d\)\\e"#, expected: #"a{b}[c](d)\e"#),
         Case(template: #"x\ny"#, expected: "x\ny"),
@@ -127,6 +131,8 @@ struct RendererTests {
         ]),
         // Adjacent text in one style merges; empty results leave no spans.
         StyleCase(template: "[a](ok)[b](ok)({stale}[c](dim))", expected: [Span("ab", style: Style(semantic: .ok))]),
+        // A group taken back leaves the span before it as it was, and what follows merges on.
+        StyleCase(template: "[a](ok)([b](ok) {7d.eta})[c](ok)", expected: [Span("ac", style: Style(semantic: .ok))]),
     ]
 
     @Test(arguments: styleCases)
