@@ -49,24 +49,13 @@ extension Pango {
             return false
         }
         out.append(contentsOf: "<span".utf8)
-        if let fg = style.foreground { out.append(contentsOf: " foreground=\"".utf8); appendHex(fg, into: &out); out.append(0x22) }
-        if let bg = style.background { out.append(contentsOf: " background=\"".utf8); appendHex(bg, into: &out); out.append(0x22) }
+        if let fg = style.foreground { out.append(contentsOf: " foreground=\"".utf8); fg.appendHex(to: &out); out.append(0x22) }
+        if let bg = style.background { out.append(contentsOf: " background=\"".utf8); bg.appendHex(to: &out); out.append(0x22) }
         if style.bold { out.append(contentsOf: " weight=\"bold\"".utf8) }
         if style.italic { out.append(contentsOf: " style=\"italic\"".utf8) }
         if style.underline { out.append(contentsOf: " underline=\"single\"".utf8) }
         out.append(0x3E)
         return true
-    }
-
-    /// `color.hex` (`#rrggbb`), appended without a string of its own.
-    private static func appendHex(_ color: Color, into out: inout [UInt8]) {
-        let (r, g, b) = color.rgbComponents
-        func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
-        out.append(UInt8(ascii: "#"))
-        for component in [r, g, b] {
-            out.append(digit(component >> 4))
-            out.append(digit(component & 15))
-        }
     }
 
     private static func appendEscaped(_ text: String, into out: inout [UInt8], afterCR: inout Bool) {

@@ -23,12 +23,22 @@ public enum Color: Sendable, Equatable, Codable {
     /// The `#rrggbb` form every consumer that wants hex colours gets (named colours map to the
     /// xterm defaults).
     public var hex: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(7)
+        appendHex(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `hex`, appended as UTF-8 (an encoder writing bytes needs no string of its own for it).
+    public func appendHex(to bytes: inout [UInt8]) {
         let (r, g, b) = rgbComponents
         // By hand: `map` + `joined` + `String(radix:)` cost a waybar render 0.2 M instructions.
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        let bytes: [UInt8] = [UInt8(ascii: "#"), digits[Int(r >> 4)], digits[Int(r & 15)],
-                              digits[Int(g >> 4)], digits[Int(g & 15)], digits[Int(b >> 4)], digits[Int(b & 15)]]
-        return String(decoding: bytes, as: UTF8.self)
+        func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10 }
+        bytes.append(UInt8(ascii: "#"))
+        for component in [r, g, b] {
+            bytes.append(digit(component >> 4))
+            bytes.append(digit(component & 15))
+        }
     }
 
     public var rgbComponents: (UInt8, UInt8, UInt8) {
