@@ -19,11 +19,7 @@ public struct I3blocksAdapter: OutputAdapter {
         // Appended in place, and the line's plain text kept with the output (`GrowingText`).
         let plain = frame.spans.plainText
         var text = ""
-        if SafeText.mayNeedCleaning(plain) {
-            SafeText.map(plain, lines: .join, into: &text) { _ in nil }
-        } else {
-            GrowingText.append(plain, to: &text)
-        }
+        SafeText.clean(plain, lines: .join, into: &text)
         for part in ["\n", frame.shortText, "\n", frame.blockColor?.hex ?? "", "\n"] { GrowingText.append(part, to: &text) }
         return AdapterOutput(text, madeFrom: [StyledRun(plain)], line: false, exitCode: frame.level == .critical ? 33 : 0)
     }

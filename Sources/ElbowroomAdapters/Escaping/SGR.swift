@@ -44,11 +44,7 @@ public enum SGR {
         for run in runs {
             let p = parameters(run.style)
             if !p.isEmpty { GrowingText.append(wrap(escape + p.concatenated(separator: ";") + "m"), to: &out) }
-            if SafeText.mayNeedCleaning(run.text) {
-                SafeText.map(run.text, lines: .keep, into: &out) { $0 == "\t" ? " " : nil }
-            } else {
-                GrowingText.append(run.text, to: &out)
-            }
+            SafeText.clean(run.text, lines: .keep, into: &out) { $0 == "\t" ? " " : nil }
             if !p.isEmpty { GrowingText.append(wrap(reset), to: &out) }
         }
         return out

@@ -7,7 +7,9 @@ import ElbowroomCore
 /// breaks become spaces; controls are dropped (`SafeText`).
 public enum TmuxEscaping {
     public static func escape(_ text: String) -> String {
-        SafeText.map(text, lines: .join) { $0 == "#" ? "##" : nil }
+        var out = ""
+        escape(text, into: &out)
+        return out
     }
 
     /// `escape(text)` appended to `out`.

@@ -7,7 +7,9 @@ import ElbowroomCore
 /// A tab becomes a space, as in the other prompts (see `SGR`).
 public enum ZshEscaping {
     public static func escape(_ text: String) -> String {
-        SafeText.map(text, lines: .keep) { $0 == "%" ? "%%" : $0 == "\t" ? " " : nil }
+        var out = ""
+        escape(text, into: &out)
+        return out
     }
 
     /// `escape(text)` appended to `out`.

@@ -67,6 +67,17 @@ public enum SafeText {
         mayNeedCleaning(text) ? map(text, lines: lines) { _ in nil } : text
     }
 
+    /// `clean(text, lines:)` appended to `out` (an adapter's line, see `GrowingText`); `escape`
+    /// as `map`'s, for what the consumer needs besides (`nil`: the scalar as it is).
+    public static func clean(_ text: String, lines: Lines, into out: inout String,
+                             escape: (Unicode.Scalar) -> String? = { _ in nil }) {
+        if mayNeedCleaning(text) {
+            map(text, lines: lines, into: &out, escape: escape)
+        } else {
+            GrowingText.append(text, to: &out)
+        }
+    }
+
     /// Whether `text` has bytes that may be something `map` changes: a C0 control, DEL, or the
     /// first two UTF-8 bytes of the C1 controls and NEL (0xC2 0x80–0x9F), U+061C (0xD8 0x9C), and
     /// the other bidi controls and line separators (0xE2 0x80 and 0xE2 0x81: U+2000–U+207F).
