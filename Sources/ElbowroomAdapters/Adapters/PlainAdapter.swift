@@ -11,10 +11,10 @@ public struct PlainAdapter: OutputAdapter {
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
         // Appended in place, and the line's text kept with the output (`GrowingText`).
         let plain = frame.spans.plainText
-        guard SafeText.mayNeedCleaning(plain) else { return AdapterOutput(plain, madeFrom: [StyledRun(plain)]) }
         var text = ""
-        SafeText.map(plain, lines: .keep, into: &text) { _ in nil }
-        return AdapterOutput(text, madeFrom: [StyledRun(plain)])
+        SafeText.clean(plain, lines: .keep, into: &text)
+        // (`consume`: handed over, not copied, so its line break goes in place.)
+        return AdapterOutput(consume text, madeFrom: [StyledRun(plain)])
     }
 
     /// Nothing on stdout: the CLI prints the detail on stderr.

@@ -70,9 +70,8 @@ public struct AdapterOutput: Sendable, Equatable {
     }
 
     /// `text` made from `runs`, with a final line break when `line` (appended in place, not a
-    /// second string).
-    init(_ text: String, madeFrom runs: [StyledRun], line: Bool = true, exitCode: Int32 = 0) {
-        var text = text
+    /// second string: `text` is taken, not copied, so the caller's last use leaves it unique).
+    init(_ text: consuming String, madeFrom runs: [StyledRun], line: Bool = true, exitCode: Int32 = 0) {
         if line { GrowingText.append("\n", to: &text) }
         self.init(text, exitCode: exitCode)
         madeFrom = runs
