@@ -23,7 +23,7 @@ public struct WaybarAdapter: OutputAdapter {
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
         var out = line(frame)
         out.append(0x0A)
-        return AdapterOutput(String(decoding: out, as: UTF8.self))
+        return AdapterOutput(bytes: out)
     }
 
     /// The JSON object, as bytes. Written field by field into one buffer, the markup through a

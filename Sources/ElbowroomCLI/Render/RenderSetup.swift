@@ -161,7 +161,7 @@ struct RenderSetup {
             return 2
         }
         let output = adapter.renderError(failure.short)
-        context.stdout.write(output.text)
+        context.stdout.write(output)
         return output.exitCode
     }
 }
