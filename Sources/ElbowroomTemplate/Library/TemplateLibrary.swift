@@ -21,7 +21,7 @@ public enum TemplateLibrary {
                 // from the same text by scripts/generate); a user's file is parsed.
                 if isShipped, let compiled = compiled(nameOrText) {
                     return Template(name: origin, source: source, nodes: compiled.nodes, namedKeys: compiled.namedKeys,
-                                    repeatsWindows: compiled.repeatsWindows)
+                                    repeatsWindows: compiled.repeatsWindows, readsHistory: compiled.readsHistory)
                 }
                 return try Template.parse(source, name: origin)
             }
