@@ -57,18 +57,23 @@ struct RenderContext: Sendable {
         }
     }
 
-    /// `read` of the window `name` names (as `window(named:)`), read where it is: a window named
-    /// by its alias or key is not copied out of the view (a copy of a window retains and releases
-    /// all its text, and a tooltip reads a window some fifty times).
-    func read<Result>(window name: String, _ read: (borrowing WindowView) -> Result?) -> Result? {
+    /// `read` of the window `name` names (as `window(named:)`), lent as a pointer: a window of
+    /// the view's own is read where it is in the view's array, field by field. Lent as a value,
+    /// to a function or a closure, each read was a copy of the window (a retain and a release of
+    /// each of its strings; a tooltip reads a window some fifty times).
+    /// (Inlined: a closure that captures the context, called from a function of its own, cost a
+    /// copy of the whole context per read.)
+    @inline(__always)
+    func read<Result>(window name: String, _ read: (UnsafePointer<WindowView>) -> Result?) -> Result? {
         switch name {
         case "worst", "each", "other":
             guard let window = window(named: name) else { return nil }
-            return read(window)
+            return withUnsafePointer(to: window) { read($0) }
         default:
             let key = WindowCatalog.key(forName: name)
             return view.windows.withUnsafeBufferPointer { windows in
-                for i in windows.indices where windows[i].key == key { return read(windows[i]) }
+                guard let base = windows.baseAddress else { return nil }
+                for i in 0..<windows.count where base[i].key == key { return read(base + i) }
                 return nil
             }
         }
@@ -218,7 +223,7 @@ enum Renderer {
                 node.worstLevel(in: context, into: &worst)
             } else {
                 for name in node.windowNames {
-                    if let level = context.read(window: name, { $0.level }) { worst = max(worst ?? level, level) }
+                    if let level = context.read(window: name, { $0.pointee.level }) { worst = max(worst ?? level, level) }
                 }
             }
             own.semantic = SemanticStyle(worst ?? context.view.level)
