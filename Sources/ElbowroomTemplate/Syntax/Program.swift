@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// A template as the renderer walks it: the parsed tree (`Node`) laid out flat, every group
