@@ -117,33 +117,36 @@ public enum HistoryDigest {
         return out.data
     }
 
-    /// The samples, window after window (each oldest first), or `nil` when the file is not a
-    /// digest this version reads whole.
-    public static func parse(_ data: Data) -> [HistorySample]? {
+    /// Window after window, each a series of its points (oldest first), or `nil` when the file
+    /// is not a digest this version reads whole.
+    public static func parse(_ data: Data) -> UsageHistory? {
         data.withUnsafeBytes { raw in
             parse(raw.bindMemory(to: UInt8.self))
         }
     }
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> [HistorySample]? {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> UsageHistory? {
         var c = ByteCursor(bytes)
-        guard c.line(Array(header.utf8)) else { return nil }
-        var samples: [HistorySample] = []
-        samples.reserveCapacity(bytes.count / 8)
-        var keys = KeyTable()
+        guard c.line(header) else { return nil }
+        var history = UsageHistory()
+        // Every point takes four bytes or more (` 0:0`): room for all of them at once.
+        history.points.reserveCapacity((bytes.count - c.i) / 4)
+        history.series.reserveCapacity(8)
         while !c.atEnd {
-            guard let key = c.key(&keys), c.space(), let resetsAt = c.resetTime(), c.space(),
+            guard let key = c.key(), c.space(), let resetsAt = c.resetTime(), c.space(),
                   let newest = c.integer() else { return nil }
+            history.openSeries(key: key, resetsAt: resetsAt)
             var previous = Int64.min
             while c.space() {
                 guard let age = c.integer(), c.byte(0x3A), let used = c.percent(), age <= newest else { return nil }
                 let at = newest - age
                 guard at >= previous else { return nil }
                 previous = at
-                samples.append(HistorySample(at: at, key: key, used: used, resetsAt: resetsAt))
+                history.points.append(HistoryPoint(at: at, used: used))
             }
+            history.closeSeries()
             guard c.byte(0x0A) else { return nil }
         }
-        return samples
+        return history
     }
 }
