@@ -92,7 +92,7 @@ import ElbowroomTestSupport
         let history = try #require(Self.digest(text))
         // The first two lines are one run: one series.
         #expect(history.series.map(\.key) == ["five_hour", "seven_day", "five_hour", "five_hour"])
-        #expect(history.series[0].end == 3)
+        #expect(history.series(at: 0).end == 3)
         let samples = history.samples
         for window in [Self.window("five_hour", used: 14, resetsAt: 1_800_010_800),
                        Self.window("five_hour", used: 14, resetsAt: 1_800_010_830),
@@ -111,10 +111,15 @@ import ElbowroomTestSupport
                      "five_hour - 500 0:1  60:2", "five_hour - 500 :1", "five_hour - 500 0:", "five_hour -5 500 0:1",
                      "five_hour 12 0:1", "five/hour - 500 0:1", String(repeating: "k", count: 65) + " - 500 0:1",
                      "five_hour - 1234567890123 0:1", "five_hour - 500 0:100.01", "five_hour - 500 0:-1",
-                     "five_hour - 500 0:1 ", " five_hour - 500 0:1"] {
+                     "five_hour - 500 0:1 ", " five_hour - 500 0:1", "five_hour - 5000000000000 1234567890123:1",
+                     "five_hour - 500 0:1234567890123", "five_hour - 500 0:0001234567890123", "five_hour - 500 0:1\r",
+                     "five_hour - 500 60:1 0:2 0:3 1:4"] {
             #expect(Self.digest(good + line + "\n") == nil, "\(line.debugDescription)")
         }
         #expect(Self.digest(good + String(repeating: "k", count: 64) + " - 500 0:1.123456\n") != nil)
+        #expect(Self.digest(good + "five_hour - 999999999999 999999999999:000000000100 0:0.5\n")?.points.last == HistoryPoint(at: 999_999_999_999, used: 0.5))
+        #expect(Self.digest(good + "five_hour - 500\n")?.samples.count == 2, "a line of no points adds none")
+        #expect(Self.digest(good + "five_hour - 500 0:1") == nil, "cut short")
     }
 
     @Test func aRenderReadsTheHistoryWhenTheDigestHasAMalformedLine() throws {

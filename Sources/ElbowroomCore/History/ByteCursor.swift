@@ -59,6 +59,7 @@ struct ByteCursor {
 
     /// A percentage as `HistoryFile.percent` writes it (`37`, `37.5`, `0.25`; at most 100),
     /// rounded to two decimals.
+    @inline(__always)
     mutating func percent() -> Double? {
         guard let whole = integer() else { return nil }
         guard i < b.count, b[i] == 0x2E else {
@@ -66,6 +67,12 @@ struct ByteCursor {
             return whole <= 100 ? Double(whole) : nil
         }
         i &+= 1
+        return fraction(after: whole)
+    }
+
+    /// The percent `whole` and the 1 to 6 decimals here (after its dot), rounded to two decimals.
+    @inline(__always)
+    mutating func fraction(after whole: Int64) -> Double? {
         let first = i
         var fraction: Int64 = 0
         while i < b.count, i - first < 6 {

@@ -1,6 +1,7 @@
 // Render path: every prompt runs code in this file; the rules are in docs/performance.md.
-/// A run of one window instance's points in a `UsageHistory`: the window's key and the
-/// instance's reset time once, and where its points lie in the history's `points`.
+/// A run of one window instance's points in a `UsageHistory` (`UsageHistory.series(_:)`): the
+/// window's key and the instance's reset time once, and where its points lie in the history's
+/// `points`.
 public struct HistorySeries: Sendable, Equatable {
     /// The window's API key (`five_hour`, `seven_day`, …).
     public var key: String
@@ -15,5 +16,10 @@ public struct HistorySeries: Sendable, Equatable {
         self.resetsAt = resetsAt
         self.start = start
         self.end = end
+    }
+
+    /// A reset time as `UsageHistory` keeps it: whether it is known, and if so, what it is.
+    static func resetTime(known: Int64, at time: Int64) -> Int64? {
+        known != 0 ? time : nil
     }
 }

@@ -3,17 +3,22 @@
 /// points — a digest's line (`HistoryDigest`), or in the whole history (`HistoryFile`) each run
 /// of consecutive samples with one key and one reset time. A series says its key and reset
 /// time once; a point is 16 bytes and holds no `String` (a digest's samples, each a
-/// `HistorySample` with its key, cost a render some 580 instructions apiece).
+/// `HistorySample` with its key, cost a render some 250 instructions apiece).
 public struct UsageHistory: Sendable, Equatable {
     /// Every series' points, series after series, each in the order recorded (oldest first).
     public internal(set) var points: [HistoryPoint]
-    /// The series, in the order recorded. Two in a row never share both key and reset time
-    /// (they are one run), so two histories of the same samples are equal.
-    public internal(set) var series: [HistorySeries]
+    /// Each series' window key.
+    var keys: [String]
+    /// Each series' reset time and extent, three numbers a series: 1 when its reset time is
+    /// known (0 when not), the reset time, and where its points end in `points` (they start
+    /// where the series before ends). Numbers, not a `HistorySeries` each: an array of a type of
+    /// its own costs a render the runtime's metadata for it, some 7 k instructions.
+    var marks: [Int64]
 
     public init() {
         points = []
-        series = []
+        keys = []
+        marks = []
     }
 
     /// The samples in the order given (a history file's: time order), as runs.
@@ -21,18 +26,55 @@ public struct UsageHistory: Sendable, Equatable {
         self.init()
         points.reserveCapacity(samples.count)
         for sample in samples {
-            if let last = series.last, last.key == sample.key, last.resetsAt == sample.resetsAt {
-                points.append(HistoryPoint(sample))
-                series[series.count - 1].end = points.count
-            } else {
-                openSeries(key: sample.key, resetsAt: sample.resetsAt)
-                points.append(HistoryPoint(sample))
-                closeSeries()
-            }
+            points.append(HistoryPoint(sample))
+            Self.addRun(key: sample.key, resetsAt: sample.resetsAt, end: points.count, keys: &keys, marks: &marks)
         }
     }
 
+    init(points: [HistoryPoint], keys: [String], marks: [Int64]) {
+        self.points = points
+        self.keys = keys
+        self.marks = marks
+    }
+
+    /// Ends a run of `key` and `resetsAt` at `end` (it starts where the last one ends): the
+    /// last series goes on when it is of the same key and reset time (consecutive samples of a
+    /// window; a digest that lists a window twice in a row), so no two series in a row share
+    /// both and two histories of the same samples are equal. A run of no points is none.
+    static func addRun(key: String, resetsAt: Int64?, end: Int, keys: inout [String], marks: inout [Int64]) {
+        let last = marks.count - 3
+        let start = last >= 0 ? Int(marks[last + 2]) : 0
+        guard end > start else { return }
+        if last >= 0, keys[keys.count - 1] == key,
+           HistorySeries.resetTime(known: marks[last], at: marks[last + 1]) == resetsAt {
+            marks[last + 2] = Int64(end)
+            return
+        }
+        keys.append(key)
+        marks.append(resetsAt == nil ? 0 : 1)
+        marks.append(resetsAt ?? 0)
+        marks.append(Int64(end))
+    }
+
     public var isEmpty: Bool { points.isEmpty }
+
+    /// The number of series.
+    public var seriesCount: Int { keys.count }
+
+    /// Series `index`'s key, reset time and where its points lie.
+    public func series(at index: Int) -> HistorySeries {
+        HistorySeries(key: keys[index], resetsAt: resetsAt(ofSeries: index),
+                      start: index == 0 ? 0 : Int(marks[3 * index - 1]), end: Int(marks[3 * index + 2]))
+    }
+
+    /// Every series, in order.
+    public var series: [HistorySeries] {
+        (0..<seriesCount).map { series(at: $0) }
+    }
+
+    func resetsAt(ofSeries index: Int) -> Int64? {
+        HistorySeries.resetTime(known: marks[3 * index], at: marks[3 * index + 1])
+    }
 
     /// Every point as a sample, series after series: for a history made from samples, those
     /// samples in their order.
@@ -47,26 +89,6 @@ public struct UsageHistory: Sendable, Equatable {
         return samples
     }
 
-    /// Starts a series of `key` and `resetsAt` for the points appended after it up to
-    /// `closeSeries()`; when the last series is of the same key and reset time (a digest that
-    /// lists a window twice), they go on with that one instead.
-    mutating func openSeries(key: String, resetsAt: Int64?) {
-        if let last = series.last, last.end == points.count, last.key == key, last.resetsAt == resetsAt {
-            return
-        }
-        series.append(HistorySeries(key: key, resetsAt: resetsAt, start: points.count, end: points.count))
-    }
-
-    /// Ends the series opened last at the last point; one without points is dropped.
-    mutating func closeSeries() {
-        let last = series.count - 1
-        if series[last].start == points.count {
-            series.removeLast()
-        } else {
-            series[last].end = points.count
-        }
-    }
-
     /// The points of the window instance `window` is in (same key, same reset time within a
     /// minute: `HistorySample.sameInstance`) observed no later than `window`, oldest first,
     /// ending with `window`'s own observation even when the history does not have it yet.
@@ -76,17 +98,20 @@ public struct UsageHistory: Sendable, Equatable {
     public func instance(of window: UsageWindow) -> ArraySlice<HistoryPoint> {
         let reset = window.resetsAt.map { EpochTime.seconds($0) }
         let observed = EpochTime.seconds(window.observedAt)
-        var first = -1
+        var first = -1, firstStart = 0, firstEnd = 0
         var matches = 0
         var count = 0
-        for s in series.indices where series[s].key == window.key
-            && HistorySample.sameInstance(series[s].resetsAt, reset) {
-            if first < 0 { first = s }
+        var start = 0
+        for s in keys.indices {
+            let end = Int(marks[3 * s + 2])
+            defer { start = end }
+            guard keys[s] == window.key, HistorySample.sameInstance(resetsAt(ofSeries: s), reset) else { continue }
+            if first < 0 { (first, firstStart, firstEnd) = (s, start, end) }
             matches += 1
-            count += series[s].end - series[s].start
+            count += end - start
         }
         if matches == 1 {
-            let whole = points[series[first].start..<series[first].end]
+            let whole = points[firstStart..<firstEnd]
             var later = false
             for point in whole where point.at > observed { later = true }
             if !later && whole[whole.endIndex - 1].at == observed { return whole }
@@ -94,9 +119,12 @@ public struct UsageHistory: Sendable, Equatable {
         var instance: ArraySlice<HistoryPoint> = []
         instance.reserveCapacity(count + 1)
         if matches > 0 {
-            for s in first..<series.count where series[s].key == window.key
-                && HistorySample.sameInstance(series[s].resetsAt, reset) {
-                for point in points[series[s].start..<series[s].end] where point.at <= observed {
+            start = firstStart
+            for s in first..<keys.count {
+                let end = Int(marks[3 * s + 2])
+                defer { start = end }
+                guard keys[s] == window.key, HistorySample.sameInstance(resetsAt(ofSeries: s), reset) else { continue }
+                for point in points[start..<end] where point.at <= observed {
                     instance.append(point)
                 }
             }
