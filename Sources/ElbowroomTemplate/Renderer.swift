@@ -57,18 +57,23 @@ struct RenderContext: Sendable {
         }
     }
 
-    /// `read` of the window `name` names (as `window(named:)`), read where it is: a window named
-    /// by its alias or key is not copied out of the view (a copy of a window retains and releases
-    /// all its text, and a tooltip reads a window some fifty times).
-    func read<Result>(window name: String, _ read: (borrowing WindowView) -> Result?) -> Result? {
+    /// `read` of the window `name` names (as `window(named:)`), lent as a pointer: a window of
+    /// the view's own is read where it is in the view's array, field by field. Lent as a value,
+    /// to a function or a closure, each read was a copy of the window (a retain and a release of
+    /// each of its strings; a tooltip reads a window some fifty times).
+    /// (Inlined: a closure that captures the context, called from a function of its own, cost a
+    /// copy of the whole context per read.)
+    @inline(__always)
+    func read<Result>(window name: String, _ read: (UnsafePointer<WindowView>) -> Result?) -> Result? {
         switch name {
         case "worst", "each", "other":
             guard let window = window(named: name) else { return nil }
-            return read(window)
+            return withUnsafePointer(to: window) { read($0) }
         default:
             let key = WindowCatalog.key(forName: name)
             return view.windows.withUnsafeBufferPointer { windows in
-                for i in windows.indices where windows[i].key == key { return read(windows[i]) }
+                guard let base = windows.baseAddress else { return nil }
+                for i in 0..<windows.count where base[i].key == key { return read(base + i) }
                 return nil
             }
         }
@@ -95,26 +100,52 @@ enum Renderer {
     /// missing (an account without the session window, say): the separator goes too. One the
     /// template itself starts or ends with, as text of its own, stays (`keepingStart`/`keepingEnd`).
     static func trimSeparators(_ spans: inout [Span], keepingStart: Bool = false, keepingEnd: Bool = false) {
-        if !keepingStart, let first = spans.first, first.text.hasPrefix(separator) {
-            spans[0].text.removeFirst(separator.count)
+        let length = separator.utf8.count
+        if !keepingStart, let first = spans.first, startsWithSeparator(first.text) {
+            let end = first.text.utf8.index(first.text.utf8.startIndex, offsetBy: length)
+            spans[0].text.removeSubrange(..<end)
             if spans[0].text.isEmpty { spans.removeFirst() }
         }
-        if !keepingEnd, let last = spans.last, last.text.hasSuffix(separator) {
-            spans[spans.count - 1].text.removeLast(separator.count)
+        if !keepingEnd, let last = spans.last, endsWithSeparator(last.text) {
+            let start = last.text.utf8.index(last.text.utf8.endIndex, offsetBy: -length)
+            spans[spans.count - 1].text.removeSubrange(start...)
             if spans[spans.count - 1].text.isEmpty { spans.removeLast() }
         }
+    }
+
+    /// Whether `text` starts with the separator as whole `Character`s, compared as UTF-8 when
+    /// the byte after it is ASCII (then nothing can join the separator's last space into one
+    /// `Character`), else by `String.hasPrefix`: that compares `Character`s, ~1 k instructions a
+    /// call. The cuts above are made on UTF-8 too (`removeFirst(_:)` walks `Character`s).
+    static func startsWithSeparator(_ text: String) -> Bool {
+        let bytes = text.utf8
+        let length = separator.utf8.count
+        guard bytes.starts(with: separator.utf8) else { return false }
+        return bytes.count == length || bytes[bytes.index(bytes.startIndex, offsetBy: length)] < 0x80
+            || text.hasPrefix(separator)
+    }
+
+    /// Whether `text` ends with the separator as whole `Character`s: as UTF-8 when the byte
+    /// before it is ASCII (no ASCII character joins what follows it), else by `String.hasSuffix`.
+    static func endsWithSeparator(_ text: String) -> Bool {
+        let bytes = text.utf8
+        let length = separator.utf8.count
+        guard bytes.count >= length else { return false }
+        let start = bytes.index(bytes.endIndex, offsetBy: -length)
+        guard bytes[start...].elementsEqual(separator.utf8) else { return false }
+        return start == bytes.startIndex || bytes[bytes.index(before: start)] < 0x80 || text.hasSuffix(separator)
     }
 
     /// Whether `node` is text that starts with the separator (written so by the template, not
     /// left at the line's start by a part that dropped out).
     private static func startsWithSeparator(_ node: Node?) -> Bool {
         guard case .text(let text) = node else { return false }
-        return text.hasPrefix(separator)
+        return startsWithSeparator(text)
     }
 
     private static func endsWithSeparator(_ node: Node?) -> Bool {
         guard case .text(let text) = node else { return false }
-        return text.hasSuffix(separator)
+        return endsWithSeparator(text)
     }
 
     /// Appends the rendering of `nodes`; returns whether every placeholder had a value (a
@@ -192,7 +223,7 @@ enum Renderer {
                 node.worstLevel(in: context, into: &worst)
             } else {
                 for name in node.windowNames {
-                    if let level = context.read(window: name, { $0.level }) { worst = max(worst ?? level, level) }
+                    if let level = context.read(window: name, { $0.pointee.level }) { worst = max(worst ?? level, level) }
                 }
             }
             own.semantic = SemanticStyle(worst ?? context.view.level)

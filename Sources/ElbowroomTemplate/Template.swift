@@ -32,16 +32,23 @@ public struct Template: Sendable {
     public let namesAccounts: Bool
     /// For each top-level node, whether it mentions `each` (a group repeated per window).
     package let repeatsWindows: [Bool]
+    /// Whether the template shows anything computed from the usage history (`rate`, `spark`,
+    /// `pace`, `eta`): only then does a render read the history file. Worked out once (walking
+    /// the tooltip's tree for it cost a render ~2 k instructions, and several accounts asked
+    /// once each).
+    public let readsHistory: Bool
 
-    /// With `namedKeys` and `repeatsWindows` worked out at build time (`ShippedTemplates.swift`):
-    /// walking a large tree for them costs a render ~50 k instructions each.
-    init(name: String, source: String, nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) {
+    /// With `namedKeys`, `repeatsWindows` and `readsHistory` worked out at build time
+    /// (`ShippedTemplates.swift`): walking a large tree for them costs a render ~50 k
+    /// instructions each.
+    init(name: String, source: String, nodes: [Node], namedKeys: [String], repeatsWindows: [Bool], readsHistory: Bool) {
         self.name = name
         self.source = source
         self.nodes = nodes
         self.namedKeys = namedKeys
         namesAccounts = false  // the shipped templates name none
         self.repeatsWindows = repeatsWindows
+        self.readsHistory = readsHistory
     }
 
     /// With everything worked out as the tree was parsed (`QuickParser`).
@@ -52,6 +59,7 @@ public struct Template: Sendable {
         self.namedKeys = namedKeys
         self.namesAccounts = namesAccounts
         self.repeatsWindows = repeatsWindows
+        readsHistory = Self.readsHistory(nodes)
     }
 
     /// Each top-level node as `String(reflecting:)` writes it: what elbowroom-generate lays out
@@ -80,6 +88,7 @@ public struct Template: Sendable {
         for node in nodes where node.mentions(account: nil) { accounts = true }
         namesAccounts = accounts
         repeatsWindows = Self.repeatsWindows(nodes)
+        readsHistory = Self.readsHistory(nodes)
     }
 
     /// The largest template source, in UTF-8 bytes (64 KiB): the shipped ones are under 2 KiB, and

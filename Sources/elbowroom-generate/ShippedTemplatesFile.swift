@@ -57,9 +57,10 @@ enum ShippedTemplatesFile {
                 }
             }
 
-            /// The parsed tree of each shipped template, the API keys of the windows it names, and
-            /// which of its top-level nodes repeat per window (`each`).
-            static func compiled(_ name: String) -> (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool])? {
+            /// The parsed tree of each shipped template, the API keys of the windows it names,
+            /// which of its top-level nodes repeat per window (`each`), and whether it reads the
+            /// usage history.
+            static func compiled(_ name: String) -> (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool], readsHistory: Bool)? {
                 switch name {
 
         """
@@ -78,7 +79,7 @@ enum ShippedTemplatesFile {
         for (name, source) in templates {
             let template = try Template.parse(source, name: name)
             out += "\n    /// `templates/\(name).tmpl`, parsed.\n"
-            out += "    private static let \(treeName(name)): (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) = (\n"
+            out += "    private static let \(treeName(name)): (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool], readsHistory: Bool) = (\n"
             out += "        nodes: [\n"
             for node in template.reflectedNodes {
                 out += "            "
@@ -88,7 +89,8 @@ enum ShippedTemplatesFile {
             }
             out += "        ],\n"
             out += "        namedKeys: \(String(reflecting: template.namedKeys)),\n"
-            out += "        repeatsWindows: \(String(reflecting: template.repeatsWindows)))\n"
+            out += "        repeatsWindows: \(String(reflecting: template.repeatsWindows)),\n"
+            out += "        readsHistory: \(template.readsHistory))\n"
         }
         out += "}\n"
         return out

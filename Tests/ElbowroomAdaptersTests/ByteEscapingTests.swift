@@ -51,6 +51,34 @@ import ElbowroomCore
         #expect(failures == 0)
     }
 
+    /// Waybar quotes its Pango markup eight bytes at a time where it can: the same bytes as
+    /// quoting any text, for markup made from every sample (every split of a word across the
+    /// eight-byte steps: each sample behind 0…8 letters), and from styled runs (tags with quotes).
+    @Test func quotingPangoMarkupEqualsQuotingAnyText() {
+        func quoted(_ bytes: [UInt8], markup: Bool) -> [UInt8] {
+            var out: [UInt8] = [0x40]  // (appended after what is there)
+            bytes.withUnsafeBufferPointer {
+                if markup { JSONString.quote(pangoMarkup: $0, into: &out) } else { JSONString.quote(bytes: $0, into: &out) }
+            }
+            return out
+        }
+        var checked = 0
+        for text in Self.samples() {
+            for shift in 0...8 {
+                var markup: [UInt8] = []
+                Pango.encode([StyledRun(String(repeating: "x", count: shift) + text),
+                              StyledRun(text, style: Style(foreground: .named(.red), bold: true))], into: &markup)
+                if quoted(markup, markup: true) != quoted(markup, markup: false) {
+                    Issue.record("\(text.debugDescription) behind \(shift): \(String(decoding: quoted(markup, markup: true), as: UTF8.self).debugDescription)")
+                    return
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 27_000)
+        #expect(quoted([], markup: true) == quoted([], markup: false))
+    }
+
     @Test func jsonQuotingOnBytesEqualsQuotingOnScalars() {
         for text in Self.samples() where JSONString.quote(text) != JSONString.quoteByScalars(text) {
             Issue.record("\(text.debugDescription): \(JSONString.quote(text).debugDescription) != \(JSONString.quoteByScalars(text).debugDescription)")

@@ -23,7 +23,7 @@ public struct WaybarAdapter: OutputAdapter {
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
         var out = line(frame)
         out.append(0x0A)
-        return AdapterOutput(String(decoding: out, as: UTF8.self))
+        return AdapterOutput(bytes: out)
     }
 
     /// The JSON object, as bytes. Written field by field into one buffer, the markup through a
@@ -36,13 +36,13 @@ public struct WaybarAdapter: OutputAdapter {
         out.reserveCapacity(2048)
         out.append(contentsOf: "{\"text\":".utf8)
         Pango.encode(frame.singleLineRuns(frame.spans), into: &markup)
-        markup.withUnsafeBufferPointer { JSONString.quote(bytes: $0, into: &out) }
+        markup.withUnsafeBufferPointer { JSONString.quote(pangoMarkup: $0, into: &out) }
         out.append(contentsOf: ",\"alt\":".utf8)
         JSONString.quote(frame.status.rawValue, into: &out)
         out.append(contentsOf: ",\"tooltip\":".utf8)
         markup.removeAll(keepingCapacity: true)
         Pango.encode(frame.tooltip, of: frame, into: &markup)
-        markup.withUnsafeBufferPointer { JSONString.quote(bytes: $0, into: &out) }
+        markup.withUnsafeBufferPointer { JSONString.quote(pangoMarkup: $0, into: &out) }
         out.append(contentsOf: ",\"class\":".utf8)
         // The level, then `stale` when stale, then the status when it is neither ok nor stale.
         let stale = frame.view.isStale

@@ -18,8 +18,9 @@ public enum JSONString {
     }
 
     /// The quoted bytes, or `nil` when the text needs no escape (then it is quoted as it is).
-    /// On UTF-8 bytes: only scalars led by 0xC2, 0xD8 and 0xE2 (the C1 controls, U+061C, and the
-    /// bidi controls and line separators) are decoded and looked at; the rest is copied run by run.
+    /// On UTF-8 bytes: only scalars led by 0xC2 0x80–0x9F (the C1 controls), 0xD8 0x9C (U+061C)
+    /// and 0xE2 0x80/0x81 (the bidi controls and line separators) are decoded and looked at; the
+    /// rest is copied run by run.
     static func quote(bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var plain = true
         for b in bytes where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == 0x7F
@@ -66,7 +67,12 @@ public enum JSONString {
                 continue
             }
             let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
-            if b == 0xC2 || b == 0xD8 || b == 0xE2 {
+            // Only these leads, with these second bytes, can start a scalar escaped here (the
+            // same test as `Pango.isSpecial`): a bar's or sparkline's blocks (0xE2 0x96 …) are
+            // not decoded.
+            if i + 1 < bytes.count, b == 0xC2 ? bytes[i + 1] < 0xA0
+                : b == 0xD8 ? bytes[i + 1] == 0x9C
+                : b == 0xE2 ? bytes[i + 1] == 0x80 || bytes[i + 1] == 0x81 : false {
                 var value = UInt32(b) & (length == 2 ? 0x1F : 0x0F)
                 for k in 1..<length where i + k < bytes.count { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
                 if let scalar = Unicode.Scalar(value), SafeText.isDropped(scalar) || SafeText.isLineBreak(scalar) {
@@ -81,6 +87,62 @@ public enum JSONString {
         }
         i = min(i, bytes.count)
         flush()
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends Pango markup (what `Pango.escape` and `Pango.encode` write) quoted to `out`: the
+    /// same bytes as `quote(bytes:into:)`, faster. Markup holds no control but a line break or a
+    /// tab, and none of the scalars `quote` escapes by number (Pango drops or breaks lines on
+    /// them), so only `"`, `\`, and bytes below 0x20 are looked at; eight bytes at a time, a
+    /// word with none of them is copied as it is (a tooltip is most of a bar's output, and
+    /// byte by byte it cost ~10 instructions a byte). A test holds the two equal on markup made
+    /// from every kind of text.
+    static func quote(pangoMarkup bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        out.reserveCapacity(out.count + bytes.count + bytes.count / 8 + 2)
+        out.append(UInt8(ascii: "\""))
+        guard let base = bytes.baseAddress else {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        /// Whether a byte of `word` is zero (exact as a yes or no).
+        @inline(__always) func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+        var run = 0
+        var i = 0
+        while i < bytes.count {
+            if i + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                // A byte below 0x20, a `"`, a `\`: none, and the eight go as they are.
+                if (word &- 0x2020_2020_2020_2020) & ~word & highs == 0
+                    && !hasZero(word ^ 0x2222_2222_2222_2222) && !hasZero(word ^ 0x5C5C_5C5C_5C5C_5C5C) {
+                    i += 8
+                    continue
+                }
+            }
+            let end = min(i + 8, bytes.count)
+            while i < end {
+                let b = base[i]
+                if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
+                    i += 1
+                    continue
+                }
+                if run < i { out.append(contentsOf: UnsafeBufferPointer(start: base + run, count: i - run)) }
+                switch b {
+                case UInt8(ascii: "\""): out.append(0x5C); out.append(0x22)
+                case UInt8(ascii: "\\"): out.append(0x5C); out.append(0x5C)
+                case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+                case 0x08: out.append(0x5C); out.append(UInt8(ascii: "b"))
+                case 0x0C: out.append(0x5C); out.append(UInt8(ascii: "f"))
+                default: appendUnicodeEscape(UInt32(b), to: &out)
+                }
+                i += 1
+                run = i
+            }
+        }
+        if run < bytes.count { out.append(contentsOf: UnsafeBufferPointer(start: base + run, count: bytes.count - run)) }
         out.append(UInt8(ascii: "\""))
     }
 

@@ -61,9 +61,10 @@ extension TemplateLibrary {
         }
     }
 
-    /// The parsed tree of each shipped template, the API keys of the windows it names, and
-    /// which of its top-level nodes repeat per window (`each`).
-    static func compiled(_ name: String) -> (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool])? {
+    /// The parsed tree of each shipped template, the API keys of the windows it names,
+    /// which of its top-level nodes repeat per window (`each`), and whether it reads the
+    /// usage history.
+    static func compiled(_ name: String) -> (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool], readsHistory: Bool)? {
         switch name {
         case "claude": return tree_claude
         case "compact": return tree_compact
@@ -75,7 +76,7 @@ extension TemplateLibrary {
     }
 
     /// `templates/claude.tmpl`, parsed.
-    private static let tree_claude: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) = (
+    private static let tree_claude: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool], readsHistory: Bool) = (
         nodes: [
             .conditional([
                 .styled(
@@ -259,10 +260,11 @@ extension TemplateLibrary {
             ]),
         ],
         namedKeys: [],
-        repeatsWindows: [false, false, true, false, false, false, false, false, false])
+        repeatsWindows: [false, false, true, false, false, false, false, false, false],
+        readsHistory: false)
 
     /// `templates/compact.tmpl`, parsed.
-    private static let tree_compact: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) = (
+    private static let tree_compact: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool], readsHistory: Bool) = (
         nodes: [
             .conditional([
                 .text(" · "),
@@ -423,10 +425,11 @@ extension TemplateLibrary {
             ]),
         ],
         namedKeys: [],
-        repeatsWindows: [true, false, false, false, false, false, false])
+        repeatsWindows: [true, false, false, false, false, false, false],
+        readsHistory: false)
 
     /// `templates/full.tmpl`, parsed.
-    private static let tree_full: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) = (
+    private static let tree_full: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool], readsHistory: Bool) = (
         nodes: [
             .conditional([
                 .styled(
@@ -711,10 +714,11 @@ extension TemplateLibrary {
             ]),
         ],
         namedKeys: ["five_hour", "seven_day"],
-        repeatsWindows: [false, false, true, false, false, false, false, false, false, false])
+        repeatsWindows: [false, false, true, false, false, false, false, false, false, false],
+        readsHistory: true)
 
     /// `templates/minimal.tmpl`, parsed.
-    private static let tree_minimal: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) = (
+    private static let tree_minimal: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool], readsHistory: Bool) = (
         nodes: [
             .conditional([
                 .styled(
@@ -856,10 +860,11 @@ extension TemplateLibrary {
             ]),
         ],
         namedKeys: [],
-        repeatsWindows: [false, false, false, false, false, false])
+        repeatsWindows: [false, false, false, false, false, false],
+        readsHistory: false)
 
     /// `templates/tooltip.tmpl`, parsed.
-    private static let tree_tooltip: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) = (
+    private static let tree_tooltip: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool], readsHistory: Bool) = (
         nodes: [
             .placeholder(Placeholder(variable: .top(.agent), filters: [], account: nil)),
             .text(" usage"),
@@ -1322,5 +1327,6 @@ extension TemplateLibrary {
             ]),
         ],
         namedKeys: ["five_hour", "seven_day"],
-        repeatsWindows: [false, false, false, false, false, false, false, false, false, true, false, false, false])
+        repeatsWindows: [false, false, false, false, false, false, false, false, false, true, false, false, false],
+        readsHistory: true)
 }
