@@ -257,7 +257,8 @@ import ElbowroomTestSupport
             var t = Self.newest - Int64(random.below(3 * 3600))
             var used = Double(random.below(5000)) / 100
             for _ in 0..<random.below(80) {
-                t += Int64(random.below(400))
+                // Mostly forward, now and then back (a history file edited by hand).
+                t += Int64(random.below(400)) - (random.below(20) == 0 ? 500 : 0)
                 used = min(100, used + Double(random.below(300)) / 100)
                 points.append(HistoryPoint(at: t, used: random.below(9) == 0 ? used + 1e-7 : used))
             }

@@ -51,11 +51,15 @@ public enum BurnRate {
         var t = from
         while t <= to {
             while index + 1 < points.count && points[index + 1].at <= t { index += 1 }
-            let x = Double(t - from)
             let y = points[index].used
-            sumU += y
-            sumTU += x * y
-            t += step
+            // Every step before the next point comes in reads this one.
+            let until = index + 1 < points.count ? min(to, points[index + 1].at - 1) : to
+            repeat {
+                let x = Double(t - from)
+                sumU += y
+                sumTU += x * y
+                t += step
+            } while t <= until
         }
         let denominator = n * sumTT - sumT * sumT
         guard n >= 2, denominator > 0 else { return nil }

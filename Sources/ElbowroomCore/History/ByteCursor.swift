@@ -115,9 +115,8 @@ struct ByteCursor {
         let start = i
         while i < b.count, b[i] != 0x20, b[i] != 0x0A { i &+= 1 }
         guard i > start, i - start <= 64 else { return nil }
-        let bytes = UnsafeBufferPointer(rebasing: b[start..<i])
-        guard bytes.allSatisfy(HistoryFile.isKeyByte) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        for k in start..<i where !HistoryFile.isKeyByte(b[k]) { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
     }
 
     /// A window key up to the next space or newline, through `keys`.

@@ -26,19 +26,19 @@ public struct Sparkline: Sendable, Equatable {
         let samples = self.points
         let start = Double(samples[samples.startIndex].at)
         let span = Double(end) - start
-        // As UTF-8: every glyph is E2 96 81…88 (U+2581…U+2588). Appending `Character`s cost a
-        // tooltip ~4 k instructions a sparkline.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(3 * count)
-        var index = samples.startIndex
-        for i in 1...count {
-            let t = count == 1 ? Double(end) : start + span * Double(i - 1) / Double(count - 1)
-            while index + 1 < samples.endIndex && Double(samples[index + 1].at) <= t { index += 1 }
-            bytes.append(0xE2)
-            bytes.append(0x96)
-            bytes.append(0x81 + UInt8(Self.level(samples[index].used)))
+        // As UTF-8, written into the string's own buffer: every glyph is E2 96 81…88
+        // (U+2581…U+2588). Appending `Character`s cost a tooltip ~4 k instructions a sparkline.
+        return String(unsafeUninitializedCapacity: 3 * count) { bytes in
+            var index = samples.startIndex
+            for i in 0..<count {
+                let t = count == 1 ? Double(end) : start + span * Double(i) / Double(count - 1)
+                while index + 1 < samples.endIndex && Double(samples[index + 1].at) <= t { index += 1 }
+                bytes[3 * i] = 0xE2
+                bytes[3 * i + 1] = 0x96
+                bytes[3 * i + 2] = 0x81 + UInt8(Self.level(samples[index].used))
+            }
+            return 3 * count
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Which of `glyphs` stands for `percent`.
