@@ -146,6 +146,20 @@ import ElbowroomTestSupport
         #expect(HistoryStore(file: "/ü/é.history").digestFile == "/ü/é.digest")
     }
 
+    /// `HistoryStore(paths:)` writes the history's path from the cache file's: the same path
+    /// `Paths.historyFile` spells, for a Claude, a Codex and a plugin account.
+    @Test func theHistoryLiesBesideTheCacheWhereThePathsSay() throws {
+        for variables in [[:], ["ELBOWROOM_PROVIDER": "codex"], ["ELBOWROOM_PROVIDER": "plug", "ELBOWROOM_ACCOUNT": "ü b"]] {
+            let sandbox = try Sandbox()
+            defer { sandbox.cleanup() }
+            sandbox.extra = variables
+            let store = HistoryStore(paths: sandbox.paths)
+            #expect(store.file == sandbox.paths.historyFile)
+            #expect(store.digestFile == HistoryStore(file: sandbox.paths.historyFile).digestFile)
+            #expect(store.digestFile.hasSuffix(".digest") && sandbox.paths.cacheFile.hasSuffix(".json"))
+        }
+    }
+
     // MARK: - The same as the samples
 
     /// Histories of a few windows with resets that jitter within a minute and beyond it, unknown

@@ -15,35 +15,52 @@ public struct HistoryStore: Sendable {
     /// `usage-<account>.digest`, beside `file`.
     public let digestFile: String
 
+    /// `paths.historyFile` and its digest, written from the bytes of the cache file beside them
+    /// (`usage-<account>.json`, which a render has already worked out): `historyFile` spells the
+    /// same path anew through an interpolation and a join, ~2.8 k instructions an account.
     public init(paths: Paths) {
-        self.init(file: paths.historyFile)
+        let cache = paths.cacheFile
+        if Self.endsIn(cache, ".json") {
+            self.init(file: Self.replacingSuffix(of: cache, ".json", with: ".history"),
+                      digestFile: Self.replacingSuffix(of: cache, ".json", with: ".digest"))
+        } else {
+            self.init(file: paths.historyFile)
+        }
+    }
+
+    init(file: String, digestFile: String) {
+        self.file = file
+        self.digestFile = digestFile
     }
 
     public init(file: String) {
-        self.file = file
-        digestFile = Self.digestFile(of: file)
+        self.init(file: file, digestFile: Self.replacingSuffix(of: file, ".history", with: ".digest"))
     }
 
-    /// `file` with `.digest` for its `.history` (or after it, when it has none). Written once
+    /// Whether `path`'s last bytes are `suffix`'s (`hasSuffix` compares Characters).
+    static func endsIn(_ path: String, _ suffix: StaticString) -> Bool {
+        var path = path
+        return path.withUTF8 { bytes in
+            bytes.count >= suffix.utf8CodeUnitCount
+                && memcmp(bytes.baseAddress! + (bytes.count - suffix.utf8CodeUnitCount), suffix.utf8Start,
+                          suffix.utf8CodeUnitCount) == 0
+        }
+    }
+
+    /// `path` with `replacement` for its `suffix` (or after it, when it has none). Written once
     /// into a string of its length, cut on bytes (`dropLast` on a `String` walks Characters back
     /// from the end; an array of its bytes, made and copied, cost a render ~3 k instructions an
     /// account), and kept: a path that long made and freed costs a render ~31 k instructions
     /// (docs/performance.md).
-    static func digestFile(of file: String) -> String {
-        var file = file
-        return file.withUTF8 { bytes in
-            let history: StaticString = ".history"
-            let digest: StaticString = ".digest"
-            var stem = bytes.count
-            if stem >= history.utf8CodeUnitCount,
-               memcmp(bytes.baseAddress! + (stem - history.utf8CodeUnitCount), history.utf8Start,
-                      history.utf8CodeUnitCount) == 0 {
-                stem -= history.utf8CodeUnitCount
-            }
-            let count = stem + digest.utf8CodeUnitCount
+    static func replacingSuffix(of path: String, _ suffix: StaticString, with replacement: StaticString) -> String {
+        var path = path
+        let cut = endsIn(path, suffix) ? suffix.utf8CodeUnitCount : 0
+        return path.withUTF8 { bytes in
+            let stem = bytes.count - cut
+            let count = stem + replacement.utf8CodeUnitCount
             return String(unsafeUninitializedCapacity: count) { out in
                 if stem > 0 { out.baseAddress!.update(from: bytes.baseAddress!, count: stem) }
-                (out.baseAddress! + stem).update(from: digest.utf8Start, count: digest.utf8CodeUnitCount)
+                (out.baseAddress! + stem).update(from: replacement.utf8Start, count: replacement.utf8CodeUnitCount)
                 return count
             }
         }
