@@ -84,6 +84,10 @@ struct RenderContext: Sendable {
 enum Renderer {
     static func render(_ program: Program, context: RenderContext) -> [Span] {
         var spans: [Span] = []
+        // Room for a span per text and placeholder at once (a group repeated per window may
+        // need more; most spans merge): grown a doubling at a time, each growth copied the
+        // spans so far, ~2.5 k instructions a tooltip.
+        spans.reserveCapacity(program.texts.count + program.placeholders.count)
         program.ops.withUnsafeBufferPointer { ops in
             program.texts.withUnsafeBufferPointer { texts in
                 program.placeholders.withUnsafeBufferPointer { placeholders in
@@ -129,23 +133,33 @@ enum Renderer {
     /// `Character`), else by `String.hasPrefix`: that compares `Character`s, ~1 k instructions a
     /// call. The cuts above are made on UTF-8 too (`removeFirst(_:)` walks `Character`s).
     static func startsWithSeparator(_ text: String) -> Bool {
-        let bytes = text.utf8
-        let length = separator.utf8.count
-        guard bytes.starts(with: separator.utf8) else { return false }
-        return bytes.count == length || bytes[bytes.index(bytes.startIndex, offsetBy: length)] < 0x80
-            || text.hasPrefix(separator)
+        var text = text  // (`withUTF8` copies only a string that is not contiguous UTF-8 already)
+        let found = text.withUTF8 { bytes -> Bool? in
+            separatorUTF8.withUnsafeBufferPointer { separator in
+                guard bytes.count >= separator.count,
+                      UnsafeBufferPointer(rebasing: bytes[..<separator.count]).elementsEqual(separator) else { return false }
+                return bytes.count == separator.count || bytes[separator.count] < 0x80 ? true : nil
+            }
+        }
+        return found ?? text.hasPrefix(separator)
     }
 
     /// Whether `text` ends with the separator as whole `Character`s: as UTF-8 when the byte
     /// before it is ASCII (no ASCII character joins what follows it), else by `String.hasSuffix`.
     static func endsWithSeparator(_ text: String) -> Bool {
-        let bytes = text.utf8
-        let length = separator.utf8.count
-        guard bytes.count >= length else { return false }
-        let start = bytes.index(bytes.endIndex, offsetBy: -length)
-        guard bytes[start...].elementsEqual(separator.utf8) else { return false }
-        return start == bytes.startIndex || bytes[bytes.index(before: start)] < 0x80 || text.hasSuffix(separator)
+        var text = text
+        let found = text.withUTF8 { bytes -> Bool? in
+            separatorUTF8.withUnsafeBufferPointer { separator in
+                let start = bytes.count - separator.count
+                guard start >= 0, UnsafeBufferPointer(rebasing: bytes[start...]).elementsEqual(separator) else { return false }
+                return start == 0 || bytes[start - 1] < 0x80 ? true : nil
+            }
+        }
+        return found ?? text.hasSuffix(separator)
     }
+
+    /// `separator`'s UTF-8.
+    private static let separatorUTF8 = Array(separator.utf8)
 
     /// Appends the rendering of `walk.ops[range]`; returns whether every placeholder had a value
     /// (a conditional group inside decides for itself and does not count). Inside a conditional
@@ -283,8 +297,10 @@ enum Renderer {
     /// Appends text, merging it into the last span when the style is the same.
     private static func append(_ text: String, style: Style, to spans: inout [Span]) {
         guard !text.isEmpty else { return }
-        if let last = spans.last, last.style == style {
-            GrowingText.append(text, to: &spans[spans.count - 1].text)
+        // (The last span's style looked at where it is: `spans.last` is a copy of the span.)
+        let last = spans.count - 1
+        if last >= 0 && spans[last].style == style {
+            GrowingText.append(text, to: &spans[last].text)
         } else {
             spans.append(Span(text, style: style))
         }
