@@ -84,10 +84,11 @@ struct RenderContext: Sendable {
 enum Renderer {
     static func render(_ program: Program, context: RenderContext) -> [Span] {
         var spans: [Span] = []
-        // Room for a span per text and placeholder at once (a group repeated per window may
-        // need more; most spans merge): grown a doubling at a time, each growth copied the
-        // spans so far, ~2.5 k instructions a tooltip.
-        spans.reserveCapacity(program.texts.count + program.placeholders.count)
+        // Room at once for about as many spans as a render makes (most texts and placeholders
+        // merge into the span before them: a tooltip's 113 make some 40): grown a doubling at a
+        // time, each growth copied the spans so far, ~2.5 k instructions a tooltip; room for one
+        // each was three heap pages more with three accounts.
+        spans.reserveCapacity((program.texts.count + program.placeholders.count) / 3 + 8)
         program.ops.withUnsafeBufferPointer { ops in
             program.texts.withUnsafeBufferPointer { texts in
                 program.placeholders.withUnsafeBufferPointer { placeholders in
