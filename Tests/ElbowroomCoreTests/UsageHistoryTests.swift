@@ -296,6 +296,22 @@ import ElbowroomTestSupport
         #expect(line.render(points: 4) == "▁▃▅█")
     }
 
+    /// A glyph's level is `(percent / 100 * 7).rounded()`, as it was worked out before.
+    @Test func sparklineLevelsAreTheRoundedScale() {
+        var values: [Double] = [0, 100, -1, 101, .nan, .infinity, -.infinity, -0.0, .leastNonzeroMagnitude]
+        for k in 0...7 {
+            let half = (Double(k) + 0.5) / 7 * 100
+            values += [half, half.nextUp, half.nextDown, Double(k) / 7 * 100]
+        }
+        for hundredths in 0...10_000 { values.append(Double(hundredths) / 100) }
+        var random = Generator(seed: 11)
+        for _ in 0..<10_000 { values.append(Double(random.below(1 << 30)) / Double(1 << 30) * 100) }
+        for value in values {
+            let clamped = value.isFinite ? min(max(value, 0), 100) : 0
+            #expect(Sparkline.level(value) == Int((clamped / 100 * 7).rounded()), "\(value)")
+        }
+    }
+
     struct Generator {
         var state: UInt64
         init(seed: UInt64) { state = seed }

@@ -37,6 +37,7 @@ public enum BurnRate {
 
     /// The least-squares slope, percent per second, of the step function through `points` from
     /// `first` on, sampled every `step` seconds from `from` to `to`.
+    @inline(__always)
     static func slope(_ points: HistoryPoints.Reader, first: Int, from: Int64, to: Int64) -> Double? {
         // The times are whole multiples of the step from 0: their count, sum and sum of squares
         // are integers, which a running sum of doubles adds exactly, so they are written out

@@ -46,6 +46,16 @@ public struct Sparkline: Sendable, Equatable {
     /// Which of `glyphs` stands for `percent`.
     static func level(_ percent: Double) -> Int {
         let clamped = percent.isFinite ? min(max(percent, 0), 100) : 0
-        return Int((clamped / 100 * Double(glyphs.count - 1)).rounded())
+        // `(clamped / 100 * 7).rounded()`, halves away from zero, counted against the halves
+        // between the levels (the same number, without a call to `round` and a checked
+        // conversion for each glyph; a test holds them equal).
+        let scaled = clamped / 100 * Double(glyphs.count - 1)
+        var level = 0
+        var half = 0.5
+        while level < glyphs.count - 1 && scaled >= half {
+            level += 1
+            half += 1
+        }
+        return level
     }
 }
