@@ -51,32 +51,43 @@ import ElbowroomCore
         #expect(failures == 0)
     }
 
-    /// Waybar quotes its Pango markup eight bytes at a time where it can: the same bytes as
-    /// quoting any text, for markup made from every sample (every split of a word across the
-    /// eight-byte steps: each sample behind 0…8 letters), and from styled runs (tags with quotes).
-    @Test func quotingPangoMarkupEqualsQuotingAnyText() {
-        func quoted(_ bytes: [UInt8], markup: Bool) -> [UInt8] {
-            var out: [UInt8] = [0x40]  // (appended after what is there)
-            bytes.withUnsafeBufferPointer {
-                if markup { JSONString.quote(pangoMarkup: $0, into: &out) } else { JSONString.quote(bytes: $0, into: &out) }
-            }
+    /// Waybar writes its Pango markup straight into its JSON strings (`json: true`): the same
+    /// bytes as writing the markup and quoting it as any text, for runs of every sample and style
+    /// (tags with quotes, a CR ending one run and an LF starting the next), and for a tooltip's
+    /// spans.
+    @Test func markupWrittenIntoJSONEqualsMarkupQuoted() {
+        func quoted(_ markup: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = []
+            markup.withUnsafeBufferPointer { JSONString.quote(bytes: $0, into: &out) }
             return out
         }
+        let styles: [Style] = [.plain, Style(foreground: .named(.red), bold: true), Style(background: .rgb(1, 2, 3), italic: true, underline: true)]
+        let texts = Self.samples()
+        var frame = Hostile.frame("x")
         var checked = 0
-        for text in Self.samples() {
-            for shift in 0...8 {
-                var markup: [UInt8] = []
-                Pango.encode([StyledRun(String(repeating: "x", count: shift) + text),
-                              StyledRun(text, style: Style(foreground: .named(.red), bold: true))], into: &markup)
-                if quoted(markup, markup: true) != quoted(markup, markup: false) {
-                    Issue.record("\(text.debugDescription) behind \(shift): \(String(decoding: quoted(markup, markup: true), as: UTF8.self).debugDescription)")
-                    return
-                }
-                checked += 1
+        for start in stride(from: 0, to: texts.count - 4, by: 2) {
+            let runs = (0..<4).map { k in StyledRun(texts[start + k], style: styles[(start + k) % styles.count]) }
+            var markup: [UInt8] = []
+            Pango.encode(runs, into: &markup)
+            var direct: [UInt8] = [0x22]
+            Pango.encode(runs, into: &direct, json: true)
+            direct.append(0x22)
+            frame.tooltip = runs
+            var fromSpans: [UInt8] = []
+            Pango.encode(frame.tooltip, of: frame, into: &fromSpans)
+            var fromSpansDirect: [UInt8] = [0x22]
+            Pango.encode(frame.tooltip, of: frame, into: &fromSpansDirect, json: true)
+            fromSpansDirect.append(0x22)
+            if direct != quoted(markup) || fromSpansDirect != quoted(fromSpans) {
+                Issue.record("\(runs.map(\.text).debugDescription): \(String(decoding: direct, as: UTF8.self).debugDescription)")
+                return
             }
+            checked += 1
         }
-        #expect(checked > 27_000)
-        #expect(quoted([], markup: true) == quoted([], markup: false))
+        #expect(checked > 1_400)
+        var out: [UInt8] = []
+        Pango.encode([StyledRun("a\r\nb\\\t\u{2028}\"")], into: &out, json: true)
+        #expect(String(decoding: out, as: UTF8.self) == #"a\nb\\\t\n&quot;"#)
     }
 
     @Test func jsonQuotingOnBytesEqualsQuotingOnScalars() {

@@ -123,6 +123,27 @@ import Testing
         #"{"version":1 "account":"a","fetch":{"consecutiveFailures":0}}"#,
         #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"x":tru}"#,
         #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"x":NaN}"#,
+        // Member by member (`JSONReader.nextMember`): separators missing or misplaced.
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0}"x":1}"#,
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"x" 1}"#,
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},1:1}"#,
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures" :0 , } , }"#,
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},:1}"#,
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"x":}"#,
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"reading":{},"reading":null}"#,
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"reading":null,"reading":{}}"#,
+        // Numbers as the one-pass reader takes them, and as it leaves them to the general one.
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"reading":{"windows":[{"key":"k","used":00,"observedAt":1}],"fetchedAt":1,"source":"api"}}"#,
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"reading":{"windows":[{"key":"k","used":1.5.3,"observedAt":1}],"fetchedAt":1,"source":"api"}}"#,
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"reading":{"windows":[{"key":"k","used":-,"observedAt":1}],"fetchedAt":1,"source":"api"}}"#,
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"reading":{"windows":[{"key":"k","used":37.000000000000000001,"observedAt":1795852985.77100680000}],"fetchedAt":1795852985.7710068,"source":"api"}}"#,
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"reading":{"windows":[{"key":"k","used":-0.0,"observedAt":0.000000000000000000001}],"fetchedAt":12345678901234567890,"source":"api"}}"#,
+        #"{"version":1,"account":"a","fetch":{"consecutiveFailures":0},"reading":{"windows":[{"key":"k","used":5e-1,"observedAt":1.5E3}],"fetchedAt":1.,"source":"api"}}"#,
+        // Escapes among plain runs, and text past ASCII after one.
+        #"{"version":1,"account":"\/home\/u\/.claude\/.credentials.json","fetch":{"consecutiveFailures":0}}"#,
+        #"{"version":1,"account":"\/hé\/été long enough to be more than a word\/x","fetch":{"consecutiveFailures":0}}"#,
+        "{\"version\":1,\"account\":\"\\/caf\u{e9}\\/\u{1F600} and more than eight bytes\",\"fetch\":{\"consecutiveFailures\":0}}",
+        "{\"version\":1,\"account\":\"\\/a\u{7f}b\\/more than eight bytes\u{1}\",\"fetch\":{\"consecutiveFailures\":0}}",
         "", " ", "{", "[]", "null", "1", #""a""#, "\u{0}\u{1}binary", "\u{FEFF}{}",
     ])
     func handWrittenFilesReadTheSame(_ text: String) {
@@ -158,6 +179,10 @@ import Testing
         }
         var taken = 0
         for text in fixed {
+            // The reader's one-pass form (`double()`), whichever path it takes.
+            var reader = JSONReader(bytes: Array(text.utf8))
+            let read = try? reader.double()
+            #expect(read?.bitPattern == strtodValue(text).bitPattern && reader.offset == text.utf8.count, "\(text)")
             guard let fast = JSONReader.exactDouble(Array(text.utf8)[...]) else { continue }
             taken += 1
             #expect(fast.bitPattern == strtodValue(text).bitPattern, "\(text)")
@@ -184,6 +209,12 @@ import Testing
         bytes += Array(#"","fetch":{"consecutiveFailures":0}}"#.utf8)
         Self.expectSame(Data(bytes))
         #expect(CacheFile.decode(Data(bytes)) == nil)
+        // After an escape, and past eight bytes of plain text.
+        var escaped = Array(#"{"version":1,"account":"\/plain text for a while\/"#.utf8)
+        escaped += [0xc3, 0x28]
+        escaped += Array(#"","fetch":{"consecutiveFailures":0}}"#.utf8)
+        Self.expectSame(Data(escaped))
+        #expect(CacheFile.decode(Data(escaped)) == nil)
     }
 
     /// Nesting is bounded: a skipped unknown value nested past the limit is a miss, not a stack

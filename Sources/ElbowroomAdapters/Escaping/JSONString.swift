@@ -90,62 +90,6 @@ public enum JSONString {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// Appends Pango markup (what `Pango.escape` and `Pango.encode` write) quoted to `out`: the
-    /// same bytes as `quote(bytes:into:)`, faster. Markup holds no control but a line break or a
-    /// tab, and none of the scalars `quote` escapes by number (Pango drops or breaks lines on
-    /// them), so only `"`, `\`, and bytes below 0x20 are looked at; eight bytes at a time, a
-    /// word with none of them is copied as it is (a tooltip is most of a bar's output, and
-    /// byte by byte it cost ~10 instructions a byte). A test holds the two equal on markup made
-    /// from every kind of text.
-    static func quote(pangoMarkup bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        out.reserveCapacity(out.count + bytes.count + bytes.count / 8 + 2)
-        out.append(UInt8(ascii: "\""))
-        guard let base = bytes.baseAddress else {
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        /// Whether a byte of `word` is zero (exact as a yes or no).
-        @inline(__always) func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
-        var run = 0
-        var i = 0
-        while i < bytes.count {
-            if i + 8 <= bytes.count {
-                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                // A byte below 0x20, a `"`, a `\`: none, and the eight go as they are.
-                if (word &- 0x2020_2020_2020_2020) & ~word & highs == 0
-                    && !hasZero(word ^ 0x2222_2222_2222_2222) && !hasZero(word ^ 0x5C5C_5C5C_5C5C_5C5C) {
-                    i += 8
-                    continue
-                }
-            }
-            let end = min(i + 8, bytes.count)
-            while i < end {
-                let b = base[i]
-                if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
-                    i += 1
-                    continue
-                }
-                if run < i { out.append(contentsOf: UnsafeBufferPointer(start: base + run, count: i - run)) }
-                switch b {
-                case UInt8(ascii: "\""): out.append(0x5C); out.append(0x22)
-                case UInt8(ascii: "\\"): out.append(0x5C); out.append(0x5C)
-                case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
-                case 0x08: out.append(0x5C); out.append(UInt8(ascii: "b"))
-                case 0x0C: out.append(0x5C); out.append(UInt8(ascii: "f"))
-                default: appendUnicodeEscape(UInt32(b), to: &out)
-                }
-                i += 1
-                run = i
-            }
-        }
-        if run < bytes.count { out.append(contentsOf: UnsafeBufferPointer(start: base + run, count: bytes.count - run)) }
-        out.append(UInt8(ascii: "\""))
-    }
-
     /// Appends `text` quoted to `out`.
     static func quote(_ text: String, into out: inout [UInt8]) {
         var text = text

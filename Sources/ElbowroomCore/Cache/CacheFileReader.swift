@@ -30,6 +30,10 @@ enum CacheFileReader {
     /// A required field that was never seen.
     private static var missing: Failure { Failure(offset: -1) }
 
+    // Each object is read member by member (`JSONReader.nextMember`): its key is matched as the
+    // bytes it is (`keyIs`), and only a value kept becomes a `String`. A key that comes again is
+    // skipped (`firstTime`), as `JSONDecoder` keeps the first.
+
     private static func cacheFile(_ r: inout JSONReader) throws(Failure) -> CacheFile {
         var version: Int?
         var account: String?
@@ -37,14 +41,18 @@ enum CacheFileReader {
         var fetch: FetchState?
         var notified: [String]?
         var attribution: String?
-        try r.object { r, key throws(Failure) in
-            switch key {
-            case "version": version = try r.int()
-            case "account": account = try r.string()
-            case "reading": reading = try r.null() ? nil : try Self.reading(&r)
-            case "fetch": fetch = try Self.fetchState(&r)
-            case "notified": notified = try Self.strings(&r)
-            case "attribution":
+        var seen: UInt64 = 0
+        try r.beginObject()
+        while try r.nextMember() {
+            let field = r.keyIs("version") ? 0 : r.keyIs("account") ? 1 : r.keyIs("reading") ? 2
+                : r.keyIs("fetch") ? 3 : r.keyIs("notified") ? 4 : r.keyIs("attribution") ? 5 : -1
+            switch JSONReader.firstTime(field, seen: &seen) {
+            case 0: version = try r.int()
+            case 1: account = try r.string()
+            case 2: reading = try r.null() ? nil : try Self.reading(&r)
+            case 3: fetch = try Self.fetchState(&r)
+            case 4: notified = try Self.strings(&r)
+            case 5:
                 attribution = try r.null() ? nil : try r.string()
                 if let attribution { KeptAlive.shared.keep(attribution) }
             default: try r.skipValue()
@@ -76,20 +84,26 @@ enum CacheFileReader {
         var notesSeen = false
         var unknownKeys: [String]?
         var unknownSeen = false
-        try r.object { r, key throws(Failure) in
-            switch key {
-            case "windows":
+        var seen: UInt64 = 0
+        try r.beginObject()
+        while try r.nextMember() {
+            let field = r.keyIs("windows") ? 0 : r.keyIs("extra") ? 1 : r.keyIs("plan") ? 2 : r.keyIs("fetchedAt") ? 3
+                : r.keyIs("source") ? 4 : r.keyIs("notes") ? 5 : r.keyIs("unknownKeys") ? 6 : -1
+            switch JSONReader.firstTime(field, seen: &seen) {
+            case 0:
                 var list: [UsageWindow] = []
+                // Room for every window a reading has had at once (not one doubling at a time).
+                list.reserveCapacity(6)
                 try r.array { r throws(Failure) in list.append(try Self.window(&r)) }
                 windows = list
-            case "extra": extra = try r.null() ? nil : try Self.extra(&r)
-            case "plan": plan = try r.null() ? nil : try r.string()
-            case "fetchedAt": fetchedAt = try Self.date(&r)
-            case "source": source = try Self.source(&r)
-            case "notes":
+            case 1: extra = try r.null() ? nil : try Self.extra(&r)
+            case 2: plan = try r.null() ? nil : try r.string()
+            case 3: fetchedAt = try Self.date(&r)
+            case 4: source = try Self.source(&r)
+            case 5:
                 notesSeen = true
                 notes = try Self.strings(&r)
-            case "unknownKeys":
+            case 6:
                 unknownSeen = true
                 unknownKeys = try Self.strings(&r)
             default: try r.skipValue()
@@ -114,17 +128,22 @@ enum CacheFileReader {
         var observedAt: Date?
         var source: ReadingSource?
         var detail: String?
-        try r.object { r, name throws(Failure) in
-            switch name {
-            case "key": key = try r.string()
-            case "detail": detail = try r.null() ? nil : try r.string()
-            case "label": label = try r.null() ? nil : try r.string()
-            case "used": used = try r.double()
-            case "resetsAt": resetsAt = try r.null() ? nil : try Self.date(&r)
-            case "severity": severity = try r.null() ? nil : try r.string()
-            case "binding": binding = try r.null() ? nil : try r.bool()
-            case "observedAt": observedAt = try Self.date(&r)
-            case "source": source = try r.null() ? nil : try Self.source(&r)
+        var seen: UInt64 = 0
+        try r.beginObject()
+        while try r.nextMember() {
+            let field = r.keyIs("key") ? 0 : r.keyIs("used") ? 1 : r.keyIs("resetsAt") ? 2 : r.keyIs("observedAt") ? 3
+                : r.keyIs("label") ? 4 : r.keyIs("severity") ? 5 : r.keyIs("binding") ? 6 : r.keyIs("source") ? 7
+                : r.keyIs("detail") ? 8 : -1
+            switch JSONReader.firstTime(field, seen: &seen) {
+            case 0: key = try r.string()
+            case 1: used = try r.double()
+            case 2: resetsAt = try r.null() ? nil : try Self.date(&r)
+            case 3: observedAt = try Self.date(&r)
+            case 4: label = try r.null() ? nil : try r.string()
+            case 5: severity = try r.null() ? nil : try r.string()
+            case 6: binding = try r.null() ? nil : try r.bool()
+            case 7: source = try r.null() ? nil : try Self.source(&r)
+            case 8: detail = try r.null() ? nil : try r.string()
             default: try r.skipValue()
             }
         }
@@ -143,20 +162,26 @@ enum CacheFileReader {
 
     private static func extra(_ r: inout JSONReader) throws(Failure) -> ExtraUsage {
         var extra = ExtraUsage()
-        try r.object { r, key throws(Failure) in
-            switch key {
-            case "isEnabled": extra.isEnabled = try r.null() ? nil : try r.bool()
-            case "monthlyLimitMinor": extra.monthlyLimitMinor = try r.null() ? nil : try r.double()
-            case "usedMinor": extra.usedMinor = try r.null() ? nil : try r.double()
-            case "utilization": extra.utilization = try r.null() ? nil : try r.double()
-            case "currency": extra.currency = try r.null() ? nil : try r.string()
-            case "exponent": extra.exponent = try r.null() ? nil : try r.int()
-            case "organisation": extra.organisation = try r.null() ? nil : try r.bool()
-            case "disabledReason": extra.disabledReason = try r.null() ? nil : try r.string()
-            case "limitReached": extra.limitReached = try r.null() ? nil : try r.bool()
-            case "period": extra.period = try r.null() ? nil : try r.string()
-            case "resetsAt": extra.resetsAt = try r.null() ? nil : try Self.date(&r)
-            case "source": extra.source = try r.null() ? nil : try Self.source(&r)
+        var seen: UInt64 = 0
+        try r.beginObject()
+        while try r.nextMember() {
+            let field = r.keyIs("isEnabled") ? 0 : r.keyIs("monthlyLimitMinor") ? 1 : r.keyIs("usedMinor") ? 2
+                : r.keyIs("utilization") ? 3 : r.keyIs("currency") ? 4 : r.keyIs("exponent") ? 5
+                : r.keyIs("organisation") ? 6 : r.keyIs("disabledReason") ? 7 : r.keyIs("limitReached") ? 8
+                : r.keyIs("period") ? 9 : r.keyIs("resetsAt") ? 10 : r.keyIs("source") ? 11 : -1
+            switch JSONReader.firstTime(field, seen: &seen) {
+            case 0: extra.isEnabled = try r.null() ? nil : try r.bool()
+            case 1: extra.monthlyLimitMinor = try r.null() ? nil : try r.double()
+            case 2: extra.usedMinor = try r.null() ? nil : try r.double()
+            case 3: extra.utilization = try r.null() ? nil : try r.double()
+            case 4: extra.currency = try r.null() ? nil : try r.string()
+            case 5: extra.exponent = try r.null() ? nil : try r.int()
+            case 6: extra.organisation = try r.null() ? nil : try r.bool()
+            case 7: extra.disabledReason = try r.null() ? nil : try r.string()
+            case 8: extra.limitReached = try r.null() ? nil : try r.bool()
+            case 9: extra.period = try r.null() ? nil : try r.string()
+            case 10: extra.resetsAt = try r.null() ? nil : try Self.date(&r)
+            case 11: extra.source = try r.null() ? nil : try Self.source(&r)
             default: try r.skipValue()
             }
         }
@@ -166,14 +191,18 @@ enum CacheFileReader {
     private static func fetchState(_ r: inout JSONReader) throws(Failure) -> FetchState {
         var state = FetchState()
         var failures: Int?
-        try r.object { r, key throws(Failure) in
-            switch key {
-            case "lastAttempt": state.lastAttempt = try r.null() ? nil : try Self.date(&r)
-            case "lastSuccess": state.lastSuccess = try r.null() ? nil : try Self.date(&r)
-            case "lastOutcome": state.lastOutcome = try r.null() ? nil : try Self.outcome(&r)
-            case "message": state.message = try r.null() ? nil : try r.string()
-            case "consecutiveFailures": failures = try r.int()
-            case "cooldownUntil": state.cooldownUntil = try r.null() ? nil : try Self.date(&r)
+        var seen: UInt64 = 0
+        try r.beginObject()
+        while try r.nextMember() {
+            let field = r.keyIs("consecutiveFailures") ? 0 : r.keyIs("lastAttempt") ? 1 : r.keyIs("lastSuccess") ? 2
+                : r.keyIs("lastOutcome") ? 3 : r.keyIs("message") ? 4 : r.keyIs("cooldownUntil") ? 5 : -1
+            switch JSONReader.firstTime(field, seen: &seen) {
+            case 0: failures = try r.int()
+            case 1: state.lastAttempt = try r.null() ? nil : try Self.date(&r)
+            case 2: state.lastSuccess = try r.null() ? nil : try Self.date(&r)
+            case 3: state.lastOutcome = try r.null() ? nil : try Self.outcome(&r)
+            case 4: state.message = try r.null() ? nil : try r.string()
+            case 5: state.cooldownUntil = try r.null() ? nil : try Self.date(&r)
             default: try r.skipValue()
             }
         }

@@ -37,6 +37,13 @@ public struct JSONReader {
     private var validating = true
     /// Whether the last string read was printable ASCII with no escape (its bytes as they stand).
     private var lastStringWasPlain = false
+    /// The key `nextMember()` read last: where its bytes stand in the document when they are it
+    /// (printable ASCII, no escape), else the key as a `String` (`keyText`).
+    private var keyStart = 0
+    private var keyCount = 0
+    private var keyText: String?
+    /// Whether `nextMember()` is at an object's first member (no comma before it).
+    private var atFirstMember = false
 
     public init(_ data: Data) {
         // Through the buffer, not `Data`'s iterator (whose metadata costs a render to set up).
@@ -58,7 +65,13 @@ public struct JSONReader {
 
     private var failure: Failure { Failure(offset: index) }
 
+    @inline(__always)  // (the byte after a token is nearly always the next token: one test)
     private mutating func skipWhitespace() {
+        if index < bytes.count && bytes[index] > 0x20 { return }
+        skipSpaces()
+    }
+
+    private mutating func skipSpaces() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0a, 0x0d: index += 1
@@ -153,6 +166,110 @@ public struct JSONReader {
                 return
             default: throw failure
             }
+        }
+    }
+
+    // MARK: Objects, member by member
+
+    /// Starts an object read member by member, for a caller that knows its keys: consumes `{`;
+    /// then `nextMember()` until it says the object ended. No closure and no `String` per key:
+    /// the caller asks the key with `keyIs(_:)` (every render reads the cache file this way).
+    /// A key that comes again is the caller's to skip (`firstTime(_:seen:)`).
+    public mutating func beginObject() throws(Failure) {
+        guard peek() == UInt8(ascii: "{") else { throw failure }
+        try enter()
+        index += 1
+        atFirstMember = true
+    }
+
+    /// Reads the next member's key and colon and returns `true`, the reader at the member's
+    /// value (which the caller must consume); or reads the object's end and returns `false`.
+    /// Accepts what `object(_:)` accepts (one trailing comma too).
+    public mutating func nextMember() throws(Failure) -> Bool {
+        var c = peek()
+        if atFirstMember {
+            atFirstMember = false
+        } else if c == UInt8(ascii: ",") {
+            index += 1
+            c = peek()
+        } else if c != UInt8(ascii: "}") {
+            throw failure
+        }
+        if c == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return false
+        }
+        guard c == UInt8(ascii: "\"") else { throw failure }
+        let start = index + 1
+        let stop = plainEnd(from: start)
+        if stop < bytes.count && bytes[stop] == UInt8(ascii: "\"") {
+            keyStart = start
+            keyCount = stop - start
+            if keyText != nil { keyText = nil }
+            index = stop + 1
+        } else {
+            keyText = try string(validating: validating)
+        }
+        guard peek() == UInt8(ascii: ":") else { throw failure }
+        index += 1
+        return true
+    }
+
+    /// Whether the key `nextMember()` read is `name` (as `String`'s `==` says: an escape or a
+    /// character `String` holds equal to an ASCII one spells the same key, as with `JSONDecoder`).
+    public func keyIs(_ name: StaticString) -> Bool {
+        let count = name.utf8CodeUnitCount
+        let chars = name.utf8Start
+        guard let keyText else {
+            guard count == keyCount else { return false }
+            var i = 0
+            while i < count && bytes[keyStart + i] == chars[i] { i += 1 }
+            return i == count
+        }
+        return keyText == String(decoding: UnsafeBufferPointer(start: chars, count: count), as: UTF8.self)
+    }
+
+    /// `field` (the caller's number for a key, 0…63, or -1 for a key it does not know) the first
+    /// time it comes in an object, else -1: a key that comes again is skipped, the first one
+    /// counts (as with `JSONDecoder`, and in `object(_:)`). `seen` holds a bit for each field
+    /// come so far (start it at 0 for each object).
+    public static func firstTime(_ field: Int, seen: inout UInt64) -> Int {
+        guard field >= 0 else { return -1 }
+        let bit: UInt64 = 1 << UInt64(field)
+        guard seen & bit == 0 else { return -1 }
+        seen |= bit
+        return field
+    }
+
+    /// Where the printable ASCII (no quote, no backslash) from `start` ends. Eight bytes at a
+    /// time (about 2 instructions a byte instead of 10: a cache file is mostly strings, its
+    /// attribution alone some 250 bytes); the last few before the document's end byte by byte.
+    private func plainEnd(from start: Int) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            var i = start
+            if let base = UnsafeRawPointer(buffer.baseAddress) {
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let highs: UInt64 = 0x8080_8080_8080_8080
+                while i + 8 <= buffer.count {
+                    let x = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    // A byte below 0x20 or from 0x80 (the high bit of `x - 0x20…` or of `x`), or a
+                    // quote or backslash (a zero byte of `x ^ 0x22…`, `x ^ 0x5c…`).
+                    let quote = x ^ (ones &* 0x22)
+                    let slash = x ^ (ones &* 0x5c)
+                    let stop = ((x &- ones &* 0x20) | x | ((quote &- ones) & ~quote) | ((slash &- ones) & ~slash)) & highs
+                    // The lowest byte marked is the first that ends the run (a borrow marks
+                    // only bytes above one that ends it).
+                    if stop != 0 { return i + stop.trailingZeroBitCount / 8 }
+                    i += 8
+                }
+            }
+            while i < buffer.count {
+                let c = buffer[i]
+                if c &- 0x20 >= 0x60 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { break }
+                i += 1
+            }
+            return i
         }
     }
 
@@ -335,15 +452,7 @@ public struct JSONReader {
         // Fastest path, over the buffer: printable ASCII up to the quote (every string a cache
         // file holds). At anything else (a backslash, a control, a byte past ASCII) the loops
         // below take over from there.
-        index = bytes.withUnsafeBufferPointer { buffer in
-            var i = start
-            while i < buffer.count {
-                let c = buffer[i]
-                if c &- 0x20 >= 0x60 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { break }
-                i += 1
-            }
-            return i
-        }
+        index = plainEnd(from: start)
         lastStringWasPlain = index < bytes.count && bytes[index] == UInt8(ascii: "\"")
         // Fast path: no escapes. ASCII (nearly every string here) is valid UTF-8 as it stands.
         var ascii = true
@@ -359,13 +468,18 @@ public struct JSONReader {
             ascii = ascii && c < 0x80
             index += 1
         }
-        var out = [UInt8](bytes[start..<index])
+        // With escapes (the encoder writes every `/` as `\/`): the text unescaped into `out`,
+        // runs of printable ASCII appended whole. Only text with a byte past ASCII is checked
+        // for valid UTF-8 (`validated`).
+        var out: [UInt8] = []
+        out.reserveCapacity(index - start + 64)
+        out.append(contentsOf: bytes[start..<index])
         while index < bytes.count {
             let c = bytes[index]
             switch c {
             case UInt8(ascii: "\""):
                 index += 1
-                return validating ? try Self.validated(out[...]) : String(decoding: out, as: UTF8.self)
+                return validating && !ascii ? try Self.validated(out[...]) : String(decoding: out, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 index += 1
                 guard index < bytes.count else { throw failure }
@@ -396,14 +510,22 @@ public struct JSONReader {
                         guard !validating else { throw failure }
                         scalar = 0xFFFD
                     }
+                    if scalar >= 0x80 { ascii = false }
                     Self.appendUTF8(scalar, to: &out)
                 default:
                     throw failure
                 }
             default:
-                guard c >= 0x20 || !validating else { throw failure }
-                out.append(c)
-                index += 1
+                let run = plainEnd(from: index)
+                if run > index {
+                    out.append(contentsOf: bytes[index..<run])
+                    index = run
+                } else {
+                    guard c >= 0x20 || !validating else { throw failure }
+                    if c >= 0x80 { ascii = false }
+                    out.append(c)
+                    index += 1
+                }
             }
         }
         throw failure
@@ -495,6 +617,7 @@ public struct JSONReader {
     /// A finite number: one too large for a `Double` is a failure, not infinity, and one too
     /// small for it (`1e-400`) a failure too, not zero (as with `JSONDecoder`).
     public mutating func double() throws(Failure) -> Double {
+        if let value = plainDouble() { return value }
         let (text, _) = try numberText()
         guard let value = Self.finiteDouble(text) else { throw failure }
         return value
@@ -533,6 +656,52 @@ public struct JSONReader {
         return exact
     }
 
+    /// The number here when it has no exponent and at most 19 significant digits, at most 19 of
+    /// them after the point (every number a cache file holds), read in the one pass that checks
+    /// its grammar as `numberText()` does (the same bytes consumed); `nil`, the reader where it
+    /// was, for anything else (an exponent, more digits, a grammar error), which `double()` reads
+    /// the general way.
+    private mutating func plainDouble() -> Double? {
+        _ = peek()
+        return bytes.withUnsafeBufferPointer { b -> Double? in
+            var i = index
+            let n = b.count
+            var negative = false
+            if i < n && b[i] == UInt8(ascii: "-") {
+                negative = true
+                i += 1
+            }
+            guard i < n, b[i] &- UInt8(ascii: "0") < 10 else { return nil }
+            var mantissa: UInt64 = 0
+            var digits = 0  // significant: not counting leading zeros
+            if b[i] == UInt8(ascii: "0") {
+                i += 1
+            } else {
+                while i < n, case let d = b[i] &- UInt8(ascii: "0"), d < 10 {
+                    mantissa = mantissa &* 10 &+ UInt64(d)
+                    digits += 1
+                    i += 1
+                }
+            }
+            var fraction = -1
+            if i < n && b[i] == UInt8(ascii: ".") {
+                i += 1
+                fraction = 0
+                guard i < n, b[i] &- UInt8(ascii: "0") < 10 else { return nil }
+                while i < n, case let d = b[i] &- UInt8(ascii: "0"), d < 10 {
+                    if mantissa != 0 || d != 0 { digits += 1 }
+                    mantissa = mantissa &* 10 &+ UInt64(d)
+                    fraction += 1
+                    i += 1
+                }
+            }
+            guard digits <= 19, fraction <= 19 else { return nil }
+            if i < n && (b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E")) { return nil }
+            index = i
+            return Self.exactDouble(mantissa: mantissa, fraction: fraction, negative: negative)
+        }
+    }
+
     /// The value of a grammar-checked number of at most 19 significant digits, at most 19 of
     /// them after the point and no exponent (every number a cache file holds: `37`, `12.5`,
     /// `1795569655.3691828`), correctly rounded without `strtod` (which costs a 17-digit
@@ -558,11 +727,24 @@ public struct JSONReader {
             }
         }
         guard fraction <= 19 else { return nil }
+        return exactDouble(mantissa: mantissa, fraction: fraction, negative: negative)
+    }
+
+    /// `mantissa / 10^fraction` (`fraction` -1 or 0: no digits after the point), negated when
+    /// `negative`, correctly rounded: `exactDouble(_:)` once the digits are read.
+    private static func exactDouble(mantissa: UInt64, fraction: Int, negative: Bool) -> Double {
         let value: Double
         if mantissa == 0 {
             value = 0
         } else if fraction <= 0 {
             value = Double(mantissa)  // rounds to nearest, ties to even
+        } else if mantissa <= 1 << 53 {
+            // Both exact as doubles (every integer to 2^53, every power of ten to 10^22): their
+            // quotient, one IEEE division, is correctly rounded (Clinger's fast path; the 16
+            // digits of an observation's time `1795852985.770975` take it).
+            var divisor = 1.0
+            for _ in 0..<fraction { divisor *= 10 }
+            value = Double(mantissa) / divisor
         } else {
             var divisor: UInt64 = 1
             for _ in 0..<fraction { divisor *= 10 }
