@@ -2,9 +2,8 @@
 import ElbowroomCore
 
 extension Template {
-    /// Whether the template shows anything computed from the usage history (`rate`, `spark`,
-    /// `pace`, `eta`): only then does a render read the history file.
-    public var readsHistory: Bool { nodes.contains(where: \.readsHistory) }
+    /// Whether `nodes` show anything computed from the usage history (`readsHistory`).
+    static func readsHistory(_ nodes: [Node]) -> Bool { nodes.contains(where: \.readsHistory) }
 }
 
 extension Node {

@@ -57,18 +57,23 @@ struct RenderContext: Sendable {
         }
     }
 
-    /// `read` of the window `name` names (as `window(named:)`), read where it is: a window named
-    /// by its alias or key is not copied out of the view (a copy of a window retains and releases
-    /// all its text, and a tooltip reads a window some fifty times).
-    func read<Result>(window name: String, _ read: (borrowing WindowView) -> Result?) -> Result? {
+    /// `read` of the window `name` names (as `window(named:)`), lent as a pointer: a window of
+    /// the view's own is read where it is in the view's array, field by field. Lent as a value,
+    /// to a function or a closure, each read was a copy of the window (a retain and a release of
+    /// each of its strings; a tooltip reads a window some fifty times).
+    /// (Inlined: a closure that captures the context, called from a function of its own, cost a
+    /// copy of the whole context per read.)
+    @inline(__always)
+    func read<Result>(window name: String, _ read: (UnsafePointer<WindowView>) -> Result?) -> Result? {
         switch name {
         case "worst", "each", "other":
             guard let window = window(named: name) else { return nil }
-            return read(window)
+            return withUnsafePointer(to: window) { read($0) }
         default:
             let key = WindowCatalog.key(forName: name)
             return view.windows.withUnsafeBufferPointer { windows in
-                for i in windows.indices where windows[i].key == key { return read(windows[i]) }
+                guard let base = windows.baseAddress else { return nil }
+                for i in 0..<windows.count where base[i].key == key { return read(base + i) }
                 return nil
             }
         }
@@ -77,15 +82,26 @@ struct RenderContext: Sendable {
 
 /// Walks the tree into styled spans.
 enum Renderer {
-    /// `repeatsWindows[i]`: whether top-level node `i` mentions `each` (`Template` works it out
-    /// once, not on every render: walking a tooltip's tree for it cost every render ~20 k
-    /// instructions, and every account of several renders it again).
-    static func render(_ nodes: [Node], context: RenderContext, repeatsWindows: [Bool]) -> [Span] {
+    static func render(_ program: Program, context: RenderContext) -> [Span] {
         var spans: [Span] = []
-        _ = render(nodes, style: .plain, context: context, into: &spans, stopAtMissing: false, eachFree: false,
-                   repeatsWindows: repeatsWindows)
-        trimSeparators(&spans, keepingStart: startsWithSeparator(nodes.first), keepingEnd: endsWithSeparator(nodes.last))
+        program.ops.withUnsafeBufferPointer { ops in
+            program.texts.withUnsafeBufferPointer { texts in
+                program.placeholders.withUnsafeBufferPointer { placeholders in
+                    let walk = Walk(ops: ops, texts: texts, placeholders: placeholders)
+                    _ = render(walk, 0..<ops.count, style: .plain, context: context, into: &spans,
+                               stopAtMissing: false, eachFree: false)
+                }
+            }
+        }
+        trimSeparators(&spans, keepingStart: program.startsWithSeparator, keepingEnd: program.endsWithSeparator)
         return spans
+    }
+
+    /// A program's tables, read where they are for one render: an element is lent, not copied.
+    struct Walk {
+        let ops: UnsafeBufferPointer<Program.Op>
+        let texts: UnsafeBufferPointer<String>
+        let placeholders: UnsafeBufferPointer<Placeholder>
     }
 
     /// The separator the shipped templates put between parts.
@@ -95,70 +111,86 @@ enum Renderer {
     /// missing (an account without the session window, say): the separator goes too. One the
     /// template itself starts or ends with, as text of its own, stays (`keepingStart`/`keepingEnd`).
     static func trimSeparators(_ spans: inout [Span], keepingStart: Bool = false, keepingEnd: Bool = false) {
-        if !keepingStart, let first = spans.first, first.text.hasPrefix(separator) {
-            spans[0].text.removeFirst(separator.count)
+        let length = separator.utf8.count
+        if !keepingStart, let first = spans.first, startsWithSeparator(first.text) {
+            let end = first.text.utf8.index(first.text.utf8.startIndex, offsetBy: length)
+            spans[0].text.removeSubrange(..<end)
             if spans[0].text.isEmpty { spans.removeFirst() }
         }
-        if !keepingEnd, let last = spans.last, last.text.hasSuffix(separator) {
-            spans[spans.count - 1].text.removeLast(separator.count)
+        if !keepingEnd, let last = spans.last, endsWithSeparator(last.text) {
+            let start = last.text.utf8.index(last.text.utf8.endIndex, offsetBy: -length)
+            spans[spans.count - 1].text.removeSubrange(start...)
             if spans[spans.count - 1].text.isEmpty { spans.removeLast() }
         }
     }
 
-    /// Whether `node` is text that starts with the separator (written so by the template, not
-    /// left at the line's start by a part that dropped out).
-    private static func startsWithSeparator(_ node: Node?) -> Bool {
-        guard case .text(let text) = node else { return false }
-        return text.hasPrefix(separator)
+    /// Whether `text` starts with the separator as whole `Character`s, compared as UTF-8 when
+    /// the byte after it is ASCII (then nothing can join the separator's last space into one
+    /// `Character`), else by `String.hasPrefix`: that compares `Character`s, ~1 k instructions a
+    /// call. The cuts above are made on UTF-8 too (`removeFirst(_:)` walks `Character`s).
+    static func startsWithSeparator(_ text: String) -> Bool {
+        let bytes = text.utf8
+        let length = separator.utf8.count
+        guard bytes.starts(with: separator.utf8) else { return false }
+        return bytes.count == length || bytes[bytes.index(bytes.startIndex, offsetBy: length)] < 0x80
+            || text.hasPrefix(separator)
     }
 
-    private static func endsWithSeparator(_ node: Node?) -> Bool {
-        guard case .text(let text) = node else { return false }
-        return text.hasSuffix(separator)
+    /// Whether `text` ends with the separator as whole `Character`s: as UTF-8 when the byte
+    /// before it is ASCII (no ASCII character joins what follows it), else by `String.hasSuffix`.
+    static func endsWithSeparator(_ text: String) -> Bool {
+        let bytes = text.utf8
+        let length = separator.utf8.count
+        guard bytes.count >= length else { return false }
+        let start = bytes.index(bytes.endIndex, offsetBy: -length)
+        guard bytes[start...].elementsEqual(separator.utf8) else { return false }
+        return start == bytes.startIndex || bytes[bytes.index(before: start)] < 0x80 || text.hasSuffix(separator)
     }
 
-    /// Appends the rendering of `nodes`; returns whether every placeholder had a value (a
-    /// conditional group inside decides for itself and does not count). Inside a conditional
+    /// Appends the rendering of `walk.ops[range]`; returns whether every placeholder had a value
+    /// (a conditional group inside decides for itself and does not count). Inside a conditional
     /// group (`stopAtMissing`) it stops at the first placeholder without a value: the group is
     /// dropped anyway, and a tooltip's groups for windows the account does not have are most of
-    /// its nodes. `eachFree`: no placeholder below mentions `each` (found out once per group,
-    /// not again for every group nested in it); `repeatsWindows`, at the top level only: which of
-    /// `nodes` do (`Template.repeatsWindows`), so none is walked to find out.
+    /// its ops. `eachFree`: inside a conditional group already (rendered once, or once per
+    /// window or account): no group inside repeats.
     ///
-    /// Recursive (a group renders its nodes), so its own frame is kept small: what needs a value
-    /// or a copy of the context (a placeholder, a group's style, the groups repeated per window
-    /// or account) is done in functions of its own, whose frames are not stacked up with every
-    /// level of nesting. Inlined, they made this frame 13 kB, three deep on every render
+    /// Recursive (a group renders its contents), so its own frame is kept small: what needs a
+    /// value or a copy of the context (a placeholder, a group's style, the groups repeated per
+    /// window or account) is done in functions of its own, whose frames are not stacked up with
+    /// every level of nesting. Inlined, they made this frame 13 kB, three deep on every render
     /// (docs/performance.md, "Stack").
-    private static func render(_ nodes: [Node], style: Style, context: RenderContext, into spans: inout [Span],
-                               stopAtMissing: Bool, eachFree: Bool, repeatsWindows: [Bool]? = nil) -> Bool {
+    private static func render(_ walk: Walk, _ range: Range<Int>, style: Style, context: RenderContext,
+                               into spans: inout [Span], stopAtMissing: Bool, eachFree: Bool) -> Bool {
         var complete = true
-        for i in nodes.indices {
-            let mentionsEach = repeatsWindows?[i]
-            let eachFree = eachFree || mentionsEach == false
-            switch nodes[i] {
-            case .text(let text):
-                append(text, style: style, to: &spans)
-            case .placeholder(let placeholder):
-                if !renderPlaceholder(placeholder, style: style, context: context, into: &spans) {
+        var i = range.lowerBound
+        while i < range.upperBound {
+            switch walk.ops[i] {
+            case .text(let k):
+                append(walk.texts[k], style: style, to: &spans)
+                i += 1
+            case .placeholder(let k):
+                if !renderPlaceholder(walk.placeholders.baseAddress! + k, style: style, context: context, into: &spans) {
                     if stopAtMissing { return false }
                     complete = false
                 }
-            case .styled(let inner, let parsed):
-                let own = groupStyle(nodes[i], parsed, context: context)
-                if !render(inner, style: style.overlaid(by: own), context: context, into: &spans,
+                i += 1
+            case .styled(let parsed, let end):
+                let own = groupStyle(walk, i + 1..<end, parsed, context: context)
+                if !render(walk, i + 1..<end, style: style.overlaid(by: own), context: context, into: &spans,
                            stopAtMissing: stopAtMissing, eachFree: eachFree) {
                     if stopAtMissing { return false }
                     complete = false
                 }
-            case .conditional(let inner) where context.namesAccounts && context.eachAccountIndex == nil
-                && nodes[i].mentions(account: "each"):
-                renderEachAccount(inner, style: style, context: context, into: &spans)
-            case .conditional(let inner) where context.each == nil && !eachFree
-                && mentionsEach ?? nodes[i].mentions(window: "each"):
-                renderEachWindow(inner, style: style, context: context, into: &spans)
-            case .conditional(let inner):
-                renderConditional(inner, style: style, context: context, into: &spans)
+                i = end
+            case .conditional(let end, let eachWindow, let eachAccount):
+                if eachAccount && context.namesAccounts && context.eachAccountIndex == nil {
+                    renderEachAccount(walk, i + 1..<end, style: style, context: context, into: &spans)
+                } else if eachWindow && !eachFree && context.each == nil {
+                    renderEachWindow(walk, i + 1..<end, style: style, context: context, into: &spans)
+                } else {
+                    renderConditional(walk, i + 1..<end, style: style, context: context, into: &spans)
+                }
+                i = end
             }
         }
         return complete
@@ -166,33 +198,39 @@ enum Renderer {
 
     /// Appends a placeholder's formatted value; `false` when it has none.
     @inline(never)
-    private static func renderPlaceholder(_ placeholder: Placeholder, style: Style, context: RenderContext,
+    private static func renderPlaceholder(_ placeholder: UnsafePointer<Placeholder>, style: Style, context: RenderContext,
                                           into spans: inout [Span]) -> Bool {
         var value: Value?
-        if let account = placeholder.account {
-            value = context.forAccount(account).flatMap { placeholder.variable.value(in: $0) }
+        if let account = placeholder.pointee.account {
+            value = context.forAccount(account).flatMap { placeholder.pointee.variable.value(in: $0) }
         } else {
-            value = placeholder.variable.value(in: context)
+            value = placeholder.pointee.variable.value(in: context)
         }
-        for filter in placeholder.filters { value = filter.apply(value, context: context) }
+        for filter in placeholder.pointee.filters { value = filter.apply(value, context: context) }
         guard let value, value.isPresent else { return false }
         append(value.formatted(now: context.view.now, localTime: context.localTime), style: style, to: &spans)
         return true
     }
 
-    /// A styled group's own style: for `level`, the worst level of the windows it names.
+    /// A styled group's own style: for `level`, the worst level of the windows its placeholders
+    /// read (each in its own account, when they name one).
     @inline(never)
-    private static func groupStyle(_ node: Node, _ parsed: StyleSpec.Parsed, context: RenderContext) -> Style {
+    private static func groupStyle(_ walk: Walk, _ range: Range<Int>, _ parsed: StyleSpec.Parsed,
+                                   context: RenderContext) -> Style {
         var own = parsed.style
         if parsed.usesLevel {
-            // The worst of the windows the group names (a loop: an array of levels would
-            // cost a render its first use of `[Level]`).
+            // (A loop: an array of levels would cost a render its first use of `[Level]`.)
             var worst: Level?
-            if context.namesAccounts {
-                node.worstLevel(in: context, into: &worst)
-            } else {
-                for name in node.windowNames {
-                    if let level = context.read(window: name, { $0.level }) { worst = max(worst ?? level, level) }
+            for i in range {
+                guard case .placeholder(let k) = walk.ops[i] else { continue }
+                let placeholder = walk.placeholders.baseAddress! + k
+                guard let name = placeholder.pointee.variable.windowName else { continue }
+                if context.namesAccounts {
+                    let account = placeholder.pointee.account
+                    let own = account == nil ? context : context.forAccount(account!)
+                    if let level = own?.window(named: name)?.level { worst = max(worst ?? level, level) }
+                } else if let level = context.read(window: name, { $0.pointee.level }) {
+                    worst = max(worst ?? level, level)
                 }
             }
             own.semantic = SemanticStyle(worst ?? context.view.level)
@@ -203,32 +241,35 @@ enum Renderer {
 
     /// A conditional group once per account, in config order.
     @inline(never)
-    private static func renderEachAccount(_ inner: [Node], style: Style, context: RenderContext, into spans: inout [Span]) {
+    private static func renderEachAccount(_ walk: Walk, _ range: Range<Int>, style: Style, context: RenderContext,
+                                          into spans: inout [Span]) {
         for account in context.accounts.indices {
             var each = context
             each.eachAccountIndex = account
-            renderConditional(inner, style: style, context: each, into: &spans)
+            renderConditional(walk, range, style: style, context: each, into: &spans)
         }
     }
 
     /// A conditional group once per window the template does not name.
     @inline(never)
-    private static func renderEachWindow(_ inner: [Node], style: Style, context: RenderContext, into spans: inout [Span]) {
+    private static func renderEachWindow(_ walk: Walk, _ range: Range<Int>, style: Style, context: RenderContext,
+                                         into spans: inout [Span]) {
         for window in context.unnamedWindows {
             var each = context
             each.each = window
-            renderConditional(inner, style: style, context: each, into: &spans)
+            renderConditional(walk, range, style: style, context: each, into: &spans)
         }
     }
 
     /// A conditional group: appended only when every placeholder inside has a value. Rendered in
     /// place and taken back when one has none (a group is mostly kept, and copying every kept
     /// group's text out of an array of its own cost a tooltip a fifth of its render).
-    private static func renderConditional(_ inner: [Node], style: Style, context: RenderContext, into spans: inout [Span]) {
+    private static func renderConditional(_ walk: Walk, _ range: Range<Int>, style: Style, context: RenderContext,
+                                          into spans: inout [Span]) {
         let count = spans.count
         let lastLength = spans.last?.text.utf8.count ?? 0
         // Either `each` is set already or nothing below mentions it: no group inside repeats.
-        if !render(inner, style: style, context: context, into: &spans, stopAtMissing: true, eachFree: true) {
+        if !render(walk, range, style: style, context: context, into: &spans, stopAtMissing: true, eachFree: true) {
             spans.removeSubrange(count...)
             if count > 0 && spans[count - 1].text.utf8.count != lastLength {
                 // (The end found first, with no copy of the text alive while it is cut: a copy

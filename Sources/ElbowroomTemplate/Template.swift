@@ -24,50 +24,53 @@ public struct Template: Sendable {
     /// `compact`, `template` for inline text, or a file path.
     public let name: String
     public let source: String
-    let nodes: [Node]
+    /// The parsed tree, laid out flat for the renderer.
+    let program: Program
     /// API keys of the windows this template names (what `other` and `each` leave out).
     package let namedKeys: [String]
     /// Whether a placeholder names an account (`{work:5h.left}`, `{each:label}`): such a template
     /// is rendered once over every account, not once per account.
     public let namesAccounts: Bool
-    /// For each top-level node, whether it mentions `each` (a group repeated per window).
-    package let repeatsWindows: [Bool]
+    /// Whether the template shows anything computed from the usage history (`rate`, `spark`,
+    /// `pace`, `eta`): only then does a render read the history file. Worked out once (walking
+    /// the tooltip's tree for it cost a render ~2 k instructions, and several accounts asked
+    /// once each).
+    public let readsHistory: Bool
 
-    /// With `namedKeys` and `repeatsWindows` worked out at build time (`ShippedTemplates.swift`):
-    /// walking a large tree for them costs a render ~50 k instructions each.
-    init(name: String, source: String, nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) {
+    /// A shipped template, laid out with `namedKeys` and `readsHistory` at build time
+    /// (`ShippedTemplates.swift`): building its tree, walking it for these, and laying it out
+    /// cost a render some 50 k instructions.
+    init(name: String, source: String, program: Program, namedKeys: [String], readsHistory: Bool) {
         self.name = name
         self.source = source
-        self.nodes = nodes
+        self.program = program
         self.namedKeys = namedKeys
         namesAccounts = false  // the shipped templates name none
-        self.repeatsWindows = repeatsWindows
+        self.readsHistory = readsHistory
     }
 
-    /// With everything worked out as the tree was parsed (`QuickParser`).
-    init(name: String, source: String, nodes: [Node], namedKeys: [String], namesAccounts: Bool, repeatsWindows: [Bool]) {
+    /// With `namedKeys` and `namesAccounts` worked out as the tree was parsed (`QuickParser`).
+    init(name: String, source: String, nodes: [Node], namedKeys: [String], namesAccounts: Bool) {
         self.name = name
         self.source = source
-        self.nodes = nodes
+        program = Program(nodes)
         self.namedKeys = namedKeys
         self.namesAccounts = namesAccounts
-        self.repeatsWindows = repeatsWindows
+        readsHistory = Self.readsHistory(nodes)
     }
 
-    /// Each top-level node as `String(reflecting:)` writes it: what elbowroom-generate lays out
-    /// as Swift in `ShippedTemplates.swift` (the tree itself stays internal to this module).
-    package var reflectedNodes: [String] { nodes.map { String(reflecting: $0) } }
-
-    static func repeatsWindows(_ nodes: [Node]) -> [Bool] {
-        var flags: [Bool] = []
-        for node in nodes { flags.append(node.mentions(window: "each")) }
-        return flags
+    /// The program's tables as `String(reflecting:)` writes them: what elbowroom-generate lays
+    /// out as Swift in `ShippedTemplates.swift` (the types stay internal to this module).
+    package var reflectedProgram: (ops: String, texts: String, placeholders: String,
+                                   startsWithSeparator: Bool, endsWithSeparator: Bool) {
+        (String(reflecting: program.ops), String(reflecting: program.texts), String(reflecting: program.placeholders),
+         program.startsWithSeparator, program.endsWithSeparator)
     }
 
     init(name: String, source: String, nodes: [Node]) {
         self.name = name
         self.source = source
-        self.nodes = nodes
+        program = Program(nodes)
         var names: [String] = []
         for node in nodes { node.collectWindowNames(into: &names) }
         var keys: [String] = []
@@ -79,7 +82,7 @@ public struct Template: Sendable {
         var accounts = false
         for node in nodes where node.mentions(account: nil) { accounts = true }
         namesAccounts = accounts
-        repeatsWindows = Self.repeatsWindows(nodes)
+        readsHistory = Self.readsHistory(nodes)
     }
 
     /// The largest template source, in UTF-8 bytes (64 KiB): the shipped ones are under 2 KiB, and
@@ -114,8 +117,8 @@ public struct Template: Sendable {
 
     /// Renders against a view. `statusLine` supplies the `claude.*` variables when present.
     public func render(_ view: UsageView, statusLine: StatusLineInput? = nil, localTime: LocalTime = .system) -> [Span] {
-        Renderer.render(nodes, context: RenderContext(
-            view: view, statusLine: statusLine, localTime: localTime, namedKeys: namedKeys), repeatsWindows: repeatsWindows)
+        Renderer.render(program, context: RenderContext(
+            view: view, statusLine: statusLine, localTime: localTime, namedKeys: namedKeys))
     }
 
     /// Renders for one of several accounts (`accounts[index]`), with every account reachable by name.
@@ -123,6 +126,6 @@ public struct Template: Sendable {
         var context = RenderContext(accountAt: index, of: accounts, localTime: localTime)
         context.namedKeys = namedKeys
         context.namesAccounts = namesAccounts
-        return Renderer.render(nodes, context: context, repeatsWindows: repeatsWindows)
+        return Renderer.render(program, context: context)
     }
 }

@@ -57,9 +57,9 @@ enum ShippedTemplatesFile {
                 }
             }
 
-            /// The parsed tree of each shipped template, the API keys of the windows it names, and
-            /// which of its top-level nodes repeat per window (`each`).
-            static func compiled(_ name: String) -> (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool])? {
+            /// Each shipped template laid out for the renderer, the API keys of the windows it
+            /// names, and whether it reads the usage history.
+            static func compiled(_ name: String) -> (program: Program, namedKeys: [String], readsHistory: Bool)? {
                 switch name {
 
         """
@@ -78,17 +78,19 @@ enum ShippedTemplatesFile {
         for (name, source) in templates {
             let template = try Template.parse(source, name: name)
             out += "\n    /// `templates/\(name).tmpl`, parsed.\n"
-            out += "    private static let \(treeName(name)): (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) = (\n"
-            out += "        nodes: [\n"
-            for node in template.reflectedNodes {
-                out += "            "
-                out += SwiftLayout.format(node, indent: 12,
+            out += "    private static let \(treeName(name)): (program: Program, namedKeys: [String], readsHistory: Bool) = (\n"
+            let program = template.reflectedProgram
+            out += "        program: Program(\n"
+            for (label, reflected) in [("ops", program.ops), ("texts", program.texts), ("placeholders", program.placeholders)] {
+                out += "            \(label): "
+                out += SwiftLayout.format(reflected, indent: 12,
                                           prefixes: ["ElbowroomTemplate.", "ElbowroomCore."])
                 out += ",\n"
             }
-            out += "        ],\n"
+            out += "            startsWithSeparator: \(program.startsWithSeparator),\n"
+            out += "            endsWithSeparator: \(program.endsWithSeparator)),\n"
             out += "        namedKeys: \(String(reflecting: template.namedKeys)),\n"
-            out += "        repeatsWindows: \(String(reflecting: template.repeatsWindows)))\n"
+            out += "        readsHistory: \(template.readsHistory))\n"
         }
         out += "}\n"
         return out

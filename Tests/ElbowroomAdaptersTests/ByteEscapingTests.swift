@@ -51,6 +51,45 @@ import ElbowroomCore
         #expect(failures == 0)
     }
 
+    /// Waybar writes its Pango markup straight into its JSON strings (`json: true`): the same
+    /// bytes as writing the markup and quoting it as any text, for runs of every sample and style
+    /// (tags with quotes, a CR ending one run and an LF starting the next), and for a tooltip's
+    /// spans.
+    @Test func markupWrittenIntoJSONEqualsMarkupQuoted() {
+        func quoted(_ markup: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = []
+            markup.withUnsafeBufferPointer { JSONString.quote(bytes: $0, into: &out) }
+            return out
+        }
+        let styles: [Style] = [.plain, Style(foreground: .named(.red), bold: true), Style(background: .rgb(1, 2, 3), italic: true, underline: true)]
+        let texts = Self.samples()
+        var frame = Hostile.frame("x")
+        var checked = 0
+        for start in stride(from: 0, to: texts.count - 4, by: 2) {
+            let runs = (0..<4).map { k in StyledRun(texts[start + k], style: styles[(start + k) % styles.count]) }
+            var markup: [UInt8] = []
+            Pango.encode(runs, into: &markup)
+            var direct: [UInt8] = [0x22]
+            Pango.encode(runs, into: &direct, json: true)
+            direct.append(0x22)
+            frame.tooltip = runs
+            var fromSpans: [UInt8] = []
+            Pango.encode(frame.tooltip, of: frame, into: &fromSpans)
+            var fromSpansDirect: [UInt8] = [0x22]
+            Pango.encode(frame.tooltip, of: frame, into: &fromSpansDirect, json: true)
+            fromSpansDirect.append(0x22)
+            if direct != quoted(markup) || fromSpansDirect != quoted(fromSpans) {
+                Issue.record("\(runs.map(\.text).debugDescription): \(String(decoding: direct, as: UTF8.self).debugDescription)")
+                return
+            }
+            checked += 1
+        }
+        #expect(checked > 1_400)
+        var out: [UInt8] = []
+        Pango.encode([StyledRun("a\r\nb\\\t\u{2028}\"")], into: &out, json: true)
+        #expect(String(decoding: out, as: UTF8.self) == #"a\nb\\\t\n&quot;"#)
+    }
+
     @Test func jsonQuotingOnBytesEqualsQuotingOnScalars() {
         for text in Self.samples() where JSONString.quote(text) != JSONString.quoteByScalars(text) {
             Issue.record("\(text.debugDescription): \(JSONString.quote(text).debugDescription) != \(JSONString.quoteByScalars(text).debugDescription)")

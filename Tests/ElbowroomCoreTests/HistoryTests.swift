@@ -196,15 +196,19 @@ import ElbowroomTestSupport
         points.map { HistorySample(at: 1_800_000_000 + $0.0, key: "five_hour", used: $0.1, resetsAt: reset) }
     }
 
+    static func rate(_ samples: [HistorySample], now: Int64) -> Double? {
+        BurnRate.percentPerHour(samples.map(HistoryPoint.init)[...], now: now)
+    }
+
     @Test func aSteadyPercentAMinuteIsSixtyAnHour() throws {
         let s = Self.samples((0...30).map { (Int64($0) * 60, 40 + Double($0)) })
-        let rate = try #require(BurnRate.percentPerHour(s, now: 1_800_001_800))
+        let rate = try #require(Self.rate(s, now: 1_800_001_800))
         #expect(abs(rate - 60) < 1e-9)
     }
 
     @Test func noValueWithFewerThanThreeSamplesOrUnderTenMinutes() {
-        #expect(BurnRate.percentPerHour(Self.samples([(0, 1), (1200, 20)]), now: 1_800_001_200) == nil)
-        #expect(BurnRate.percentPerHour(Self.samples([(0, 1), (60, 2), (120, 3)]), now: 1_800_000_120 + 400) == nil)
+        #expect(Self.rate(Self.samples([(0, 1), (1200, 20)]), now: 1_800_001_200) == nil)
+        #expect(Self.rate(Self.samples([(0, 1), (60, 2), (120, 3)]), now: 1_800_000_120 + 400) == nil)
         #expect(BurnRate.percentPerHour([], now: 1_800_000_000) == nil)
     }
 
@@ -212,29 +216,29 @@ import ElbowroomTestSupport
         // Twenty minutes of burning, then forty quiet minutes with no sample at all (the status
         // line only writes when a number moves): the last hour averages a third of the burst.
         let s = Self.samples((0...20).map { (Int64($0) * 60, 40 + Double($0)) })
-        let rate = try #require(BurnRate.percentPerHour(s, now: 1_800_003_600))
+        let rate = try #require(Self.rate(s, now: 1_800_003_600))
         #expect(rate < 30 && rate > 5)
         // The same hour with flat fetches every three minutes reads the same.
         let withFetches = s + Self.samples(stride(from: 1380, through: 3600, by: 180).map { (Int64($0), 60) })
-        #expect(abs(try #require(BurnRate.percentPerHour(withFetches, now: 1_800_003_600)) - rate) < 1e-9)
+        #expect(abs(try #require(Self.rate(withFetches, now: 1_800_003_600)) - rate) < 1e-9)
     }
 
     @Test func aQuietHourAfterABusyOneNeverReadsFaster() throws {
         // An hour of burning, then an hour with no sample at all: the rate falls to 0 (the number
         // in force when the quiet hour began says nothing moved), never to the two-hour average.
         let s = Self.samples((0...60).map { (Int64($0) * 60, 10 + Double($0) / 2) })
-        let busy = try #require(BurnRate.percentPerHour(s, now: 1_800_003_600))
+        let busy = try #require(Self.rate(s, now: 1_800_003_600))
         #expect(abs(busy - 30) < 1e-9)
-        let halfQuiet = try #require(BurnRate.percentPerHour(s, now: 1_800_003_600 + 1800))
+        let halfQuiet = try #require(Self.rate(s, now: 1_800_003_600 + 1800))
         #expect(halfQuiet < busy)
-        #expect(try #require(BurnRate.percentPerHour(s, now: 1_800_007_200 + 60)) == 0)
+        #expect(try #require(Self.rate(s, now: 1_800_007_200 + 60)) == 0)
     }
 
     @Test func flatIsZeroAndNoiseNeverNegative() throws {
         let flat = Self.samples((0...20).map { (Int64($0) * 180, 50) })
-        #expect(try #require(BurnRate.percentPerHour(flat, now: 1_800_003_600)) == 0)
+        #expect(try #require(Self.rate(flat, now: 1_800_003_600)) == 0)
         let down = Self.samples((0...20).map { (Int64($0) * 60, 50 - Double($0) / 100) })
-        #expect(try #require(BurnRate.percentPerHour(down, now: 1_800_001_200)) == 0)
+        #expect(try #require(Self.rate(down, now: 1_800_001_200)) == 0)
     }
 
     @Test func aResetNeverReadsAsNegativeBurn() throws {
@@ -254,7 +258,7 @@ import ElbowroomTestSupport
 @Suite struct SparklineTests {
     @Test func drawsTheWindowSoFarOnAnAbsoluteScale() throws {
         let samples = (0...7).map { HistorySample(at: Int64($0) * 600, key: "five_hour", used: Double($0) * 100 / 7, resetsAt: nil) }
-        let line = try #require(Sparkline(samples, now: 4200))
+        let line = try #require(Sparkline(samples.map(HistoryPoint.init)[...], now: 4200))
         #expect(line.render(points: 8) == "▁▂▃▄▅▆▇█")
         #expect(line.render(points: 4) == "▁▃▅█")
         #expect(line.render(points: 1) == "█")
@@ -263,12 +267,12 @@ import ElbowroomTestSupport
 
     @Test func eachPointIsTheLastNumberKnownThenAndNowExtendsIt() throws {
         let samples = [HistorySample(at: 0, key: "k", used: 0, resetsAt: nil), HistorySample(at: 60, key: "k", used: 100, resetsAt: nil)]
-        let line = try #require(Sparkline(samples, now: 600))
+        let line = try #require(Sparkline(samples.map(HistoryPoint.init)[...], now: 600))
         #expect(line.render(points: 3) == "▁██")
     }
 
     @Test func oneSampleIsNoHistory() {
-        #expect(Sparkline([HistorySample(at: 0, key: "k", used: 50, resetsAt: nil)], now: 10) == nil)
+        #expect(Sparkline([HistoryPoint(at: 0, used: 50)], now: 10) == nil)
     }
 }
 

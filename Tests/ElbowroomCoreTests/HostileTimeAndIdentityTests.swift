@@ -96,7 +96,7 @@ import ElbowroomTestSupport
         #expect(samples.filter { $0.key == "five_hour" }.map(\.used) == [10, 20])
         #expect(samples.filter { $0.key == "seven_day" }.map(\.used) == [5], "other windows keep their samples")
         let digest = try #require(HistoryDigest.parse(try Data(contentsOf: URL(fileURLWithPath: store.digestFile))))
-        #expect(digest.allSatisfy { $0.at <= Int64(Self.now.timeIntervalSince1970) }, "the digest forgot it too")
+        #expect(digest.points.allSatisfy { $0.at <= Int64(Self.now.timeIntervalSince1970) }, "the digest forgot it too")
     }
 
     /// Seeded fuzzing of the three above: sequences of five-hour readings stamped up to five days

@@ -27,12 +27,12 @@ import ElbowroomCore
         for (name, source) in try Self.templateFiles() {
             let compiled = TemplateLibrary.compiled(name)
             #expect(TemplateLibrary.shippedSource(name) == source, "\(name): compiled from other text; \(Self.regenerate)")
-            #expect(compiled?.nodes == (try Template.parse(source, name: name).nodes),
+            #expect(compiled?.program == (try Template.parse(source, name: name).program),
                     "\(name): compiled tree differs from the parser's; \(Self.regenerate)")
             #expect(compiled?.namedKeys == (try Template.parse(source, name: name).namedKeys),
                     "\(name): compiled window keys differ from the parser's; \(Self.regenerate)")
-            #expect(compiled?.repeatsWindows == (try Template.parse(source, name: name).repeatsWindows),
-                    "\(name): compiled each-groups differ from the parser's; \(Self.regenerate)")
+            #expect(compiled?.readsHistory == (try Template.parse(source, name: name).readsHistory),
+                    "\(name): compiled history use differs from the parser's; \(Self.regenerate)")
         }
     }
 
@@ -44,8 +44,8 @@ import ElbowroomCore
             let resolved = try TemplateLibrary.resolve(shipped.name, paths: paths)
             let parsed = try Template.parse(shipped.source, name: shipped.name)
             #expect(resolved.name == parsed.name && resolved.source == parsed.source)
-            #expect(resolved.nodes == parsed.nodes && resolved.namedKeys == parsed.namedKeys)
-            #expect(resolved.repeatsWindows == parsed.repeatsWindows && resolved.namesAccounts == parsed.namesAccounts)
+            #expect(resolved.program == parsed.program && resolved.namedKeys == parsed.namedKeys)
+            #expect(resolved.readsHistory == parsed.readsHistory && resolved.namesAccounts == parsed.namesAccounts)
         }
     }
 
@@ -60,7 +60,7 @@ import ElbowroomCore
         let userPaths = Paths(environment: ElbowroomEnvironment(["HOME": "/nonexistent-elbowroom-home", "XDG_CONFIG_HOME": dir.path]))
         let overridden = try TemplateLibrary.resolve("compact", paths: userPaths)
         #expect(overridden.source == custom)
-        #expect(overridden.nodes == (try Template.parse(custom).nodes))
+        #expect(overridden.program == (try Template.parse(custom).program))
     }
 }
 

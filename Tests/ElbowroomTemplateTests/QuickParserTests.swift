@@ -26,10 +26,9 @@ import ElbowroomCore
         } catch {
             return "quick parser accepted what the full parser refuses (\(error.message)): \(source.debugDescription)"
         }
-        if quick.nodes != full.nodes { return "trees differ: \(source.debugDescription)" }
+        if quick.program != full.program { return "trees differ: \(source.debugDescription)" }
         if quick.namedKeys != full.namedKeys { return "window keys differ \(quick.namedKeys) \(full.namedKeys): \(source.debugDescription)" }
         if quick.namesAccounts != full.namesAccounts { return "accounts differ: \(source.debugDescription)" }
-        if quick.repeatsWindows != full.repeatsWindows { return "each-groups differ: \(source.debugDescription)" }
         if quick.source != full.source || quick.name != full.name { return "source or name differ" }
         return nil
     }

@@ -217,4 +217,20 @@ struct FormattingTests {
         #expect(LocalTime.fixed(offsetSeconds: 0).format(Fixture.now, "%a %H:%M:%S") == "Sun 15:06:40")
         #expect(LocalTime.fixed(offsetSeconds: -5 * 3600).format(Fixture.now, "%H:%M") == "10:06")
     }
+
+    /// The separator a missing part leaves at a line's start or end goes, compared as bytes
+    /// but only as whole `Character`s, as `String.hasPrefix`/`hasSuffix` see them: a combining
+    /// mark after it, or a prepended mark before it, joins its space to another character.
+    @Test(arguments: [
+        (" · 5h 37%", "5h 37%"), ("5h 37% · ", "5h 37%"), (" · ", ""), (" · x · ", "x"),
+        (" · \u{301}x", " · \u{301}x"), ("x\u{600} · ", "x\u{600} · "), (" · é", "é"), ("é · ", "é"),
+        (" ·x", " ·x"), ("·", "·"), ("", ""),
+    ])
+    func separatorsTrimmedAsCharacters(text: String, expected: String) {
+        var spans = text.isEmpty ? [] : [Span(text)]
+        Renderer.trimSeparators(&spans)
+        #expect(spans.map(\.text).joined() == expected)
+        #expect(Renderer.startsWithSeparator(text) == text.hasPrefix(Renderer.separator))
+        #expect(Renderer.endsWithSeparator(text) == text.hasSuffix(Renderer.separator))
+    }
 }

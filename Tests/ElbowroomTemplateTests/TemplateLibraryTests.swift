@@ -72,4 +72,17 @@ struct TemplateLibraryTests {
             return e?.name == path && e?.line == 2 && e?.column == 2
         }
     }
+
+    /// A template's name is ASCII letters, digits, `_` and `-` (anything else is template text),
+    /// decided on bytes as it was on `Character`s.
+    @Test(arguments: [
+        ("compact", true), ("my-template_2", true), ("Full", true), ("", false), ("a b", false), ("é", false),
+        ("e\u{301}", false), ("full.tmpl", false), ("{5h.left}", false), ("x\r\n", false), ("٣", false), ("ａ", false),
+    ])
+    func templateNamesAreASCIIWords(text: String, isName: Bool) {
+        #expect(TemplateLibrary.isName(text) == isName)
+        #expect(TemplateLibrary.isName(text) == (!text.isEmpty && text.allSatisfy {
+            $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-")
+        }))
+    }
 }

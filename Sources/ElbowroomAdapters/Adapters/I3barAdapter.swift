@@ -87,7 +87,7 @@ public struct I3barAdapter: OutputAdapter {
         out.reserveCapacity(1024)
         let runs = Self.block(frame, into: &out)
         out.append(contentsOf: "]\n".utf8)
-        return AdapterOutput(String(decoding: out, as: UTF8.self), madeFrom: runs, line: false)
+        return AdapterOutput(bytes: out, madeFrom: runs)
     }
 
     public func streamHeader() -> String? { Self.header + "\n[\n" }

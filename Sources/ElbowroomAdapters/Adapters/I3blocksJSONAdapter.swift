@@ -16,7 +16,7 @@ public struct I3blocksJSONAdapter: OutputAdapter {
         out.reserveCapacity(1024)
         let runs = I3barAdapter.block(frame, includeName: false, into: &out)
         out.append(0x0A)
-        return AdapterOutput(String(decoding: out, as: UTF8.self), madeFrom: runs, line: false)
+        return AdapterOutput(bytes: out, madeFrom: runs)
     }
 
     public var errorReader: ErrorReader { .consumer }

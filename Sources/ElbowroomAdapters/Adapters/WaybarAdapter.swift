@@ -23,26 +23,27 @@ public struct WaybarAdapter: OutputAdapter {
     public func render(_ frame: RenderedFrame) -> AdapterOutput {
         var out = line(frame)
         out.append(0x0A)
-        return AdapterOutput(String(decoding: out, as: UTF8.self))
+        return AdapterOutput(bytes: out)
     }
 
-    /// The JSON object, as bytes. Written field by field into one buffer, the markup through a
-    /// second: no `JSONValue` pairs, and no string per field or per run on the way (a tooltip's
-    /// text was copied four times between the template and the output, and each copy grew).
+    /// The JSON object, as bytes, written field by field into one buffer: the markup straight
+    /// into its JSON string (`Pango.encode(_:of:into:json:)`), with no `JSONValue` pairs, no
+    /// string per field or per run, and no second pass to quote it (a tooltip is most of a bar's
+    /// output).
     func line(_ frame: RenderedFrame) -> [UInt8] {
-        var markup: [UInt8] = []
-        markup.reserveCapacity(1024)
+        // Room for it all at once: the text, a tag's worth for each span, and the fields.
+        var size = 256
+        for span in frame.spans { size += span.text.utf8.count + 32 }
+        for span in frame.tooltip { size += span.text.utf8.count + 32 }
         var out: [UInt8] = []
-        out.reserveCapacity(2048)
-        out.append(contentsOf: "{\"text\":".utf8)
-        Pango.encode(frame.singleLineRuns(frame.spans), into: &markup)
-        markup.withUnsafeBufferPointer { JSONString.quote(bytes: $0, into: &out) }
-        out.append(contentsOf: ",\"alt\":".utf8)
+        out.reserveCapacity(size)
+        out.append(contentsOf: "{\"text\":\"".utf8)
+        Pango.encode(frame.singleLineRuns(frame.spans), into: &out, json: true)
+        out.append(contentsOf: "\",\"alt\":".utf8)
         JSONString.quote(frame.status.rawValue, into: &out)
-        out.append(contentsOf: ",\"tooltip\":".utf8)
-        markup.removeAll(keepingCapacity: true)
-        Pango.encode(frame.tooltip, of: frame, into: &markup)
-        markup.withUnsafeBufferPointer { JSONString.quote(bytes: $0, into: &out) }
+        out.append(contentsOf: ",\"tooltip\":\"".utf8)
+        Pango.encode(frame.tooltip, of: frame, into: &out, json: true)
+        out.append(0x22)
         out.append(contentsOf: ",\"class\":".utf8)
         // The level, then `stale` when stale, then the status when it is neither ok nor stale.
         let stale = frame.view.isStale

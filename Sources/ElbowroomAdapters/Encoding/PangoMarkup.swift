@@ -12,12 +12,13 @@ extension Pango {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `encode(_:)`, appended to `out`.
-    static func encode(_ runs: [StyledRun], into out: inout [UInt8]) {
+    /// `encode(_:)`, appended to `out`; with `json`, as the inside of a JSON string (see
+    /// `escape(bytes:into:afterCR:json:)`).
+    static func encode(_ runs: [StyledRun], into out: inout [UInt8], json: Bool = false) {
         for run in runs {
-            let open = openTag(run.style, into: &out)
+            let open = openTag(run.style, into: &out, json: json)
             var afterCR = false
-            appendEscaped(run.text, into: &out, afterCR: &afterCR)
+            appendEscaped(run.text, into: &out, afterCR: &afterCR, json: json)
             if open { out.append(contentsOf: "</span>".utf8) }
         }
     }
@@ -26,7 +27,7 @@ extension Pango {
     /// resolved through the frame's palette, and spans of the same resolved style written as one
     /// run (one tag around them, escaped as one text). A waybar tooltip is most of a bar's output;
     /// through runs, every run's text was copied twice more on the way out.
-    static func encode(_ spans: [Span], of frame: RenderedFrame, into out: inout [UInt8]) {
+    static func encode(_ spans: [Span], of frame: RenderedFrame, into out: inout [UInt8], json: Bool = false) {
         var current: Style?
         var open = false
         var afterCR = false
@@ -34,33 +35,48 @@ extension Pango {
             let style = frame.palette.resolve(span.style)
             if style != current {
                 if open { out.append(contentsOf: "</span>".utf8) }
-                open = openTag(style, into: &out)
+                open = openTag(style, into: &out, json: json)
                 current = style
                 afterCR = false
             }
-            appendEscaped(span.text, into: &out, afterCR: &afterCR)
+            appendEscaped(span.text, into: &out, afterCR: &afterCR, json: json)
         }
         if open { out.append(contentsOf: "</span>".utf8) }
     }
 
-    /// Appends the `<span …>` for `style`; `false` (and nothing) when it has no attribute.
-    private static func openTag(_ style: Style, into out: inout [UInt8]) -> Bool {
+    /// Appends the `<span …>` for `style`; `false` (and nothing) when it has no attribute. With
+    /// `json`, its quotes as `\"`.
+    private static func openTag(_ style: Style, into out: inout [UInt8], json: Bool) -> Bool {
         guard style.foreground != nil || style.background != nil || style.bold || style.italic || style.underline else {
             return false
         }
-        out.append(contentsOf: "<span".utf8)
-        if let fg = style.foreground { out.append(contentsOf: " foreground=\"".utf8); fg.appendHex(to: &out); out.append(0x22) }
-        if let bg = style.background { out.append(contentsOf: " background=\"".utf8); bg.appendHex(to: &out); out.append(0x22) }
-        if style.bold { out.append(contentsOf: " weight=\"bold\"".utf8) }
-        if style.italic { out.append(contentsOf: " style=\"italic\"".utf8) }
-        if style.underline { out.append(contentsOf: " underline=\"single\"".utf8) }
+        func quote() {
+            if json { out.append(0x5C) }
+            out.append(0x22)
+        }
+        func append(_ text: StaticString) {
+            out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+        /// ` name="`
+        func open(_ name: StaticString) {
+            out.append(0x20)
+            append(name)
+            out.append(0x3D)
+            quote()
+        }
+        append("<span")
+        if let fg = style.foreground { open("foreground"); fg.appendHex(to: &out); quote() }
+        if let bg = style.background { open("background"); bg.appendHex(to: &out); quote() }
+        if style.bold { open("weight"); append("bold"); quote() }
+        if style.italic { open("style"); append("italic"); quote() }
+        if style.underline { open("underline"); append("single"); quote() }
         out.append(0x3E)
         return true
     }
 
-    private static func appendEscaped(_ text: String, into out: inout [UInt8], afterCR: inout Bool) {
+    private static func appendEscaped(_ text: String, into out: inout [UInt8], afterCR: inout Bool, json: Bool) {
         var text = text  // (`withUTF8` copies only a string that is not contiguous UTF-8 already)
-        text.withUTF8 { escape(bytes: $0, into: &out, afterCR: &afterCR) }
+        text.withUTF8 { escape(bytes: $0, into: &out, afterCR: &afterCR, json: json) }
     }
 }
 

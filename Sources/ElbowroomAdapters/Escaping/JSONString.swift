@@ -18,8 +18,9 @@ public enum JSONString {
     }
 
     /// The quoted bytes, or `nil` when the text needs no escape (then it is quoted as it is).
-    /// On UTF-8 bytes: only scalars led by 0xC2, 0xD8 and 0xE2 (the C1 controls, U+061C, and the
-    /// bidi controls and line separators) are decoded and looked at; the rest is copied run by run.
+    /// On UTF-8 bytes: only scalars led by 0xC2 0x80–0x9F (the C1 controls), 0xD8 0x9C (U+061C)
+    /// and 0xE2 0x80/0x81 (the bidi controls and line separators) are decoded and looked at; the
+    /// rest is copied run by run.
     static func quote(bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var plain = true
         for b in bytes where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == 0x7F
@@ -66,7 +67,12 @@ public enum JSONString {
                 continue
             }
             let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
-            if b == 0xC2 || b == 0xD8 || b == 0xE2 {
+            // Only these leads, with these second bytes, can start a scalar escaped here (the
+            // same test as `Pango.isSpecial`): a bar's or sparkline's blocks (0xE2 0x96 …) are
+            // not decoded.
+            if i + 1 < bytes.count, b == 0xC2 ? bytes[i + 1] < 0xA0
+                : b == 0xD8 ? bytes[i + 1] == 0x9C
+                : b == 0xE2 ? bytes[i + 1] == 0x80 || bytes[i + 1] == 0x81 : false {
                 var value = UInt32(b) & (length == 2 ? 0x1F : 0x0F)
                 for k in 1..<length where i + k < bytes.count { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
                 if let scalar = Unicode.Scalar(value), SafeText.isDropped(scalar) || SafeText.isLineBreak(scalar) {

@@ -22,7 +22,7 @@ public enum Pango {
     /// separators) and 0xEF 0xBF (U+FFFE, U+FFFF) are looked at; the rest is copied run by run.
     static func escape(bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var first = 0
-        while first < bytes.count && !isSpecial(bytes, first) { first += 1 }
+        while first < bytes.count && (!isSpecial(bytes, first) || bytes[first] == UInt8(ascii: "\\")) { first += 1 }
         if first == bytes.count { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)
@@ -36,8 +36,9 @@ public enum Pango {
     static func isSpecial(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
         let b = bytes[i]
         if b < 0x80 {
+            // (A backslash too: kept as it is, unless the markup is written into JSON.)
             return b < 0x20 || b == 0x7F || b == UInt8(ascii: "&") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">")
-                || b == UInt8(ascii: "\"") || b == UInt8(ascii: "'")
+                || b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") || b == UInt8(ascii: "\\")
         }
         guard i + 1 < bytes.count else { return false }
         let next = bytes[i + 1]
@@ -52,8 +53,11 @@ public enum Pango {
 
     /// Appends `bytes` escaped to `out`, runs of bytes that stand as they are copied whole.
     /// `afterCR`: the text before ended in a CR (so an LF this text starts with is the same line
-    /// break); on return, whether this text does.
-    static func escape(bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], afterCR: inout Bool) {
+    /// break); on return, whether this text does. `json`: the markup is written as the inside
+    /// of a JSON string (waybar's), in the same pass: a line break as `\n`, a tab as `\t`, a
+    /// backslash doubled (markup holds no other byte JSON escapes: `"` is `&quot;`, and every
+    /// other control is dropped).
+    static func escape(bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], afterCR: inout Bool, json: Bool = false) {
         var run = 0
         var i = 0
         while i < bytes.count {
@@ -76,9 +80,10 @@ public enum Pango {
                 case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
                 case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
                 case UInt8(ascii: "'"): out.append(contentsOf: "&#39;".utf8)
-                case 0x0A: if !wasAfterCR { out.append(0x0A) }
-                case 0x0D: out.append(0x0A)
-                case 0x09: out.append(b)
+                case UInt8(ascii: "\\"): if json { out.append(0x5C) }; out.append(0x5C)
+                case 0x0A: if !wasAfterCR { lineBreak(into: &out, json: json) }
+                case 0x0D: lineBreak(into: &out, json: json)
+                case 0x09: if json { out.append(0x5C); out.append(UInt8(ascii: "t")) } else { out.append(b) }
                 default: break  // the other C0 controls and DEL
                 }
                 i += 1
@@ -91,7 +96,7 @@ public enum Pango {
             for k in 1..<length where i + k < bytes.count { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
             if let scalar = Unicode.Scalar(value) {
                 if SafeText.isLineBreak(scalar) {
-                    out.append(0x0A)
+                    lineBreak(into: &out, json: json)
                     i += length
                     run = i
                     continue
@@ -109,5 +114,11 @@ public enum Pango {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
             afterCR = false
         }
+    }
+
+    /// A line break in markup: a newline, or `\n` inside a JSON string.
+    @inline(__always)
+    private static func lineBreak(into out: inout [UInt8], json: Bool) {
+        if json { out.append(0x5C); out.append(UInt8(ascii: "n")) } else { out.append(0x0A) }
     }
 }

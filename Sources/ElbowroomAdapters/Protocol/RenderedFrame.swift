@@ -57,16 +57,35 @@ public struct RenderedFrame: Sendable {
 /// What an adapter produces: the bytes to print and the exit status (`i3blocks` exits 33 when
 /// critical, its "urgent" code).
 public struct AdapterOutput: Sendable, Equatable {
-    public var text: String
+    /// The output as text. An adapter that writes its output as bytes (waybar's JSON) makes a
+    /// `String` of them only when this is read: a render writes the bytes as they are
+    /// (`bytes`), where a `String` of a three-account tooltip cost ~19 k
+    /// instructions of UTF-8 validation.
+    public var text: String {
+        get { bytes.map { String(decoding: $0, as: UTF8.self) } ?? stored }
+        set { stored = newValue; bytes = nil }
+    }
     public var exitCode: Int32
+    /// What is printed, when the adapter wrote bytes (valid UTF-8: the adapter's job); a writer
+    /// writes these as they are when there are some, else `text`.
+    public private(set) var bytes: [UInt8]?
+    private var stored: String
     /// The runs `text` was made from, kept as long as the output (a one-shot render keeps that to
     /// its exit): freed, a merged run of 64 bytes or more costs ~31 k instructions
     /// (`GrowingText`). Not part of equality.
     var madeFrom: [StyledRun] = []
 
     public init(_ text: String, exitCode: Int32 = 0) {
-        self.text = text
+        stored = text
         self.exitCode = exitCode
+    }
+
+    /// Output written as UTF-8 bytes (from `runs`, kept as `madeFrom` is).
+    init(bytes: [UInt8], madeFrom runs: [StyledRun] = [], exitCode: Int32 = 0) {
+        stored = ""
+        self.bytes = bytes
+        self.exitCode = exitCode
+        madeFrom = runs
     }
 
     /// `text` made from `runs`, with a final line break when `line` (appended in place, not a

@@ -80,7 +80,7 @@ enum RenderCommand {
         let frame = setup.frame(cache: cache, now: context.now(), statusLine: statusLine, history: history,
                                 provider: context.paths.provider)
         let output = setup.adapter.render(frame)
-        context.stdout.write(output.text)
+        context.stdout.write(output)
         _ = fetchAfterOutput?.startIfDue(cache: cache)
         context.endProcess?(output.exitCode)
         withExtendedLifetime((store, historyStore, frame, output)) {}
@@ -99,7 +99,7 @@ enum RenderCommand {
         let data = gather(invocation, setup: setup, accounts: accounts, context: context)
         let frame = setup.frame(accounts: data, now: context.now())
         let output = setup.adapter.render(frame)
-        context.stdout.write(output.text)
+        context.stdout.write(output)
         if !invocation.wait {
             for part in data where !part.waits { _ = part.trigger?.startIfDue(cache: part.cache) }
         }

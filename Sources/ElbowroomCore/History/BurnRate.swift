@@ -18,36 +18,48 @@ public enum BurnRate {
     public static let horizon: Int64 = 3600
     static let step: Int64 = 60
 
-    /// Percent per hour from `samples` (one window instance, oldest first) as of `now`
+    /// Percent per hour from `points` (one window instance, oldest first) as of `now`
     /// (Unix seconds), or `nil`.
-    public static func percentPerHour(_ samples: [HistorySample], now: Int64) -> Double? {
-        guard let newest = samples.last, samples.count >= minimumSamples else { return nil }
-        let end = max(now, newest.at)
-        let start = end - horizon
-        // The sample in force when the hour opens, then every one inside it.
-        let inside = samples.firstIndex { $0.at >= start } ?? samples.count
-        let used = samples[(inside > 0 ? inside - 1 : 0)...]
-        let from = max(start, used[used.startIndex].at)
-        guard end - from >= minimumSpan else { return nil }
-        return slope(used, from: from, to: end).map { max(0, $0 * 3600) }
+    public static func percentPerHour(_ points: ArraySlice<HistoryPoint>, now: Int64) -> Double? {
+        points.withUnsafeBufferPointer { points in
+            guard points.count >= minimumSamples else { return nil }
+            let end = max(now, points[points.count - 1].at)
+            let start = end - horizon
+            // The point in force when the hour opens, then every one inside it.
+            var inside = 0
+            while inside < points.count && points[inside].at < start { inside += 1 }
+            let used = UnsafeBufferPointer(rebasing: points[(inside > 0 ? inside - 1 : 0)...])
+            let from = max(start, used[0].at)
+            guard end - from >= minimumSpan else { return nil }
+            return slope(used, from: from, to: end).map { max(0, $0 * 3600) }
+        }
     }
 
-    /// The least-squares slope, percent per second, of the step function through `samples`
+    /// The least-squares slope, percent per second, of the step function through `points`
     /// sampled every `step` seconds from `from` to `to`.
-    static func slope(_ samples: ArraySlice<HistorySample>, from: Int64, to: Int64) -> Double? {
-        var index = samples.startIndex
-        var n = 0.0, sumT = 0.0, sumU = 0.0, sumTT = 0.0, sumTU = 0.0
+    static func slope(_ points: UnsafeBufferPointer<HistoryPoint>, from: Int64, to: Int64) -> Double? {
+        // The times are whole multiples of the step from 0: their count, sum and sum of squares
+        // are integers, which a running sum of doubles adds exactly, so they are written out
+        // here; the sums over the numbers are added up step by step as before (in that order:
+        // the same bits).
+        let m = to >= from ? (to - from) / step + 1 : 0
+        let n = Double(m)
+        let sumT = Double(step * (m * (m - 1) / 2))
+        let sumTT = Double(step * step * ((m - 1) * m * (2 * m - 1) / 6))
+        var sumU = 0.0, sumTU = 0.0
+        var index = 0
         var t = from
         while t <= to {
-            while index + 1 < samples.endIndex && samples[index + 1].at <= t { index += 1 }
-            let x = Double(t - from)
-            let y = samples[index].used
-            n += 1
-            sumT += x
-            sumU += y
-            sumTT += x * x
-            sumTU += x * y
-            t += step
+            while index + 1 < points.count && points[index + 1].at <= t { index += 1 }
+            let y = points[index].used
+            // Every step before the next point comes in reads this one.
+            let until = index + 1 < points.count ? min(to, points[index + 1].at - 1) : to
+            repeat {
+                let x = Double(t - from)
+                sumU += y
+                sumTU += x * y
+                t += step
+            } while t <= until
         }
         let denominator = n * sumTT - sumT * sumT
         guard n >= 2, denominator > 0 else { return nil }

@@ -26,10 +26,14 @@ struct ByteCursor {
     }
 
     /// Moves past `text` when the bytes here are exactly it followed by a newline.
-    mutating func line(_ text: [UInt8]) -> Bool {
-        guard b.count > i + text.count, b[i + text.count] == 0x0A else { return false }
-        for k in 0..<text.count where b[i + k] != text[k] { return false }
-        i += text.count + 1
+    mutating func line(_ text: String) -> Bool {
+        var text = text
+        let matches = text.withUTF8 { t in
+            b.count > i + t.count && b[i + t.count] == 0x0A
+                && (t.isEmpty || memcmp(b.baseAddress! + i, t.baseAddress!, t.count) == 0)
+        }
+        guard matches else { return false }
+        i += text.utf8.count + 1
         return true
     }
 
@@ -55,24 +59,43 @@ struct ByteCursor {
 
     /// A percentage as `HistoryFile.percent` writes it (`37`, `37.5`, `0.25`; at most 100),
     /// rounded to two decimals.
+    @inline(__always)
     mutating func percent() -> Double? {
         guard let whole = integer() else { return nil }
-        var used = Double(whole)
         guard i < b.count, b[i] == 0x2E else {
             // A whole number is its own rounding.
-            return whole <= 100 ? used : nil
+            return whole <= 100 ? Double(whole) : nil
         }
         i &+= 1
-        var scale = 0.1
+        return fraction(after: whole)
+    }
+
+    /// The percent `whole` and the 1 to 6 decimals here (after its dot), rounded to two decimals.
+    @inline(__always)
+    mutating func fraction(after whole: Int64) -> Double? {
         let first = i
+        var fraction: Int64 = 0
         while i < b.count, i - first < 6 {
             let digit = b[i] &- 0x30
             guard digit <= 9 else { break }
-            used += Double(digit) * scale
-            scale /= 10
+            fraction = fraction &* 10 &+ Int64(digit)
             i &+= 1
         }
-        guard i > first else { return nil }
+        let digits = i - first
+        guard digits > 0, whole <= 100 else { return nil }
+        if digits <= 2 {
+            // All this program writes: the hundredths as an integer, divided once. It is the
+            // double the reading below rounds such a number to (a test holds them equal for
+            // every one), without its sum of scaled digits and `rounded()`.
+            let hundredths = whole &* 100 &+ (digits == 1 ? fraction &* 10 : fraction)
+            return hundredths <= 10_000 ? Double(hundredths) / 100 : nil
+        }
+        var used = Double(whole)
+        var scale = 0.1
+        for k in first..<i {
+            used += Double(b[k] &- 0x30) * scale
+            scale /= 10
+        }
         guard used <= 100 else { return nil }
         return (used * 100).rounded() / 100
     }
@@ -84,6 +107,16 @@ struct ByteCursor {
             return .some(nil)
         }
         return integer().map { .some($0) }
+    }
+
+    /// A window key up to the next space or newline, made a `String` of its own (a digest names
+    /// each window once).
+    mutating func key() -> String? {
+        let start = i
+        while i < b.count, b[i] != 0x20, b[i] != 0x0A { i &+= 1 }
+        guard i > start, i - start <= 64 else { return nil }
+        for k in start..<i where !HistoryFile.isKeyByte(b[k]) { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
     }
 
     /// A window key up to the next space or newline, through `keys`.

@@ -117,33 +117,96 @@ public enum HistoryDigest {
         return out.data
     }
 
-    /// The samples, window after window (each oldest first), or `nil` when the file is not a
-    /// digest this version reads whole.
-    public static func parse(_ data: Data) -> [HistorySample]? {
+    /// Window after window, each a series of its points (oldest first), or `nil` when the file
+    /// is not a digest this version reads whole.
+    public static func parse(_ data: Data) -> UsageHistory? {
         data.withUnsafeBytes { raw in
             parse(raw.bindMemory(to: UInt8.self))
         }
     }
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> [HistorySample]? {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> UsageHistory? {
         var c = ByteCursor(bytes)
-        guard c.line(Array(header.utf8)) else { return nil }
-        var samples: [HistorySample] = []
-        samples.reserveCapacity(bytes.count / 8)
-        var keys = KeyTable()
-        while !c.atEnd {
-            guard let key = c.key(&keys), c.space(), let resetsAt = c.resetTime(), c.space(),
-                  let newest = c.integer() else { return nil }
-            var previous = Int64.min
-            while c.space() {
-                guard let age = c.integer(), c.byte(0x3A), let used = c.percent(), age <= newest else { return nil }
-                let at = newest - age
-                guard at >= previous else { return nil }
-                previous = at
-                samples.append(HistorySample(at: at, key: key, used: used, resetsAt: resetsAt))
+        guard c.line(header) else { return nil }
+        // Every line ends with a newline, so the last byte is one (`readPoints` counts on it).
+        guard c.atEnd || bytes[bytes.count - 1] == 0x0A else { return nil }
+        // Room for more windows than a digest has (grown, the numbers would free a buffer of
+        // 64 bytes or more: ~31 k instructions the first time, see docs/performance.md).
+        var keys: [String] = []
+        keys.reserveCapacity(16)
+        var marks: [Int64] = []
+        marks.reserveCapacity(3 * 16)
+        var usable = true
+        // Every point takes four bytes or more (` 0:0`): room for all of them at once, filled
+        // in place (appended one by one, each point cost a uniqueness and a capacity check).
+        let points = [HistoryPoint](unsafeUninitializedCapacity: (bytes.count - c.i) / 4) { points, count in
+            while !c.atEnd {
+                guard let key = c.key(), c.space(), let resetsAt = c.resetTime(), c.space(),
+                      let newest = c.integer(), readPoints(&c, newest: newest, into: points, count: &count),
+                      c.byte(0x0A) else {
+                    usable = false
+                    return
+                }
+                UsageHistory.addRun(key: key, resetsAt: resetsAt, end: count, keys: &keys, marks: &marks)
             }
-            guard c.byte(0x0A) else { return nil }
         }
-        return samples
+        return usable ? UsageHistory(points: points, keys: keys, marks: marks) : nil
+    }
+
+    /// Reads the points of a line (` AGE:USED` each, oldest first) from `c` up to the line's end
+    /// into `points` from `count` on; `false` when one is malformed or out of order. Thousands a
+    /// render, so in locals, and with no look at where the bytes end: the digest's last byte is
+    /// a newline, which ends every run of digits.
+    @inline(__always)
+    static func readPoints(_ c: inout ByteCursor, newest: Int64, into points: UnsafeMutableBufferPointer<HistoryPoint>,
+                           count: inout Int) -> Bool {
+        let b = c.b.baseAddress!
+        var i = c.i
+        var n = count
+        defer {
+            c.i = i
+            count = n
+        }
+        var previousAge = Int64.max
+        while b[i] == 0x20 {
+            i &+= 1
+            var first = i
+            var age: Int64 = 0
+            while true {
+                let digit = b[i] &- 0x30
+                guard digit <= 9 else { break }
+                age = age &* 10 &+ Int64(digit)
+                i &+= 1
+            }
+            // 1 to 12 digits, no older than the epoch, no older than the point before.
+            guard UInt(bitPattern: i &- first &- 1) < 12, b[i] == 0x3A, age <= newest, age <= previousAge else {
+                return false
+            }
+            i &+= 1
+            first = i
+            var whole: Int64 = 0
+            while true {
+                let digit = b[i] &- 0x30
+                guard digit <= 9 else { break }
+                whole = whole &* 10 &+ Int64(digit)
+                i &+= 1
+            }
+            guard UInt(bitPattern: i &- first &- 1) < 12 else { return false }
+            let used: Double
+            if b[i] == 0x2E {
+                var rest = ByteCursor(c.b, at: i &+ 1)
+                guard let value = rest.fraction(after: whole) else { return false }
+                used = value
+                i = rest.i
+            } else {
+                guard whole <= 100 else { return false }
+                used = Double(whole)
+            }
+            guard n < points.count else { return false }
+            points.initializeElement(at: n, to: HistoryPoint(at: newest &- age, used: used))
+            n &+= 1
+            previousAge = age
+        }
+        return true
     }
 }

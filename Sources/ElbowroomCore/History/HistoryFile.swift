@@ -67,7 +67,7 @@ public enum HistoryFile {
 
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> [HistorySample] {
         var cursor = ByteCursor(bytes)
-        guard cursor.line(Array(header.utf8)) else { return [] }
+        guard cursor.line(header) else { return [] }
         var samples: [HistorySample] = []
         samples.reserveCapacity(bytes.count / 36)
         var keys = KeyTable()

@@ -15,17 +15,55 @@ public struct HistoryStore: Sendable {
     /// `usage-<account>.digest`, beside `file`.
     public let digestFile: String
 
+    /// `paths.historyFile` and its digest, written from the bytes of the cache file beside them
+    /// (`usage-<account>.json`, which a render has already worked out): `historyFile` spells the
+    /// same path anew through an interpolation and a join, ~2.8 k instructions an account.
     public init(paths: Paths) {
-        self.init(file: paths.historyFile)
+        let cache = paths.cacheFile
+        if Self.endsIn(cache, ".json") {
+            self.init(file: Self.replacingSuffix(of: cache, ".json", with: ".history"),
+                      digestFile: Self.replacingSuffix(of: cache, ".json", with: ".digest"))
+        } else {
+            self.init(file: paths.historyFile)
+        }
+    }
+
+    init(file: String, digestFile: String) {
+        self.file = file
+        self.digestFile = digestFile
     }
 
     public init(file: String) {
-        self.file = file
-        // Cut on bytes (`dropLast` on a `String` walks Characters back from the end), and made
-        // once: a path that long made and freed costs a render ~31 k instructions (docs/performance.md).
-        var digest = Array(file.utf8.dropLast(file.hasSuffix(".history") ? 8 : 0))
-        digest.append(contentsOf: ".digest".utf8)
-        digestFile = String(decoding: digest, as: UTF8.self)
+        self.init(file: file, digestFile: Self.replacingSuffix(of: file, ".history", with: ".digest"))
+    }
+
+    /// Whether `path`'s last bytes are `suffix`'s (`hasSuffix` compares Characters).
+    static func endsIn(_ path: String, _ suffix: StaticString) -> Bool {
+        var path = path
+        return path.withUTF8 { bytes in
+            bytes.count >= suffix.utf8CodeUnitCount
+                && memcmp(bytes.baseAddress! + (bytes.count - suffix.utf8CodeUnitCount), suffix.utf8Start,
+                          suffix.utf8CodeUnitCount) == 0
+        }
+    }
+
+    /// `path` with `replacement` for its `suffix` (or after it, when it has none). Written once
+    /// into a string of its length, cut on bytes (`dropLast` on a `String` walks Characters back
+    /// from the end; an array of its bytes, made and copied, cost a render ~3 k instructions an
+    /// account), and kept: a path that long made and freed costs a render ~31 k instructions
+    /// (docs/performance.md).
+    static func replacingSuffix(of path: String, _ suffix: StaticString, with replacement: StaticString) -> String {
+        var path = path
+        let cut = endsIn(path, suffix) ? suffix.utf8CodeUnitCount : 0
+        return path.withUTF8 { bytes in
+            let stem = bytes.count - cut
+            let count = stem + replacement.utf8CodeUnitCount
+            return String(unsafeUninitializedCapacity: count) { out in
+                if stem > 0 { out.baseAddress!.update(from: bytes.baseAddress!, count: stem) }
+                (out.baseAddress! + stem).update(from: replacement.utf8Start, count: replacement.utf8CodeUnitCount)
+                return count
+            }
+        }
     }
 
     /// The history, or an empty one when the file is missing or unreadable.
@@ -50,8 +88,8 @@ public struct HistoryStore: Sendable {
     /// history from before digests), or it cannot be used — the whole history.
     public func readForRender() throws(FileSystem.Failure) -> UsageHistory {
         if let data = try? FileSystem.readPrivate(digestFile, limit: Self.digestReadLimit),
-           let samples = HistoryDigest.parse(data) {
-            return UsageHistory(samples: samples)
+           let history = HistoryDigest.parse(data) {
+            return history
         }
         return try read()
     }
@@ -107,51 +145,5 @@ public struct HistoryStore: Sendable {
             throw error
         }
         return true
-    }
-}
-
-/// The history as a render sees it.
-public struct UsageHistory: Sendable, Equatable {
-    /// Each window's samples oldest first (a digest lists window after window; the history
-    /// file, all of them in time order).
-    public var samples: [HistorySample]
-
-    public init(samples: [HistorySample] = []) {
-        self.samples = samples
-    }
-
-    public var isEmpty: Bool { samples.isEmpty }
-
-    /// The samples of the window instance `window` is in (same key, same reset time), oldest
-    /// first, ending with `window`'s own observation even when the history does not have it yet.
-    public func instance(of window: UsageWindow) -> [HistorySample] {
-        let reset = window.resetsAt.map { EpochTime.seconds($0) }
-        let observed = EpochTime.seconds(window.observedAt)
-        var series: [HistorySample] = []
-        // Through a buffer, so the samples of other windows are looked at, not copied (a copy
-        // retains and releases its key: most of this loop's cost over a few hundred samples).
-        samples.withUnsafeBufferPointer { all in
-            // Room for a digest's instance at once (it keeps at most about `maxSamples`): grown
-            // one doubling at a time, the series cost each window ~3.5 k instructions of copies.
-            series.reserveCapacity(Swift.min(all.count, HistoryDigest.maxSamples) + 1)
-            // The key is compared with the window's once for each run of samples with one key
-            // (a digest holds them window by window; they share one `String`, which compares
-            // equal at once): two different keys cost a comparison some 55 instructions.
-            var runKey = ""
-            var runIsWindows = false
-            for i in all.indices {
-                if all[i].key != runKey {
-                    runKey = all[i].key
-                    runIsWindows = runKey == window.key
-                }
-                if runIsWindows && all[i].at <= observed && all[i].belongs(toInstanceResettingAt: reset) {
-                    series.append(all[i])
-                }
-            }
-        }
-        if series.last?.at != observed {
-            series.append(HistorySample(at: observed, key: window.key, used: window.used, resetsAt: reset))
-        }
-        return series
     }
 }

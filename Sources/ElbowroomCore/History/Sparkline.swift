@@ -4,40 +4,41 @@
 /// last number observed at or before its time (what was known then); the scale is absolute, so
 /// `▁▁▁` is an idle window, not a flat line at any height.
 public struct Sparkline: Sendable, Equatable {
-    /// One window instance's samples, oldest first.
-    public var samples: [HistorySample]
+    /// One window instance's points, oldest first.
+    public var points: ArraySlice<HistoryPoint>
     /// The time of the last point (the render's now, or the last sample when that is later).
     public var end: Int64
 
     public static let glyphs: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
     public static let defaultPoints = 8
 
-    /// From one window instance's samples (oldest first); `nil` with fewer than two, since one
+    /// From one window instance's points (oldest first); `nil` with fewer than two, since one
     /// number is not a history.
-    public init?(_ samples: [HistorySample], now: Int64) {
-        guard samples.count >= 2 else { return nil }
-        self.samples = samples
-        end = max(now, samples[samples.count - 1].at)
+    public init?(_ points: ArraySlice<HistoryPoint>, now: Int64) {
+        guard points.count >= 2 else { return nil }
+        self.points = points
+        end = max(now, points[points.endIndex - 1].at)
     }
 
     /// `points` glyphs (at least 1), the last one at `end`.
     public func render(points: Int) -> String {
         let count = max(1, points)
-        let start = Double(samples[0].at)
+        let samples = self.points
+        let start = Double(samples[samples.startIndex].at)
         let span = Double(end) - start
-        // As UTF-8: every glyph is E2 96 81…88 (U+2581…U+2588). Appending `Character`s cost a
-        // tooltip ~4 k instructions a sparkline.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(3 * count)
-        var index = 0
-        for i in 1...count {
-            let t = count == 1 ? Double(end) : start + span * Double(i - 1) / Double(count - 1)
-            while index + 1 < samples.count && Double(samples[index + 1].at) <= t { index += 1 }
-            bytes.append(0xE2)
-            bytes.append(0x96)
-            bytes.append(0x81 + UInt8(Self.level(samples[index].used)))
+        // As UTF-8, written into the string's own buffer: every glyph is E2 96 81…88
+        // (U+2581…U+2588). Appending `Character`s cost a tooltip ~4 k instructions a sparkline.
+        return String(unsafeUninitializedCapacity: 3 * count) { bytes in
+            var index = samples.startIndex
+            for i in 0..<count {
+                let t = count == 1 ? Double(end) : start + span * Double(i) / Double(count - 1)
+                while index + 1 < samples.endIndex && Double(samples[index + 1].at) <= t { index += 1 }
+                bytes[3 * i] = 0xE2
+                bytes[3 * i + 1] = 0x96
+                bytes[3 * i + 2] = 0x81 + UInt8(Self.level(samples[index].used))
+            }
+            return 3 * count
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Which of `glyphs` stands for `percent`.

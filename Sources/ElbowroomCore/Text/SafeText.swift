@@ -90,18 +90,24 @@ public enum SafeText {
         return text.withUTF8(mayNeedCleaning(bytes:))
     }
 
+    /// Printable ASCII is passed over at once; a byte of 0x80 or more is looked at with the
+    /// byte after it (the pairs above).
     @inlinable
     static func mayNeedCleaning(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var previous: UInt8 = 0
-        for byte in bytes {
-            if byte < 0x20 || byte == 0x7F { return true }
-            switch previous {
-            case 0xC2: if byte < 0xA0 { return true }
-            case 0xD8: if byte == 0x9C { return true }
-            case 0xE2: if byte == 0x80 || byte == 0x81 { return true }
+        var i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            i += 1
+            if byte >= 0x20 && byte < 0x7F { continue }
+            if byte < 0x80 { return true }  // a C0 control or DEL
+            guard i < bytes.count else { return false }
+            let next = bytes[i]
+            switch byte {
+            case 0xC2: if next < 0xA0 { return true }
+            case 0xD8: if next == 0x9C { return true }
+            case 0xE2: if next == 0x80 || next == 0x81 { return true }
             default: break
             }
-            previous = byte
         }
         return false
     }

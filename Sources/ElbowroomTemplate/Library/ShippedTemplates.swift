@@ -61,9 +61,9 @@ extension TemplateLibrary {
         }
     }
 
-    /// The parsed tree of each shipped template, the API keys of the windows it names, and
-    /// which of its top-level nodes repeat per window (`each`).
-    static func compiled(_ name: String) -> (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool])? {
+    /// Each shipped template laid out for the renderer, the API keys of the windows it
+    /// names, and whether it reads the usage history.
+    static func compiled(_ name: String) -> (program: Program, namedKeys: [String], readsHistory: Bool)? {
         switch name {
         case "claude": return tree_claude
         case "compact": return tree_compact
@@ -75,11 +75,11 @@ extension TemplateLibrary {
     }
 
     /// `templates/claude.tmpl`, parsed.
-    private static let tree_claude: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) = (
-        nodes: [
-            .conditional([
+    private static let tree_claude: (program: Program, namedKeys: [String], readsHistory: Bool) = (
+        program: Program(
+            ops: [
+                .conditional(end: 3, eachWindow: false, eachAccount: false),
                 .styled(
-                    [.placeholder(Placeholder(variable: .claude(.model), filters: [], account: nil))],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: nil,
@@ -90,27 +90,17 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: false
-                    )
+                    ),
+                    end: 3
                 ),
-            ]),
-            .conditional([
-                .text(" · ctx "),
-                .placeholder(Placeholder(variable: .claude(.context_percent), filters: [], account: nil)),
-                .text("%"),
-            ]),
-            .conditional([
-                .text(" · "),
+                .placeholder(0),
+                .conditional(end: 7, eachWindow: false, eachAccount: false),
+                .text(0),
+                .placeholder(1),
+                .text(1),
+                .conditional(end: 14, eachWindow: true, eachAccount: false),
+                .text(2),
                 .styled(
-                    [
-                        .placeholder(
-                            Placeholder(variable: .window("each", .short), filters: [], account: nil)
-                        ),
-                        .text(" "),
-                        .placeholder(
-                            Placeholder(variable: .window("each", .percent), filters: [], account: nil)
-                        ),
-                        .text("%"),
-                    ],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: nil,
@@ -121,35 +111,17 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: true
-                    )
+                    ),
+                    end: 14
                 ),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)),
-                .text(" · "),
+                .placeholder(2),
+                .text(3),
+                .placeholder(3),
+                .text(4),
+                .conditional(end: 37, eachWindow: false, eachAccount: false),
+                .placeholder(4),
+                .text(5),
                 .styled(
-                    [
-                        .conditional([
-                            .placeholder(Placeholder(variable: .spend(.org), filters: [], account: nil)),
-                            .text("org "),
-                        ]),
-                        .conditional([
-                            .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
-                            .text(" / "),
-                            .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
-                        ]),
-                        .conditional([
-                            .placeholder(Placeholder(variable: .spend(.uncapped), filters: [], account: nil)),
-                            .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
-                            .text(" spent"),
-                        ]),
-                        .conditional([
-                            .placeholder(Placeholder(variable: .spend(.used), filters: [.not], account: nil)),
-                            .text("spend "),
-                            .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
-                            .text("%"),
-                        ]),
-                    ],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: nil,
@@ -160,27 +132,39 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: true
-                    )
+                    ),
+                    end: 34
                 ),
-                .conditional([
-                    .text(" "),
-                    .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
-                ]),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil)),
-                .text(" · credits "),
-                .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
-                .conditional([
-                    .text(" / "),
-                    .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
-                ]),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
-                .text(" · "),
+                .conditional(end: 21, eachWindow: false, eachAccount: false),
+                .placeholder(5),
+                .text(6),
+                .conditional(end: 25, eachWindow: false, eachAccount: false),
+                .placeholder(6),
+                .text(7),
+                .placeholder(7),
+                .conditional(end: 29, eachWindow: false, eachAccount: false),
+                .placeholder(8),
+                .placeholder(9),
+                .text(8),
+                .conditional(end: 34, eachWindow: false, eachAccount: false),
+                .placeholder(10),
+                .text(9),
+                .placeholder(11),
+                .text(10),
+                .conditional(end: 37, eachWindow: false, eachAccount: false),
+                .text(11),
+                .placeholder(12),
+                .conditional(end: 44, eachWindow: false, eachAccount: false),
+                .placeholder(13),
+                .text(12),
+                .placeholder(14),
+                .conditional(end: 44, eachWindow: false, eachAccount: false),
+                .text(13),
+                .placeholder(15),
+                .conditional(end: 49, eachWindow: false, eachAccount: false),
+                .placeholder(16),
+                .text(14),
                 .styled(
-                    [.placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil))],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: .dim,
@@ -191,40 +175,37 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: false
-                    )
-                ),
-            ]),
-            .styled(
-                [
-                    .conditional([
-                        .text(" "),
-                        .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
-                        .text("stale"),
-                    ]),
-                    .conditional([
-                        .text(" "),
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.exists], account: nil)),
-                        .placeholder(Placeholder(variable: .top(.offline), filters: [], account: nil)),
-                        .text("offline"),
-                    ]),
-                ],
-                StyleSpec.Parsed(
-                    style: Style(
-                        semantic: .stale,
-                        foreground: nil,
-                        background: nil,
-                        bold: false,
-                        italic: false,
-                        underline: false
                     ),
-                    usesLevel: false
-                )
-            ),
-            .conditional([
-                .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
-                .text(" · "),
+                    end: 49
+                ),
+                .placeholder(17),
                 .styled(
-                    [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .stale,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    ),
+                    end: 59
+                ),
+                .conditional(end: 54, eachWindow: false, eachAccount: false),
+                .text(15),
+                .placeholder(18),
+                .text(16),
+                .conditional(end: 59, eachWindow: false, eachAccount: false),
+                .text(17),
+                .placeholder(19),
+                .placeholder(20),
+                .text(18),
+                .conditional(end: 64, eachWindow: false, eachAccount: false),
+                .placeholder(21),
+                .text(19),
+                .styled(
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: .warn,
@@ -235,15 +216,15 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: false
-                    )
+                    ),
+                    end: 64
                 ),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
-                .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
-                .text(" · "),
+                .placeholder(22),
+                .conditional(end: 70, eachWindow: false, eachAccount: false),
+                .placeholder(23),
+                .placeholder(24),
+                .text(20),
                 .styled(
-                    [.text("loading…")],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: .dim,
@@ -254,29 +235,74 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: false
-                    )
+                    ),
+                    end: 70
                 ),
-            ]),
-        ],
+                .text(21),
+            ],
+            texts: [
+                " · ctx ",
+                "%",
+                " · ",
+                " ",
+                "%",
+                " · ",
+                "org ",
+                " / ",
+                " spent",
+                "spend ",
+                "%",
+                " ",
+                " · credits ",
+                " / ",
+                " · ",
+                " ",
+                "stale",
+                " ",
+                "offline",
+                " · ",
+                " · ",
+                "loading…",
+            ],
+            placeholders: [
+                Placeholder(variable: .claude(.model), filters: [], account: nil),
+                Placeholder(variable: .claude(.context_percent), filters: [], account: nil),
+                Placeholder(variable: .window("each", .short), filters: [], account: nil),
+                Placeholder(variable: .window("each", .percent), filters: [], account: nil),
+                Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil),
+                Placeholder(variable: .spend(.org), filters: [], account: nil),
+                Placeholder(variable: .spend(.used), filters: [], account: nil),
+                Placeholder(variable: .spend(.limit), filters: [], account: nil),
+                Placeholder(variable: .spend(.uncapped), filters: [], account: nil),
+                Placeholder(variable: .spend(.used), filters: [], account: nil),
+                Placeholder(variable: .spend(.used), filters: [.not], account: nil),
+                Placeholder(variable: .spend(.percent), filters: [], account: nil),
+                Placeholder(variable: .spend(.period), filters: [], account: nil),
+                Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil),
+                Placeholder(variable: .spend(.used), filters: [], account: nil),
+                Placeholder(variable: .spend(.limit), filters: [], account: nil),
+                Placeholder(variable: .top(.notice), filters: [.exists], account: nil),
+                Placeholder(variable: .top(.notice), filters: [], account: nil),
+                Placeholder(variable: .top(.stale), filters: [], account: nil),
+                Placeholder(variable: .top(.age), filters: [.exists], account: nil),
+                Placeholder(variable: .top(.offline), filters: [], account: nil),
+                Placeholder(variable: .top(.age), filters: [.not], account: nil),
+                Placeholder(variable: .top(.error), filters: [], account: nil),
+                Placeholder(variable: .top(.age), filters: [.not], account: nil),
+                Placeholder(variable: .top(.error), filters: [.not], account: nil),
+            ],
+            startsWithSeparator: false,
+            endsWithSeparator: false),
         namedKeys: [],
-        repeatsWindows: [false, false, true, false, false, false, false, false, false])
+        readsHistory: false)
 
     /// `templates/compact.tmpl`, parsed.
-    private static let tree_compact: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) = (
-        nodes: [
-            .conditional([
-                .text(" · "),
+    private static let tree_compact: (program: Program, namedKeys: [String], readsHistory: Bool) = (
+        program: Program(
+            ops: [
+                .conditional(end: 7, eachWindow: true, eachAccount: false),
+                .text(0),
                 .styled(
-                    [
-                        .placeholder(
-                            Placeholder(variable: .window("each", .short), filters: [], account: nil)
-                        ),
-                        .text(" "),
-                        .placeholder(
-                            Placeholder(variable: .window("each", .percent), filters: [], account: nil)
-                        ),
-                        .text("%"),
-                    ],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: nil,
@@ -287,35 +313,17 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: true
-                    )
+                    ),
+                    end: 7
                 ),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)),
-                .text(" · "),
+                .placeholder(0),
+                .text(1),
+                .placeholder(1),
+                .text(2),
+                .conditional(end: 30, eachWindow: false, eachAccount: false),
+                .placeholder(2),
+                .text(3),
                 .styled(
-                    [
-                        .conditional([
-                            .placeholder(Placeholder(variable: .spend(.org), filters: [], account: nil)),
-                            .text("org "),
-                        ]),
-                        .conditional([
-                            .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
-                            .text(" / "),
-                            .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
-                        ]),
-                        .conditional([
-                            .placeholder(Placeholder(variable: .spend(.uncapped), filters: [], account: nil)),
-                            .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
-                            .text(" spent"),
-                        ]),
-                        .conditional([
-                            .placeholder(Placeholder(variable: .spend(.used), filters: [.not], account: nil)),
-                            .text("spend "),
-                            .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
-                            .text("%"),
-                        ]),
-                    ],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: nil,
@@ -326,27 +334,39 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: true
-                    )
+                    ),
+                    end: 27
                 ),
-                .conditional([
-                    .text(" "),
-                    .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
-                ]),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil)),
-                .text(" · credits "),
-                .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
-                .conditional([
-                    .text(" / "),
-                    .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
-                ]),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
-                .text(" · "),
+                .conditional(end: 14, eachWindow: false, eachAccount: false),
+                .placeholder(3),
+                .text(4),
+                .conditional(end: 18, eachWindow: false, eachAccount: false),
+                .placeholder(4),
+                .text(5),
+                .placeholder(5),
+                .conditional(end: 22, eachWindow: false, eachAccount: false),
+                .placeholder(6),
+                .placeholder(7),
+                .text(6),
+                .conditional(end: 27, eachWindow: false, eachAccount: false),
+                .placeholder(8),
+                .text(7),
+                .placeholder(9),
+                .text(8),
+                .conditional(end: 30, eachWindow: false, eachAccount: false),
+                .text(9),
+                .placeholder(10),
+                .conditional(end: 37, eachWindow: false, eachAccount: false),
+                .placeholder(11),
+                .text(10),
+                .placeholder(12),
+                .conditional(end: 37, eachWindow: false, eachAccount: false),
+                .text(11),
+                .placeholder(13),
+                .conditional(end: 42, eachWindow: false, eachAccount: false),
+                .placeholder(14),
+                .text(12),
                 .styled(
-                    [.placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil))],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: .dim,
@@ -357,39 +377,36 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: false
-                    )
-                ),
-            ]),
-            .styled(
-                [
-                    .conditional([
-                        .text(" "),
-                        .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
-                        .text("stale"),
-                    ]),
-                    .conditional([
-                        .text(" "),
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.exists], account: nil)),
-                        .placeholder(Placeholder(variable: .top(.offline), filters: [], account: nil)),
-                        .text("offline"),
-                    ]),
-                ],
-                StyleSpec.Parsed(
-                    style: Style(
-                        semantic: .stale,
-                        foreground: nil,
-                        background: nil,
-                        bold: false,
-                        italic: false,
-                        underline: false
                     ),
-                    usesLevel: false
-                )
-            ),
-            .conditional([
-                .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
+                    end: 42
+                ),
+                .placeholder(15),
                 .styled(
-                    [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .stale,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    ),
+                    end: 52
+                ),
+                .conditional(end: 47, eachWindow: false, eachAccount: false),
+                .text(13),
+                .placeholder(16),
+                .text(14),
+                .conditional(end: 52, eachWindow: false, eachAccount: false),
+                .text(15),
+                .placeholder(17),
+                .placeholder(18),
+                .text(16),
+                .conditional(end: 56, eachWindow: false, eachAccount: false),
+                .placeholder(19),
+                .styled(
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: .warn,
@@ -400,14 +417,14 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: false
-                    )
+                    ),
+                    end: 56
                 ),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
-                .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
+                .placeholder(20),
+                .conditional(end: 61, eachWindow: false, eachAccount: false),
+                .placeholder(21),
+                .placeholder(22),
                 .styled(
-                    [.text("loading…")],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: .dim,
@@ -418,25 +435,67 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: false
-                    )
+                    ),
+                    end: 61
                 ),
-            ]),
-        ],
+                .text(17),
+            ],
+            texts: [
+                " · ",
+                " ",
+                "%",
+                " · ",
+                "org ",
+                " / ",
+                " spent",
+                "spend ",
+                "%",
+                " ",
+                " · credits ",
+                " / ",
+                " · ",
+                " ",
+                "stale",
+                " ",
+                "offline",
+                "loading…",
+            ],
+            placeholders: [
+                Placeholder(variable: .window("each", .short), filters: [], account: nil),
+                Placeholder(variable: .window("each", .percent), filters: [], account: nil),
+                Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil),
+                Placeholder(variable: .spend(.org), filters: [], account: nil),
+                Placeholder(variable: .spend(.used), filters: [], account: nil),
+                Placeholder(variable: .spend(.limit), filters: [], account: nil),
+                Placeholder(variable: .spend(.uncapped), filters: [], account: nil),
+                Placeholder(variable: .spend(.used), filters: [], account: nil),
+                Placeholder(variable: .spend(.used), filters: [.not], account: nil),
+                Placeholder(variable: .spend(.percent), filters: [], account: nil),
+                Placeholder(variable: .spend(.period), filters: [], account: nil),
+                Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil),
+                Placeholder(variable: .spend(.used), filters: [], account: nil),
+                Placeholder(variable: .spend(.limit), filters: [], account: nil),
+                Placeholder(variable: .top(.notice), filters: [.exists], account: nil),
+                Placeholder(variable: .top(.notice), filters: [], account: nil),
+                Placeholder(variable: .top(.stale), filters: [], account: nil),
+                Placeholder(variable: .top(.age), filters: [.exists], account: nil),
+                Placeholder(variable: .top(.offline), filters: [], account: nil),
+                Placeholder(variable: .top(.age), filters: [.not], account: nil),
+                Placeholder(variable: .top(.error), filters: [], account: nil),
+                Placeholder(variable: .top(.age), filters: [.not], account: nil),
+                Placeholder(variable: .top(.error), filters: [.not], account: nil),
+            ],
+            startsWithSeparator: false,
+            endsWithSeparator: false),
         namedKeys: [],
-        repeatsWindows: [true, false, false, false, false, false, false])
+        readsHistory: false)
 
     /// `templates/full.tmpl`, parsed.
-    private static let tree_full: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) = (
-        nodes: [
-            .conditional([
+    private static let tree_full: (program: Program, namedKeys: [String], readsHistory: Bool) = (
+        program: Program(
+            ops: [
+                .conditional(end: 17, eachWindow: false, eachAccount: false),
                 .styled(
-                    [
-                        .text("5h "),
-                        .placeholder(
-                            Placeholder(variable: .window("5h", .percent), filters: [], account: nil)
-                        ),
-                        .text("%"),
-                    ],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: nil,
@@ -447,38 +506,27 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: true
-                    )
+                    ),
+                    end: 5
                 ),
-                .conditional([
-                    .text(" ↻"),
-                    .placeholder(Placeholder(variable: .window("5h", .resets_in), filters: [], account: nil)),
-                ]),
-                .conditional([
-                    .text(" "),
-                    .placeholder(
-                        Placeholder(variable: .window("5h", .spark), filters: [.spark(6)], account: nil)
-                    ),
-                    .text(" "),
-                    .placeholder(
-                        Placeholder(variable: .window("5h", .rate), filters: [.fixed(1)], account: nil)
-                    ),
-                    .text("%/h"),
-                ]),
-                .conditional([
-                    .text(" out in "),
-                    .placeholder(Placeholder(variable: .window("5h", .eta), filters: [], account: nil)),
-                ]),
-            ]),
-            .conditional([
-                .text(" · "),
+                .text(0),
+                .placeholder(0),
+                .text(1),
+                .conditional(end: 8, eachWindow: false, eachAccount: false),
+                .text(2),
+                .placeholder(1),
+                .conditional(end: 14, eachWindow: false, eachAccount: false),
+                .text(3),
+                .placeholder(2),
+                .text(4),
+                .placeholder(3),
+                .text(5),
+                .conditional(end: 17, eachWindow: false, eachAccount: false),
+                .text(6),
+                .placeholder(4),
+                .conditional(end: 33, eachWindow: false, eachAccount: false),
+                .text(7),
                 .styled(
-                    [
-                        .text("7d "),
-                        .placeholder(
-                            Placeholder(variable: .window("7d", .percent), filters: [], account: nil)
-                        ),
-                        .text("%"),
-                    ],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: nil,
@@ -489,37 +537,25 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: true
-                    )
-                ),
-                .conditional([
-                    .text(" ↻"),
-                    .placeholder(Placeholder(variable: .window("7d", .resets_in), filters: [], account: nil)),
-                ]),
-                .conditional([
-                    .text(" "),
-                    .placeholder(
-                        Placeholder(variable: .window("7d", .rate), filters: [.fixed(1)], account: nil)
                     ),
-                    .text("%/h"),
-                ]),
-                .conditional([
-                    .text(" out in "),
-                    .placeholder(Placeholder(variable: .window("7d", .eta), filters: [], account: nil)),
-                ]),
-            ]),
-            .conditional([
-                .text(" · "),
+                    end: 23
+                ),
+                .text(8),
+                .placeholder(5),
+                .text(9),
+                .conditional(end: 26, eachWindow: false, eachAccount: false),
+                .text(10),
+                .placeholder(6),
+                .conditional(end: 30, eachWindow: false, eachAccount: false),
+                .text(11),
+                .placeholder(7),
+                .text(12),
+                .conditional(end: 33, eachWindow: false, eachAccount: false),
+                .text(13),
+                .placeholder(8),
+                .conditional(end: 50, eachWindow: true, eachAccount: false),
+                .text(14),
                 .styled(
-                    [
-                        .placeholder(
-                            Placeholder(variable: .window("each", .label), filters: [], account: nil)
-                        ),
-                        .text(" "),
-                        .placeholder(
-                            Placeholder(variable: .window("each", .percent), filters: [], account: nil)
-                        ),
-                        .text("%"),
-                    ],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: nil,
@@ -530,50 +566,27 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: true
-                    )
-                ),
-                .conditional([
-                    .text(" ("),
-                    .placeholder(Placeholder(variable: .window("each", .detail), filters: [], account: nil)),
-                    .text(")"),
-                ]),
-                .conditional([
-                    .text(" ↻"),
-                    .placeholder(
-                        Placeholder(variable: .window("each", .resets_in), filters: [], account: nil)
                     ),
-                ]),
-                .conditional([
-                    .text(" out in "),
-                    .placeholder(Placeholder(variable: .window("each", .eta), filters: [], account: nil)),
-                ]),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)),
-                .text(" · "),
+                    end: 40
+                ),
+                .placeholder(9),
+                .text(15),
+                .placeholder(10),
+                .text(16),
+                .conditional(end: 44, eachWindow: true, eachAccount: false),
+                .text(17),
+                .placeholder(11),
+                .text(18),
+                .conditional(end: 47, eachWindow: true, eachAccount: false),
+                .text(19),
+                .placeholder(12),
+                .conditional(end: 50, eachWindow: true, eachAccount: false),
+                .text(20),
+                .placeholder(13),
+                .conditional(end: 82, eachWindow: false, eachAccount: false),
+                .placeholder(14),
+                .text(21),
                 .styled(
-                    [
-                        .conditional([
-                            .placeholder(Placeholder(variable: .spend(.org), filters: [], account: nil)),
-                            .text("org "),
-                        ]),
-                        .conditional([
-                            .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
-                            .text(" / "),
-                            .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
-                        ]),
-                        .conditional([
-                            .placeholder(Placeholder(variable: .spend(.uncapped), filters: [], account: nil)),
-                            .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
-                            .text(" spent"),
-                        ]),
-                        .conditional([
-                            .placeholder(Placeholder(variable: .spend(.used), filters: [.not], account: nil)),
-                            .text("spend "),
-                            .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
-                            .text("%"),
-                        ]),
-                    ],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: nil,
@@ -584,38 +597,48 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: true
-                    )
+                    ),
+                    end: 70
                 ),
-                .conditional([
-                    .placeholder(Placeholder(variable: .spend(.used), filters: [.exists], account: nil)),
-                    .placeholder(Placeholder(variable: .spend(.capped), filters: [], account: nil)),
-                    .text(" ("),
-                    .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
-                    .text("%)"),
-                ]),
-                .conditional([
-                    .text(" "),
-                    .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
-                ]),
-                .conditional([
-                    .text(" ↻"),
-                    .placeholder(Placeholder(variable: .spend(.resets_in), filters: [], account: nil)),
-                ]),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil)),
-                .text(" · credits "),
-                .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
-                .conditional([
-                    .text(" / "),
-                    .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
-                ]),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
-                .text(" · "),
+                .conditional(end: 57, eachWindow: false, eachAccount: false),
+                .placeholder(15),
+                .text(22),
+                .conditional(end: 61, eachWindow: false, eachAccount: false),
+                .placeholder(16),
+                .text(23),
+                .placeholder(17),
+                .conditional(end: 65, eachWindow: false, eachAccount: false),
+                .placeholder(18),
+                .placeholder(19),
+                .text(24),
+                .conditional(end: 70, eachWindow: false, eachAccount: false),
+                .placeholder(20),
+                .text(25),
+                .placeholder(21),
+                .text(26),
+                .conditional(end: 76, eachWindow: false, eachAccount: false),
+                .placeholder(22),
+                .placeholder(23),
+                .text(27),
+                .placeholder(24),
+                .text(28),
+                .conditional(end: 79, eachWindow: false, eachAccount: false),
+                .text(29),
+                .placeholder(25),
+                .conditional(end: 82, eachWindow: false, eachAccount: false),
+                .text(30),
+                .placeholder(26),
+                .conditional(end: 89, eachWindow: false, eachAccount: false),
+                .placeholder(27),
+                .text(31),
+                .placeholder(28),
+                .conditional(end: 89, eachWindow: false, eachAccount: false),
+                .text(32),
+                .placeholder(29),
+                .conditional(end: 94, eachWindow: false, eachAccount: false),
+                .placeholder(30),
+                .text(33),
                 .styled(
-                    [.placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil))],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: .dim,
@@ -626,41 +649,38 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: false
-                    )
-                ),
-            ]),
-            .styled(
-                [
-                    .conditional([
-                        .text(" · "),
-                        .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
-                        .text("stale "),
-                        .placeholder(Placeholder(variable: .top(.age), filters: [], account: nil)),
-                    ]),
-                    .conditional([
-                        .text(" · "),
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.exists], account: nil)),
-                        .placeholder(Placeholder(variable: .top(.offline), filters: [], account: nil)),
-                        .text("offline"),
-                    ]),
-                ],
-                StyleSpec.Parsed(
-                    style: Style(
-                        semantic: .stale,
-                        foreground: nil,
-                        background: nil,
-                        bold: false,
-                        italic: false,
-                        underline: false
                     ),
-                    usesLevel: false
-                )
-            ),
-            .conditional([
-                .placeholder(Placeholder(variable: .top(.age), filters: [.exists], account: nil)),
-                .text(" · "),
+                    end: 94
+                ),
+                .placeholder(31),
                 .styled(
-                    [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .stale,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    ),
+                    end: 105
+                ),
+                .conditional(end: 100, eachWindow: false, eachAccount: false),
+                .text(34),
+                .placeholder(32),
+                .text(35),
+                .placeholder(33),
+                .conditional(end: 105, eachWindow: false, eachAccount: false),
+                .text(36),
+                .placeholder(34),
+                .placeholder(35),
+                .text(37),
+                .conditional(end: 110, eachWindow: false, eachAccount: false),
+                .placeholder(36),
+                .text(38),
+                .styled(
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: .warn,
@@ -671,13 +691,13 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: false
-                    )
+                    ),
+                    end: 110
                 ),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
+                .placeholder(37),
+                .conditional(end: 114, eachWindow: false, eachAccount: false),
+                .placeholder(38),
                 .styled(
-                    [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: .warn,
@@ -688,14 +708,14 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: false
-                    )
+                    ),
+                    end: 114
                 ),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
-                .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
+                .placeholder(39),
+                .conditional(end: 119, eachWindow: false, eachAccount: false),
+                .placeholder(40),
+                .placeholder(41),
                 .styled(
-                    [.text("loading…")],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: .dim,
@@ -706,28 +726,108 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: false
-                    )
+                    ),
+                    end: 119
                 ),
-            ]),
-        ],
+                .text(39),
+            ],
+            texts: [
+                "5h ",
+                "%",
+                " ↻",
+                " ",
+                " ",
+                "%/h",
+                " out in ",
+                " · ",
+                "7d ",
+                "%",
+                " ↻",
+                " ",
+                "%/h",
+                " out in ",
+                " · ",
+                " ",
+                "%",
+                " (",
+                ")",
+                " ↻",
+                " out in ",
+                " · ",
+                "org ",
+                " / ",
+                " spent",
+                "spend ",
+                "%",
+                " (",
+                "%)",
+                " ",
+                " ↻",
+                " · credits ",
+                " / ",
+                " · ",
+                " · ",
+                "stale ",
+                " · ",
+                "offline",
+                " · ",
+                "loading…",
+            ],
+            placeholders: [
+                Placeholder(variable: .window("5h", .percent), filters: [], account: nil),
+                Placeholder(variable: .window("5h", .resets_in), filters: [], account: nil),
+                Placeholder(variable: .window("5h", .spark), filters: [.spark(6)], account: nil),
+                Placeholder(variable: .window("5h", .rate), filters: [.fixed(1)], account: nil),
+                Placeholder(variable: .window("5h", .eta), filters: [], account: nil),
+                Placeholder(variable: .window("7d", .percent), filters: [], account: nil),
+                Placeholder(variable: .window("7d", .resets_in), filters: [], account: nil),
+                Placeholder(variable: .window("7d", .rate), filters: [.fixed(1)], account: nil),
+                Placeholder(variable: .window("7d", .eta), filters: [], account: nil),
+                Placeholder(variable: .window("each", .label), filters: [], account: nil),
+                Placeholder(variable: .window("each", .percent), filters: [], account: nil),
+                Placeholder(variable: .window("each", .detail), filters: [], account: nil),
+                Placeholder(variable: .window("each", .resets_in), filters: [], account: nil),
+                Placeholder(variable: .window("each", .eta), filters: [], account: nil),
+                Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil),
+                Placeholder(variable: .spend(.org), filters: [], account: nil),
+                Placeholder(variable: .spend(.used), filters: [], account: nil),
+                Placeholder(variable: .spend(.limit), filters: [], account: nil),
+                Placeholder(variable: .spend(.uncapped), filters: [], account: nil),
+                Placeholder(variable: .spend(.used), filters: [], account: nil),
+                Placeholder(variable: .spend(.used), filters: [.not], account: nil),
+                Placeholder(variable: .spend(.percent), filters: [], account: nil),
+                Placeholder(variable: .spend(.used), filters: [.exists], account: nil),
+                Placeholder(variable: .spend(.capped), filters: [], account: nil),
+                Placeholder(variable: .spend(.percent), filters: [], account: nil),
+                Placeholder(variable: .spend(.period), filters: [], account: nil),
+                Placeholder(variable: .spend(.resets_in), filters: [], account: nil),
+                Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil),
+                Placeholder(variable: .spend(.used), filters: [], account: nil),
+                Placeholder(variable: .spend(.limit), filters: [], account: nil),
+                Placeholder(variable: .top(.notice), filters: [.exists], account: nil),
+                Placeholder(variable: .top(.notice), filters: [], account: nil),
+                Placeholder(variable: .top(.stale), filters: [], account: nil),
+                Placeholder(variable: .top(.age), filters: [], account: nil),
+                Placeholder(variable: .top(.age), filters: [.exists], account: nil),
+                Placeholder(variable: .top(.offline), filters: [], account: nil),
+                Placeholder(variable: .top(.age), filters: [.exists], account: nil),
+                Placeholder(variable: .top(.error), filters: [], account: nil),
+                Placeholder(variable: .top(.age), filters: [.not], account: nil),
+                Placeholder(variable: .top(.error), filters: [], account: nil),
+                Placeholder(variable: .top(.age), filters: [.not], account: nil),
+                Placeholder(variable: .top(.error), filters: [.not], account: nil),
+            ],
+            startsWithSeparator: false,
+            endsWithSeparator: false),
         namedKeys: ["five_hour", "seven_day"],
-        repeatsWindows: [false, false, true, false, false, false, false, false, false, false])
+        readsHistory: true)
 
     /// `templates/minimal.tmpl`, parsed.
-    private static let tree_minimal: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) = (
-        nodes: [
-            .conditional([
+    private static let tree_minimal: (program: Program, namedKeys: [String], readsHistory: Bool) = (
+        program: Program(
+            ops: [
+                .conditional(end: 6, eachWindow: false, eachAccount: false),
                 .styled(
-                    [
-                        .placeholder(
-                            Placeholder(variable: .window("worst", .name), filters: [], account: nil)
-                        ),
-                        .text(" "),
-                        .placeholder(
-                            Placeholder(variable: .window("worst", .percent), filters: [], account: nil)
-                        ),
-                        .text("%"),
-                    ],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: nil,
@@ -738,37 +838,17 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: true
-                    )
+                    ),
+                    end: 6
                 ),
-            ]),
-            .conditional([
-                .placeholder(
-                    Placeholder(variable: .window("worst", .percent), filters: [.not], account: nil)
-                ),
-                .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)),
+                .placeholder(0),
+                .text(0),
+                .placeholder(1),
+                .text(1),
+                .conditional(end: 26, eachWindow: false, eachAccount: false),
+                .placeholder(2),
+                .placeholder(3),
                 .styled(
-                    [
-                        .conditional([
-                            .placeholder(Placeholder(variable: .spend(.org), filters: [], account: nil)),
-                            .text("org "),
-                        ]),
-                        .conditional([
-                            .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
-                            .text(" / "),
-                            .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
-                        ]),
-                        .conditional([
-                            .placeholder(Placeholder(variable: .spend(.uncapped), filters: [], account: nil)),
-                            .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
-                            .text(" spent"),
-                        ]),
-                        .conditional([
-                            .placeholder(Placeholder(variable: .spend(.used), filters: [.not], account: nil)),
-                            .text("spend "),
-                            .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
-                            .text("%"),
-                        ]),
-                    ],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: nil,
@@ -779,13 +859,28 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: true
-                    )
+                    ),
+                    end: 26
                 ),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
+                .conditional(end: 13, eachWindow: false, eachAccount: false),
+                .placeholder(4),
+                .text(2),
+                .conditional(end: 17, eachWindow: false, eachAccount: false),
+                .placeholder(5),
+                .text(3),
+                .placeholder(6),
+                .conditional(end: 21, eachWindow: false, eachAccount: false),
+                .placeholder(7),
+                .placeholder(8),
+                .text(4),
+                .conditional(end: 26, eachWindow: false, eachAccount: false),
+                .placeholder(9),
+                .text(5),
+                .placeholder(10),
+                .text(6),
+                .conditional(end: 30, eachWindow: false, eachAccount: false),
+                .placeholder(11),
                 .styled(
-                    [.placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil))],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: .dim,
@@ -796,33 +891,31 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: false
-                    )
-                ),
-            ]),
-            .styled(
-                [
-                    .conditional([
-                        .text(" "),
-                        .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
-                        .text("stale"),
-                    ]),
-                ],
-                StyleSpec.Parsed(
-                    style: Style(
-                        semantic: .stale,
-                        foreground: nil,
-                        background: nil,
-                        bold: false,
-                        italic: false,
-                        underline: false
                     ),
-                    usesLevel: false
-                )
-            ),
-            .conditional([
-                .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
+                    end: 30
+                ),
+                .placeholder(12),
                 .styled(
-                    [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .stale,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    ),
+                    end: 35
+                ),
+                .conditional(end: 35, eachWindow: false, eachAccount: false),
+                .text(7),
+                .placeholder(13),
+                .text(8),
+                .conditional(end: 39, eachWindow: false, eachAccount: false),
+                .placeholder(14),
+                .styled(
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: .warn,
@@ -833,14 +926,14 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: false
-                    )
+                    ),
+                    end: 39
                 ),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
-                .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
+                .placeholder(15),
+                .conditional(end: 44, eachWindow: false, eachAccount: false),
+                .placeholder(16),
+                .placeholder(17),
                 .styled(
-                    [.text("…")],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: .dim,
@@ -851,73 +944,91 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: false
-                    )
+                    ),
+                    end: 44
                 ),
-            ]),
-        ],
+                .text(9),
+            ],
+            texts: [" ", "%", "org ", " / ", " spent", "spend ", "%", " ", "stale", "…"],
+            placeholders: [
+                Placeholder(variable: .window("worst", .name), filters: [], account: nil),
+                Placeholder(variable: .window("worst", .percent), filters: [], account: nil),
+                Placeholder(variable: .window("worst", .percent), filters: [.not], account: nil),
+                Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil),
+                Placeholder(variable: .spend(.org), filters: [], account: nil),
+                Placeholder(variable: .spend(.used), filters: [], account: nil),
+                Placeholder(variable: .spend(.limit), filters: [], account: nil),
+                Placeholder(variable: .spend(.uncapped), filters: [], account: nil),
+                Placeholder(variable: .spend(.used), filters: [], account: nil),
+                Placeholder(variable: .spend(.used), filters: [.not], account: nil),
+                Placeholder(variable: .spend(.percent), filters: [], account: nil),
+                Placeholder(variable: .top(.notice), filters: [.exists], account: nil),
+                Placeholder(variable: .top(.notice), filters: [], account: nil),
+                Placeholder(variable: .top(.stale), filters: [], account: nil),
+                Placeholder(variable: .top(.age), filters: [.not], account: nil),
+                Placeholder(variable: .top(.error), filters: [], account: nil),
+                Placeholder(variable: .top(.age), filters: [.not], account: nil),
+                Placeholder(variable: .top(.error), filters: [.not], account: nil),
+            ],
+            startsWithSeparator: false,
+            endsWithSeparator: false),
         namedKeys: [],
-        repeatsWindows: [false, false, false, false, false, false])
+        readsHistory: false)
 
     /// `templates/tooltip.tmpl`, parsed.
-    private static let tree_tooltip: (nodes: [Node], namedKeys: [String], repeatsWindows: [Bool]) = (
-        nodes: [
-            .placeholder(Placeholder(variable: .top(.agent), filters: [], account: nil)),
-            .text(" usage"),
-            .conditional([
-                .text(" ("),
-                .placeholder(Placeholder(variable: .top(.plan), filters: [], account: nil)),
-                .text(")"),
-            ]),
-            .styled(
-                [
-                    .conditional([
-                        .text(" · updated "),
-                        .placeholder(Placeholder(variable: .top(.age), filters: [], account: nil)),
-                        .text(" ago"),
-                    ]),
-                ],
-                StyleSpec.Parsed(
-                    style: Style(
-                        semantic: .dim,
-                        foreground: nil,
-                        background: nil,
-                        bold: false,
-                        italic: false,
-                        underline: false
-                    ),
-                    usesLevel: false
-                )
-            ),
-            .styled(
-                [
-                    .conditional([
-                        .text(" · "),
-                        .placeholder(Placeholder(variable: .top(.stale), filters: [], account: nil)),
-                        .text("stale"),
-                    ]),
-                    .conditional([
-                        .text(" · "),
-                        .placeholder(Placeholder(variable: .top(.age), filters: [.exists], account: nil)),
-                        .placeholder(Placeholder(variable: .top(.offline), filters: [], account: nil)),
-                        .text("offline"),
-                    ]),
-                ],
-                StyleSpec.Parsed(
-                    style: Style(
-                        semantic: .stale,
-                        foreground: nil,
-                        background: nil,
-                        bold: false,
-                        italic: false,
-                        underline: false
-                    ),
-                    usesLevel: false
-                )
-            ),
-            .conditional([
-                .text(" · "),
+    private static let tree_tooltip: (program: Program, namedKeys: [String], readsHistory: Bool) = (
+        program: Program(
+            ops: [
+                .placeholder(0),
+                .text(0),
+                .conditional(end: 6, eachWindow: false, eachAccount: false),
+                .text(1),
+                .placeholder(1),
+                .text(2),
                 .styled(
-                    [.placeholder(Placeholder(variable: .top(.error), filters: [], account: nil))],
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .dim,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    ),
+                    end: 11
+                ),
+                .conditional(end: 11, eachWindow: false, eachAccount: false),
+                .text(3),
+                .placeholder(2),
+                .text(4),
+                .styled(
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: .stale,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: false
+                    ),
+                    end: 21
+                ),
+                .conditional(end: 16, eachWindow: false, eachAccount: false),
+                .text(5),
+                .placeholder(3),
+                .text(6),
+                .conditional(end: 21, eachWindow: false, eachAccount: false),
+                .text(7),
+                .placeholder(4),
+                .placeholder(5),
+                .text(8),
+                .conditional(end: 25, eachWindow: false, eachAccount: false),
+                .text(9),
+                .styled(
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: .warn,
@@ -928,22 +1039,17 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: false
-                    )
+                    ),
+                    end: 25
                 ),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .top(.age), filters: [.not], account: nil)),
-                .placeholder(Placeholder(variable: .top(.error), filters: [.not], account: nil)),
-                .text("\nloading…"),
-            ]),
-            .conditional([
-                .text("\n"),
+                .placeholder(6),
+                .conditional(end: 29, eachWindow: false, eachAccount: false),
+                .placeholder(7),
+                .placeholder(8),
+                .text(10),
+                .conditional(end: 67, eachWindow: false, eachAccount: false),
+                .text(11),
                 .styled(
-                    [
-                        .placeholder(
-                            Placeholder(variable: .window("5h", .label), filters: [.pad(-8)], account: nil)
-                        ),
-                    ],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: nil,
@@ -954,67 +1060,38 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: true
-                    )
-                ),
-                .text(" "),
-                .placeholder(
-                    Placeholder(variable: .window("5h", .percent), filters: [.pad(3)], account: nil)
-                ),
-                .text("% "),
-                .placeholder(Placeholder(variable: .top(.display), filters: [], account: nil)),
-                .text("  "),
-                .placeholder(
-                    Placeholder(
-                        variable: .window("5h", .used),
-                        filters: [.bar(width: 10, fill: "░")],
-                        account: nil
-                    )
-                ),
-                .conditional([
-                    .text(" "),
-                    .placeholder(
-                        Placeholder(variable: .window("5h", .spark), filters: [.spark(10)], account: nil)
                     ),
-                ]),
-                .conditional([
-                    .text(" · resets "),
-                    .placeholder(Placeholder(variable: .window("5h", .resets_at), filters: [], account: nil)),
-                ]),
-                .conditional([
-                    .text(" · "),
-                    .placeholder(
-                        Placeholder(variable: .window("5h", .rate), filters: [.fixed(1)], account: nil)
-                    ),
-                    .text("%/h"),
-                ]),
-                .conditional([
-                    .text(" · pace "),
-                    .placeholder(Placeholder(variable: .window("5h", .pace), filters: [], account: nil)),
-                    .text("%"),
-                ]),
-                .conditional([
-                    .text(" · runs out in "),
-                    .placeholder(Placeholder(variable: .window("5h", .eta), filters: [], account: nil)),
-                ]),
-                .conditional([
-                    .text(" · "),
-                    .placeholder(Placeholder(variable: .window("5h", .binding), filters: [], account: nil)),
-                    .text("binds now"),
-                ]),
+                    end: 33
+                ),
+                .placeholder(9),
+                .text(12),
+                .placeholder(10),
+                .text(13),
+                .placeholder(11),
+                .text(14),
+                .placeholder(12),
+                .conditional(end: 42, eachWindow: false, eachAccount: false),
+                .text(15),
+                .placeholder(13),
+                .conditional(end: 45, eachWindow: false, eachAccount: false),
+                .text(16),
+                .placeholder(14),
+                .conditional(end: 49, eachWindow: false, eachAccount: false),
+                .text(17),
+                .placeholder(15),
+                .text(18),
+                .conditional(end: 53, eachWindow: false, eachAccount: false),
+                .text(19),
+                .placeholder(16),
+                .text(20),
+                .conditional(end: 56, eachWindow: false, eachAccount: false),
+                .text(21),
+                .placeholder(17),
+                .conditional(end: 60, eachWindow: false, eachAccount: false),
+                .text(22),
+                .placeholder(18),
+                .text(23),
                 .styled(
-                    [
-                        .conditional([
-                            .text(" · "),
-                            .placeholder(
-                                Placeholder(variable: .window("5h", .source), filters: [], account: nil)
-                            ),
-                            .text(" "),
-                            .placeholder(
-                                Placeholder(variable: .window("5h", .age), filters: [], account: nil)
-                            ),
-                            .text(" ago"),
-                        ]),
-                    ],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: .dim,
@@ -1025,17 +1102,18 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: false
-                    )
+                    ),
+                    end: 67
                 ),
-            ]),
-            .conditional([
-                .text("\n"),
+                .conditional(end: 67, eachWindow: false, eachAccount: false),
+                .text(24),
+                .placeholder(19),
+                .text(25),
+                .placeholder(20),
+                .text(26),
+                .conditional(end: 105, eachWindow: false, eachAccount: false),
+                .text(27),
                 .styled(
-                    [
-                        .placeholder(
-                            Placeholder(variable: .window("7d", .label), filters: [.pad(-8)], account: nil)
-                        ),
-                    ],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: nil,
@@ -1046,67 +1124,38 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: true
-                    )
-                ),
-                .text(" "),
-                .placeholder(
-                    Placeholder(variable: .window("7d", .percent), filters: [.pad(3)], account: nil)
-                ),
-                .text("% "),
-                .placeholder(Placeholder(variable: .top(.display), filters: [], account: nil)),
-                .text("  "),
-                .placeholder(
-                    Placeholder(
-                        variable: .window("7d", .used),
-                        filters: [.bar(width: 10, fill: "░")],
-                        account: nil
-                    )
-                ),
-                .conditional([
-                    .text(" "),
-                    .placeholder(
-                        Placeholder(variable: .window("7d", .spark), filters: [.spark(10)], account: nil)
                     ),
-                ]),
-                .conditional([
-                    .text(" · resets "),
-                    .placeholder(Placeholder(variable: .window("7d", .resets_at), filters: [], account: nil)),
-                ]),
-                .conditional([
-                    .text(" · "),
-                    .placeholder(
-                        Placeholder(variable: .window("7d", .rate), filters: [.fixed(1)], account: nil)
-                    ),
-                    .text("%/h"),
-                ]),
-                .conditional([
-                    .text(" · pace "),
-                    .placeholder(Placeholder(variable: .window("7d", .pace), filters: [], account: nil)),
-                    .text("%"),
-                ]),
-                .conditional([
-                    .text(" · runs out in "),
-                    .placeholder(Placeholder(variable: .window("7d", .eta), filters: [], account: nil)),
-                ]),
-                .conditional([
-                    .text(" · "),
-                    .placeholder(Placeholder(variable: .window("7d", .binding), filters: [], account: nil)),
-                    .text("binds now"),
-                ]),
+                    end: 71
+                ),
+                .placeholder(21),
+                .text(28),
+                .placeholder(22),
+                .text(29),
+                .placeholder(23),
+                .text(30),
+                .placeholder(24),
+                .conditional(end: 80, eachWindow: false, eachAccount: false),
+                .text(31),
+                .placeholder(25),
+                .conditional(end: 83, eachWindow: false, eachAccount: false),
+                .text(32),
+                .placeholder(26),
+                .conditional(end: 87, eachWindow: false, eachAccount: false),
+                .text(33),
+                .placeholder(27),
+                .text(34),
+                .conditional(end: 91, eachWindow: false, eachAccount: false),
+                .text(35),
+                .placeholder(28),
+                .text(36),
+                .conditional(end: 94, eachWindow: false, eachAccount: false),
+                .text(37),
+                .placeholder(29),
+                .conditional(end: 98, eachWindow: false, eachAccount: false),
+                .text(38),
+                .placeholder(30),
+                .text(39),
                 .styled(
-                    [
-                        .conditional([
-                            .text(" · "),
-                            .placeholder(
-                                Placeholder(variable: .window("7d", .source), filters: [], account: nil)
-                            ),
-                            .text(" "),
-                            .placeholder(
-                                Placeholder(variable: .window("7d", .age), filters: [], account: nil)
-                            ),
-                            .text(" ago"),
-                        ]),
-                    ],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: .dim,
@@ -1117,17 +1166,18 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: false
-                    )
+                    ),
+                    end: 105
                 ),
-            ]),
-            .conditional([
-                .text("\n"),
+                .conditional(end: 105, eachWindow: false, eachAccount: false),
+                .text(40),
+                .placeholder(31),
+                .text(41),
+                .placeholder(32),
+                .text(42),
+                .conditional(end: 146, eachWindow: true, eachAccount: false),
+                .text(43),
                 .styled(
-                    [
-                        .placeholder(
-                            Placeholder(variable: .window("each", .label), filters: [.pad(-8)], account: nil)
-                        ),
-                    ],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: nil,
@@ -1138,73 +1188,41 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: true
-                    )
-                ),
-                .text(" "),
-                .placeholder(
-                    Placeholder(variable: .window("each", .percent), filters: [.pad(3)], account: nil)
-                ),
-                .text("% "),
-                .placeholder(Placeholder(variable: .top(.display), filters: [], account: nil)),
-                .text("  "),
-                .placeholder(
-                    Placeholder(
-                        variable: .window("each", .used),
-                        filters: [.bar(width: 10, fill: "░")],
-                        account: nil
-                    )
-                ),
-                .conditional([
-                    .text(" "),
-                    .placeholder(
-                        Placeholder(variable: .window("each", .spark), filters: [.spark(10)], account: nil)
                     ),
-                ]),
-                .conditional([
-                    .text(" · resets "),
-                    .placeholder(
-                        Placeholder(variable: .window("each", .resets_at), filters: [], account: nil)
-                    ),
-                ]),
-                .conditional([
-                    .text(" · "),
-                    .placeholder(
-                        Placeholder(variable: .window("each", .rate), filters: [.fixed(1)], account: nil)
-                    ),
-                    .text("%/h"),
-                ]),
-                .conditional([
-                    .text(" · pace "),
-                    .placeholder(Placeholder(variable: .window("each", .pace), filters: [], account: nil)),
-                    .text("%"),
-                ]),
-                .conditional([
-                    .text(" · runs out in "),
-                    .placeholder(Placeholder(variable: .window("each", .eta), filters: [], account: nil)),
-                ]),
-                .conditional([
-                    .text(" · "),
-                    .placeholder(Placeholder(variable: .window("each", .binding), filters: [], account: nil)),
-                    .text("binds now"),
-                ]),
-                .conditional([
-                    .text(" · "),
-                    .placeholder(Placeholder(variable: .window("each", .detail), filters: [], account: nil)),
-                ]),
+                    end: 109
+                ),
+                .placeholder(33),
+                .text(44),
+                .placeholder(34),
+                .text(45),
+                .placeholder(35),
+                .text(46),
+                .placeholder(36),
+                .conditional(end: 118, eachWindow: true, eachAccount: false),
+                .text(47),
+                .placeholder(37),
+                .conditional(end: 121, eachWindow: true, eachAccount: false),
+                .text(48),
+                .placeholder(38),
+                .conditional(end: 125, eachWindow: true, eachAccount: false),
+                .text(49),
+                .placeholder(39),
+                .text(50),
+                .conditional(end: 129, eachWindow: true, eachAccount: false),
+                .text(51),
+                .placeholder(40),
+                .text(52),
+                .conditional(end: 132, eachWindow: true, eachAccount: false),
+                .text(53),
+                .placeholder(41),
+                .conditional(end: 136, eachWindow: true, eachAccount: false),
+                .text(54),
+                .placeholder(42),
+                .text(55),
+                .conditional(end: 139, eachWindow: true, eachAccount: false),
+                .text(56),
+                .placeholder(43),
                 .styled(
-                    [
-                        .conditional([
-                            .text(" · "),
-                            .placeholder(
-                                Placeholder(variable: .window("each", .source), filters: [], account: nil)
-                            ),
-                            .text(" "),
-                            .placeholder(
-                                Placeholder(variable: .window("each", .age), filters: [], account: nil)
-                            ),
-                            .text(" ago"),
-                        ]),
-                    ],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: .dim,
@@ -1215,82 +1233,21 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: false
-                    )
+                    ),
+                    end: 146
                 ),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .spend(.used), filters: [.exists], account: nil)),
-                .text("\n"),
-                .conditional([
-                    .placeholder(Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil)),
-                    .styled(
-                        [.text("Spend   ")],
-                        StyleSpec.Parsed(
-                            style: Style(
-                                semantic: nil,
-                                foreground: nil,
-                                background: nil,
-                                bold: false,
-                                italic: false,
-                                underline: false
-                            ),
-                            usesLevel: true
-                        )
-                    ),
-                ]),
-                .conditional([
-                    .placeholder(
-                        Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil)
-                    ),
-                    .styled(
-                        [.text("Credits ")],
-                        StyleSpec.Parsed(
-                            style: Style(
-                                semantic: nil,
-                                foreground: nil,
-                                background: nil,
-                                bold: false,
-                                italic: false,
-                                underline: false
-                            ),
-                            usesLevel: true
-                        )
-                    ),
-                ]),
-                .text(" "),
-                .conditional([
-                    .placeholder(Placeholder(variable: .spend(.org), filters: [], account: nil)),
-                    .text("organisation\'s pool: "),
-                ]),
-                .placeholder(Placeholder(variable: .spend(.used), filters: [], account: nil)),
-                .conditional([
-                    .text(" of "),
-                    .placeholder(Placeholder(variable: .spend(.limit), filters: [], account: nil)),
-                ]),
-                .conditional([
-                    .text(" spent"),
-                    .placeholder(Placeholder(variable: .spend(.uncapped), filters: [], account: nil)),
-                ]),
-                .conditional([
-                    .text(" ("),
-                    .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
-                    .text("%)"),
-                ]),
-                .conditional([
-                    .text(" "),
-                    .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
-                ]),
-                .conditional([
-                    .text(" · resets in "),
-                    .placeholder(Placeholder(variable: .spend(.resets_in), filters: [], account: nil)),
-                ]),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .spend(.used), filters: [.not], account: nil)),
-                .placeholder(Placeholder(variable: .spend(.percent), filters: [.exists], account: nil)),
-                .text("\n"),
+                .conditional(end: 146, eachWindow: true, eachAccount: false),
+                .text(57),
+                .placeholder(44),
+                .text(58),
+                .placeholder(45),
+                .text(59),
+                .conditional(end: 178, eachWindow: false, eachAccount: false),
+                .placeholder(46),
+                .text(60),
+                .conditional(end: 153, eachWindow: false, eachAccount: false),
+                .placeholder(47),
                 .styled(
-                    [.text("Spend   ")],
                     StyleSpec.Parsed(
                         style: Style(
                             semantic: nil,
@@ -1301,26 +1258,240 @@ extension TemplateLibrary {
                             underline: false
                         ),
                         usesLevel: true
-                    )
+                    ),
+                    end: 153
                 ),
-                .text(" "),
-                .placeholder(Placeholder(variable: .spend(.percent), filters: [], account: nil)),
-                .text("% of the spend limit"),
-                .conditional([
-                    .text(" "),
-                    .placeholder(Placeholder(variable: .spend(.period), filters: [], account: nil)),
-                ]),
-                .conditional([
-                    .text(" · resets in "),
-                    .placeholder(Placeholder(variable: .spend(.resets_in), filters: [], account: nil)),
-                ]),
-            ]),
-            .conditional([
-                .placeholder(Placeholder(variable: .top(.notice), filters: [.exists], account: nil)),
-                .text("\n"),
-                .placeholder(Placeholder(variable: .top(.notice), filters: [], account: nil)),
-            ]),
-        ],
+                .text(61),
+                .conditional(end: 157, eachWindow: false, eachAccount: false),
+                .placeholder(48),
+                .styled(
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: nil,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: true
+                    ),
+                    end: 157
+                ),
+                .text(62),
+                .text(63),
+                .conditional(end: 161, eachWindow: false, eachAccount: false),
+                .placeholder(49),
+                .text(64),
+                .placeholder(50),
+                .conditional(end: 165, eachWindow: false, eachAccount: false),
+                .text(65),
+                .placeholder(51),
+                .conditional(end: 168, eachWindow: false, eachAccount: false),
+                .text(66),
+                .placeholder(52),
+                .conditional(end: 172, eachWindow: false, eachAccount: false),
+                .text(67),
+                .placeholder(53),
+                .text(68),
+                .conditional(end: 175, eachWindow: false, eachAccount: false),
+                .text(69),
+                .placeholder(54),
+                .conditional(end: 178, eachWindow: false, eachAccount: false),
+                .text(70),
+                .placeholder(55),
+                .conditional(end: 193, eachWindow: false, eachAccount: false),
+                .placeholder(56),
+                .placeholder(57),
+                .text(71),
+                .styled(
+                    StyleSpec.Parsed(
+                        style: Style(
+                            semantic: nil,
+                            foreground: nil,
+                            background: nil,
+                            bold: false,
+                            italic: false,
+                            underline: false
+                        ),
+                        usesLevel: true
+                    ),
+                    end: 184
+                ),
+                .text(72),
+                .text(73),
+                .placeholder(58),
+                .text(74),
+                .conditional(end: 190, eachWindow: false, eachAccount: false),
+                .text(75),
+                .placeholder(59),
+                .conditional(end: 193, eachWindow: false, eachAccount: false),
+                .text(76),
+                .placeholder(60),
+                .conditional(end: 197, eachWindow: false, eachAccount: false),
+                .placeholder(61),
+                .text(77),
+                .placeholder(62),
+            ],
+            texts: [
+                " usage",
+                " (",
+                ")",
+                " · updated ",
+                " ago",
+                " · ",
+                "stale",
+                " · ",
+                "offline",
+                " · ",
+                "\nloading…",
+                "\n",
+                " ",
+                "% ",
+                "  ",
+                " ",
+                " · resets ",
+                " · ",
+                "%/h",
+                " · pace ",
+                "%",
+                " · runs out in ",
+                " · ",
+                "binds now",
+                " · ",
+                " ",
+                " ago",
+                "\n",
+                " ",
+                "% ",
+                "  ",
+                " ",
+                " · resets ",
+                " · ",
+                "%/h",
+                " · pace ",
+                "%",
+                " · runs out in ",
+                " · ",
+                "binds now",
+                " · ",
+                " ",
+                " ago",
+                "\n",
+                " ",
+                "% ",
+                "  ",
+                " ",
+                " · resets ",
+                " · ",
+                "%/h",
+                " · pace ",
+                "%",
+                " · runs out in ",
+                " · ",
+                "binds now",
+                " · ",
+                " · ",
+                " ",
+                " ago",
+                "\n",
+                "Spend   ",
+                "Credits ",
+                " ",
+                "organisation\'s pool: ",
+                " of ",
+                " spent",
+                " (",
+                "%)",
+                " ",
+                " · resets in ",
+                "\n",
+                "Spend   ",
+                " ",
+                "% of the spend limit",
+                " ",
+                " · resets in ",
+                "\n",
+            ],
+            placeholders: [
+                Placeholder(variable: .top(.agent), filters: [], account: nil),
+                Placeholder(variable: .top(.plan), filters: [], account: nil),
+                Placeholder(variable: .top(.age), filters: [], account: nil),
+                Placeholder(variable: .top(.stale), filters: [], account: nil),
+                Placeholder(variable: .top(.age), filters: [.exists], account: nil),
+                Placeholder(variable: .top(.offline), filters: [], account: nil),
+                Placeholder(variable: .top(.error), filters: [], account: nil),
+                Placeholder(variable: .top(.age), filters: [.not], account: nil),
+                Placeholder(variable: .top(.error), filters: [.not], account: nil),
+                Placeholder(variable: .window("5h", .label), filters: [.pad(-8)], account: nil),
+                Placeholder(variable: .window("5h", .percent), filters: [.pad(3)], account: nil),
+                Placeholder(variable: .top(.display), filters: [], account: nil),
+                Placeholder(
+                    variable: .window("5h", .used),
+                    filters: [.bar(width: 10, fill: "░")],
+                    account: nil
+                ),
+                Placeholder(variable: .window("5h", .spark), filters: [.spark(10)], account: nil),
+                Placeholder(variable: .window("5h", .resets_at), filters: [], account: nil),
+                Placeholder(variable: .window("5h", .rate), filters: [.fixed(1)], account: nil),
+                Placeholder(variable: .window("5h", .pace), filters: [], account: nil),
+                Placeholder(variable: .window("5h", .eta), filters: [], account: nil),
+                Placeholder(variable: .window("5h", .binding), filters: [], account: nil),
+                Placeholder(variable: .window("5h", .source), filters: [], account: nil),
+                Placeholder(variable: .window("5h", .age), filters: [], account: nil),
+                Placeholder(variable: .window("7d", .label), filters: [.pad(-8)], account: nil),
+                Placeholder(variable: .window("7d", .percent), filters: [.pad(3)], account: nil),
+                Placeholder(variable: .top(.display), filters: [], account: nil),
+                Placeholder(
+                    variable: .window("7d", .used),
+                    filters: [.bar(width: 10, fill: "░")],
+                    account: nil
+                ),
+                Placeholder(variable: .window("7d", .spark), filters: [.spark(10)], account: nil),
+                Placeholder(variable: .window("7d", .resets_at), filters: [], account: nil),
+                Placeholder(variable: .window("7d", .rate), filters: [.fixed(1)], account: nil),
+                Placeholder(variable: .window("7d", .pace), filters: [], account: nil),
+                Placeholder(variable: .window("7d", .eta), filters: [], account: nil),
+                Placeholder(variable: .window("7d", .binding), filters: [], account: nil),
+                Placeholder(variable: .window("7d", .source), filters: [], account: nil),
+                Placeholder(variable: .window("7d", .age), filters: [], account: nil),
+                Placeholder(variable: .window("each", .label), filters: [.pad(-8)], account: nil),
+                Placeholder(variable: .window("each", .percent), filters: [.pad(3)], account: nil),
+                Placeholder(variable: .top(.display), filters: [], account: nil),
+                Placeholder(
+                    variable: .window("each", .used),
+                    filters: [.bar(width: 10, fill: "░")],
+                    account: nil
+                ),
+                Placeholder(variable: .window("each", .spark), filters: [.spark(10)], account: nil),
+                Placeholder(variable: .window("each", .resets_at), filters: [], account: nil),
+                Placeholder(variable: .window("each", .rate), filters: [.fixed(1)], account: nil),
+                Placeholder(variable: .window("each", .pace), filters: [], account: nil),
+                Placeholder(variable: .window("each", .eta), filters: [], account: nil),
+                Placeholder(variable: .window("each", .binding), filters: [], account: nil),
+                Placeholder(variable: .window("each", .detail), filters: [], account: nil),
+                Placeholder(variable: .window("each", .source), filters: [], account: nil),
+                Placeholder(variable: .window("each", .age), filters: [], account: nil),
+                Placeholder(variable: .spend(.used), filters: [.exists], account: nil),
+                Placeholder(variable: .spend(.limit_is_yours), filters: [], account: nil),
+                Placeholder(variable: .spend(.limit_is_yours), filters: [.not], account: nil),
+                Placeholder(variable: .spend(.org), filters: [], account: nil),
+                Placeholder(variable: .spend(.used), filters: [], account: nil),
+                Placeholder(variable: .spend(.limit), filters: [], account: nil),
+                Placeholder(variable: .spend(.uncapped), filters: [], account: nil),
+                Placeholder(variable: .spend(.percent), filters: [], account: nil),
+                Placeholder(variable: .spend(.period), filters: [], account: nil),
+                Placeholder(variable: .spend(.resets_in), filters: [], account: nil),
+                Placeholder(variable: .spend(.used), filters: [.not], account: nil),
+                Placeholder(variable: .spend(.percent), filters: [.exists], account: nil),
+                Placeholder(variable: .spend(.percent), filters: [], account: nil),
+                Placeholder(variable: .spend(.period), filters: [], account: nil),
+                Placeholder(variable: .spend(.resets_in), filters: [], account: nil),
+                Placeholder(variable: .top(.notice), filters: [.exists], account: nil),
+                Placeholder(variable: .top(.notice), filters: [], account: nil),
+            ],
+            startsWithSeparator: false,
+            endsWithSeparator: false),
         namedKeys: ["five_hour", "seven_day"],
-        repeatsWindows: [false, false, false, false, false, false, false, false, false, true, false, false, false])
+        readsHistory: true)
 }

@@ -20,8 +20,8 @@ public enum TemplateLibrary {
                 // A shipped template comes parsed at build time (`ShippedTemplates.swift`, made
                 // from the same text by scripts/generate); a user's file is parsed.
                 if isShipped, let compiled = compiled(nameOrText) {
-                    return Template(name: origin, source: source, nodes: compiled.nodes, namedKeys: compiled.namedKeys,
-                                    repeatsWindows: compiled.repeatsWindows)
+                    return Template(name: origin, source: source, program: compiled.program, namedKeys: compiled.namedKeys,
+                                    readsHistory: compiled.readsHistory)
                 }
                 return try Template.parse(source, name: origin)
             }
@@ -61,7 +61,12 @@ public enum TemplateLibrary {
     // MARK: -
 
     static func isName(_ text: String) -> Bool {
-        !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+        // On UTF-8 bytes: an ASCII letter, digit, `_` or `-` is one byte, and a byte of any other
+        // scalar is not one of those (by `Character`, ~3 k instructions a name on every render).
+        !text.isEmpty && text.utf8.allSatisfy { b in
+            (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+                || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_") || b == UInt8(ascii: "-")
+        }
     }
 
     /// The source and the name errors should carry (the file path for user templates).

@@ -12,13 +12,6 @@ enum Node: Sendable, Equatable {
     /// `(…)`: rendered only when every placeholder inside has a value.
     case conditional([Node])
 
-    /// The windows the placeholders inside refer to, for a `level` style.
-    var windowNames: [String] {
-        var names: [String] = []
-        collectWindowNames(into: &names)
-        return names
-    }
-
     /// Whether a placeholder inside refers to window `name` (a walk that allocates nothing).
     func mentions(window name: String) -> Bool {
         switch self {
@@ -60,19 +53,6 @@ extension Node {
         case .styled(let nodes, _), .conditional(let nodes):
             for node in nodes where node.mentions(account: name) { return true }
             return false
-        }
-    }
-
-    /// The worst level of the windows the placeholders inside read, each in its own account.
-    func worstLevel(in context: RenderContext, into worst: inout Level?) {
-        switch self {
-        case .text: break
-        case .placeholder(let p):
-            guard let name = p.variable.windowName else { return }
-            let own = p.account == nil ? context : context.forAccount(p.account!)
-            if let level = own?.window(named: name)?.level { worst = max(worst ?? level, level) }
-        case .styled(let nodes, _), .conditional(let nodes):
-            for node in nodes { node.worstLevel(in: context, into: &worst) }
         }
     }
 }

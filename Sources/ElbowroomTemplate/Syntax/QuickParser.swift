@@ -27,7 +27,7 @@ struct QuickParser {
             do throws(Declined) {
                 let nodes = try parser.sequence(closer: nil)
                 return Template(name: name, source: source, nodes: nodes, namedKeys: parser.namedKeys,
-                                namesAccounts: parser.namesAccounts, repeatsWindows: parser.repeatsWindows)
+                                namesAccounts: parser.namesAccounts)
             } catch {
                 return nil
             }
@@ -40,9 +40,6 @@ struct QuickParser {
     /// What `Template.init(name:source:nodes:)` would work out by walking the tree.
     private var namedKeys: [String] = []
     private var namesAccounts = false
-    private var repeatsWindows: [Bool] = []
-    /// Whether the top-level node being parsed mentions the `each` window.
-    private var mentionsEach = false
     /// The text being gathered: a run of the source from `runStart` (-1: none), and what came
     /// before an escape in it (escapes make the text differ from the source), copied only then.
     private var runStart = -1
@@ -89,7 +86,6 @@ struct QuickParser {
                 try flushText(into: &nodes, top: top)
                 let placeholder = try placeholder()
                 nodes.append(.placeholder(placeholder))
-                endNode(top: top)
             case Self.closeBrace:
                 throw Declined()
             case Self.openBracket:
@@ -100,7 +96,6 @@ struct QuickParser {
                 depth -= 1
                 let style = try styleAfterBracket()
                 nodes.append(.styled(inner, style))
-                endNode(top: top)
             case Self.openParen:
                 try flushText(into: &nodes, top: top)
                 try enterGroup()
@@ -109,7 +104,6 @@ struct QuickParser {
                 depth -= 1
                 index += 1  // the ')'
                 nodes.append(.conditional(inner))
-                endNode(top: top)
             case Self.closeBracket, Self.closeParen:
                 guard b == closer else { throw Declined() }
                 try flushText(into: &nodes, top: top)
@@ -119,13 +113,6 @@ struct QuickParser {
                 index += b < 0x80 ? 1 : try scalar(at: index)
             }
         }
-    }
-
-    /// A top-level node is complete: whether it repeats per window.
-    private mutating func endNode(top: Bool) {
-        guard top else { return }
-        repeatsWindows.append(mentionsEach)
-        mentionsEach = false
     }
 
     private mutating func flushText(into nodes: inout [Node], top: Bool) throws(Declined) {
@@ -139,7 +126,6 @@ struct QuickParser {
             text.removeAll(keepingCapacity: true)
         }
         runStart = -1
-        endNode(top: top)
     }
 
     /// An escape: the source's run so far joins the gathered text.
@@ -436,10 +422,8 @@ struct QuickParser {
         guard let f = Self.windowField(field) else { throw Declined() }
         let name = prefix.string
         // What `Template.init(name:source:nodes:)` collects: the API keys of the windows
-        // named (not the stand-ins), and whether `each` is.
-        if prefix.is("each") {
-            mentionsEach = true
-        } else if !prefix.is("worst") && !prefix.is("other") {
+        // named (not the stand-ins).
+        if !prefix.is("each") && !prefix.is("worst") && !prefix.is("other") {
             let apiKey = key ?? name
             var known = false
             for k in namedKeys where k == apiKey { known = true }

@@ -217,7 +217,10 @@ enum Filter: Sendable, Equatable {
             bytes.append(0x88)
         }
         bytes.append(contentsOf: eighths[partial].utf8)
-        for _ in 0..<max(0, empty) { bytes.append(contentsOf: fill.utf8) }
+        var fill = fill  // (`withUTF8` copies only a string that is not contiguous UTF-8 already)
+        fill.withUTF8 { fill in
+            for _ in 0..<max(0, empty) { bytes.append(contentsOf: fill) }
+        }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -238,55 +238,33 @@ enum Variable: Sendable, Equatable {
 
     // MARK: Values
 
+    /// The variable's value in `context`. Reads the view where it is (`context.view.…`, a window
+    /// through `RenderContext.read(window:_:)`): a copy of the view, or of a window, retains and
+    /// releases every string it holds, and a tooltip asks for some fifty values per account.
     func value(in context: RenderContext) -> Value? {
-        let view = context.view
         switch self {
         case .window(let name, let field):
-            return context.read(window: name) { w in
-                switch field {
-                case .used: return .percent(w.used)
-                case .left: return .percent(w.left)
-                case .percent: return .percent(view.display == .used ? w.used : w.left)
-                case .resets_at: return w.resetsAt.map(Value.date)
-                case .resets_in: return w.resetsIn.map(Value.duration)
-                case .level: return .level(w.level)
-                case .pace: return w.pace.map(Value.percent)
-                case .eta: return w.eta.map(Value.duration)
-                case .label: return .text(w.label)
-                case .name: return .text(w.name)
-                case .binding: return .flag(w.binding)
-                case .alert: return .flag(w.needsAttention)
-                case .rate: return w.rate.map(Value.percent)
-                case .spark: return w.spark.map(Value.spark)
-                case .title: return .text(w.title)
-                case .source: return .text(w.source.rawValue)
-                case .detail: return w.detail.map { .text($0) }
-                case .short: return .text(w.short)
-                case .age: return .duration(w.age(now: view.now))
-                case .top: return view.topConsumer(of: w).map { .text($0.label) }
-                case .top_share: return view.topConsumer(of: w).map { .percent($0.share) }
-                }
-            }
+            return context.read(window: name) { Self.value(of: field, $0, in: context) }
         case .top(let field):
             switch field {
-            case .age: return view.age.map(Value.duration)
-            case .stale: return .flag(view.isStale)
-            case .offline: return .flag(view.isOffline)
-            case .status: return .text(view.status.rawValue)
+            case .age: return context.view.age.map(Value.duration)
+            case .stale: return .flag(context.view.isStale)
+            case .offline: return .flag(context.view.isOffline)
+            case .status: return .text(context.view.status.rawValue)
             case .error:
-                if view.waitsForStatusLine && context.statusLine != nil { return .text(UsageView.statusLineSentNoLimits) }
-                return view.error.map(Value.text)
-            case .plan: return view.plan.map(Value.text)
-            case .level: return .level(view.level)
-            case .account: return view.accountType.map(Value.text)
-            case .notice: return view.notice.map(Value.text)
-            case .display: return .text(view.display.rawValue)
-            case .name: return context.account.map { .text($0.name) }
-            case .label: return context.account.map { .text($0.label) }
-            case .agent: return .text(view.agent)
+                if context.view.waitsForStatusLine && context.statusLine != nil { return .text(UsageView.statusLineSentNoLimits) }
+                return context.view.error.map(Value.text)
+            case .plan: return context.view.plan.map(Value.text)
+            case .level: return .level(context.view.level)
+            case .account: return context.view.accountType.map(Value.text)
+            case .notice: return context.view.notice.map(Value.text)
+            case .display: return .text(context.view.display.rawValue)
+            case .name: return context.accountIndex.map { .text(context.accounts[$0].name) }
+            case .label: return context.accountIndex.map { .text(context.accounts[$0].label) }
+            case .agent: return .text(context.view.agent)
             }
         case .spend(let field):
-            guard let spend = view.spend else { return nil }
+            guard let spend = context.view.spend else { return nil }
             func money(_ minor: Double) -> Value { .money(minor: minor, currency: spend.currency, exponent: spend.exponent) }
             switch field {
             case .used: return spend.usedMinor.map(money)
@@ -301,11 +279,11 @@ enum Variable: Sendable, Equatable {
             case .uncapped: return .flag(spend.percent == nil)
             case .limit_is_yours: return .flag(spend.isLimit)
             case .period: return spend.period.map(Value.text)
-            case .resets_in: return spend.resetsAt.map { .duration($0.timeIntervalSince(view.now)) }
+            case .resets_in: return spend.resetsAt.map { .duration($0.timeIntervalSince(context.view.now)) }
             case .source: return .text(spend.source.rawValue)
             }
         case .extra(let field):
-            guard let extra = view.extra else { return nil }
+            guard let extra = context.view.extra else { return nil }
             // Unknown is unknown: without a currency from the API, amounts show without a symbol.
             let currency = extra.currency ?? ""
             let exponent = extra.minorDigits
@@ -327,9 +305,36 @@ enum Variable: Sendable, Equatable {
             case .model: return input.modelName.map(Value.text)
             case .context: return input.contextUsedPercent.map(Value.percent)
             case .context_percent:
-                return input.contextUsedPercent.map { .percent(view.display == .used ? $0 : 100 - $0) }
+                return input.contextUsedPercent.map { .percent(context.view.display == .used ? $0 : 100 - $0) }
             case .cost: return input.costUSD.map { .money(minor: $0 * 100, currency: "USD", exponent: 2) }
             }
+        }
+    }
+
+    /// `field` of the window `window` points to (read field by field, never copied whole).
+    private static func value(of field: WindowField, _ window: UnsafePointer<WindowView>, in context: RenderContext) -> Value? {
+        switch field {
+        case .used: return .percent(window.pointee.used)
+        case .left: return .percent(window.pointee.left)
+        case .percent: return .percent(context.view.display == .used ? window.pointee.used : window.pointee.left)
+        case .resets_at: return window.pointee.resetsAt.map(Value.date)
+        case .resets_in: return window.pointee.resetsIn.map(Value.duration)
+        case .level: return .level(window.pointee.level)
+        case .pace: return window.pointee.pace.map(Value.percent)
+        case .eta: return window.pointee.eta.map(Value.duration)
+        case .label: return .text(window.pointee.label)
+        case .name: return .text(window.pointee.name)
+        case .binding: return .flag(window.pointee.binding)
+        case .alert: return .flag(window.pointee.needsAttention)
+        case .rate: return window.pointee.rate.map(Value.percent)
+        case .spark: return window.pointee.spark.map(Value.spark)
+        case .title: return .text(window.pointee.title)
+        case .source: return .text(window.pointee.source.rawValue)
+        case .detail: return window.pointee.detail.map { .text($0) }
+        case .short: return .text(window.pointee.short)
+        case .age: return .duration(window.pointee.age(now: context.view.now))
+        case .top: return context.view.topConsumer(of: window.pointee).map { .text($0.label) }
+        case .top_share: return context.view.topConsumer(of: window.pointee).map { .percent($0.share) }
         }
     }
 }
