@@ -60,11 +60,16 @@ public enum TOMLSubset {
         var table = ""
         // Arrays, not sets: a config has a few dozen keys, and a `Set<String>` costs every render
         // with a config file ~220 k instructions of runtime metadata on its first use.
-        var seenTables: [String] = [""]
+        var seenTables: [String] = []
+        seenTables.reserveCapacity(8)
+        seenTables.append("")
         // Each key seen, with its table at the same index (not `table + "\0" + key`: a string
-        // built for each key cost a render ~350 instructions a key).
+        // built for each key cost a render ~350 instructions a key). Room for a config's keys
+        // made once (not a doubling at a time, three arrays of them).
         var seenKeyTables: [String] = []
         var seenKeys: [String] = []
+        seenKeyTables.reserveCapacity(16)
+        seenKeys.reserveCapacity(16)
         // UTF-8 bytes, not Characters or scalars: every render with a config file parses it, and
         // building keys and strings a scalar at a time cost it ~0.1 M instructions for ten lines.
         // Columns still count Unicode scalars. A line ends at "\n", and a "\r" before it goes with
@@ -85,12 +90,18 @@ public enum TOMLSubset {
                 scanner.advance()
                 scanner.skipSpace()
                 if scanner.peek == UInt8(ascii: "[") { throw scanner.error("arrays of tables are not supported") }
+                let nameStart = scanner.index
                 var name = try scanner.bareKey()
                 scanner.skipSpace()
                 if scanner.peek == UInt8(ascii: "."), nestable.contains(name) {
+                    let dot = scanner.index
                     scanner.advance()
                     scanner.skipSpace()
-                    name += "." + (try scanner.bareKey())
+                    let inner = scanner.index
+                    let second = try scanner.bareKey()
+                    // `[accounts.NAME]` as written, one string from its bytes; spaced, joined.
+                    name = dot == nameStart + name.utf8.count && inner == dot + 1
+                        ? scanner.text(nameStart, scanner.index) : name + "." + second
                     scanner.skipSpace()
                 }
                 guard scanner.peek == UInt8(ascii: "]") else {
