@@ -81,6 +81,7 @@ public struct JSONReader {
     }
 
     /// The next significant byte, after whitespace; `nil` at the end.
+    @inline(__always)  // (a few instructions, asked several times a member)
     private mutating func peek() -> UInt8? {
         skipWhitespace()
         return index < bytes.count ? bytes[index] : nil
