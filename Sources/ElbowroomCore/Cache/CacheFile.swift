@@ -32,7 +32,12 @@ public struct CacheFile: Codable, Sendable, Equatable {
     /// (`CacheFileReader`): this runs on every render. Held equal to its reference,
     /// `decodeWithCodable` (Tests/ElbowroomCoreTests/ReferenceDecoding.swift).
     public static func decode(_ data: Data) -> CacheFile? {
-        guard var file = CacheFileReader.read(data), file.version == currentVersion else { return nil }
+        decode(bytes: data.withUnsafeBytes { raw in [UInt8](raw.bindMemory(to: UInt8.self)) })
+    }
+
+    /// `decode(_:)` of the file's bytes as `FileSystem.readPrivateBytes` reads them.
+    public static func decode(bytes: [UInt8]) -> CacheFile? {
+        guard var file = CacheFileReader.read(bytes), file.version == currentVersion else { return nil }
         file.dropInsaneWindows()
         return file.datesAreSane ? file : nil
     }

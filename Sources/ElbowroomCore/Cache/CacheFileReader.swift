@@ -16,8 +16,8 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 enum CacheFileReader {
     typealias Failure = JSONReader.Failure
 
-    static func read(_ data: Data) -> CacheFile? {
-        var reader = JSONReader(data)
+    static func read(_ bytes: [UInt8]) -> CacheFile? {
+        var reader = JSONReader(bytes: bytes)
         do throws(Failure) {
             let file = try cacheFile(&reader)
             try reader.end()

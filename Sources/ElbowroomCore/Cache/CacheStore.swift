@@ -64,9 +64,9 @@ public struct CacheStore: Sendable {
     public func read(directoryChecked: Bool = false) -> Contents {
         if !directoryChecked, let refusal { return .refused(refusal) }
         do {
-            guard let data = try FileSystem.readPrivate(file, limit: Self.sizeLimit) else { return .missing }
-            guard let cache = CacheFile.decode(data) else {
-                return .unusable("\(file) is \(data.isEmpty ? "empty" : "corrupt, truncated or of another version")")
+            guard let bytes = try FileSystem.readPrivateBytes(file, limit: Self.sizeLimit) else { return .missing }
+            guard let cache = CacheFile.decode(bytes: bytes) else {
+                return .unusable("\(file) is \(bytes.isEmpty ? "empty" : "corrupt, truncated or of another version")")
             }
             return .loaded(cache)
         } catch {

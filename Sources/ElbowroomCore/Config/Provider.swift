@@ -193,7 +193,8 @@ public struct AccountIdentity: Sendable, Equatable {
             let directory = ClaudeCodeStorage.directory(environment: env, home: home)
             credentialsFile = ClaudeCodeStorage.credentialsFile(in: directory)
             let account = Paths.resolved(directory)
-            source = ClaudeCodeStorage.credentialsFile(in: account)
+            // (The same path again when the directory resolves to itself: no second join.)
+            source = account == directory ? credentialsFile : ClaudeCodeStorage.credentialsFile(in: account)
             key = SHA256.hexPrefix(account)
         case .codex?:
             // Keyed by where its login lives, `CODEX_HOME`.
