@@ -28,6 +28,16 @@ public struct CacheFile: Codable, Sendable, Equatable {
         self.fetch = fetch
     }
 
+    /// Every field as stored: the cache reader's (`CacheFileReader`).
+    init(version: Int, account: String, reading: Reading?, fetch: FetchState, notified: [String]?, attribution: String?) {
+        self.version = version
+        self.account = account
+        self.reading = reading
+        self.fetch = fetch
+        self.notified = notified
+        self.attribution = attribution
+    }
+
     /// The cache in `data`, or `nil` when it is not one of this version. Read by hand
     /// (`CacheFileReader`): this runs on every render. Held equal to its reference,
     /// `decodeWithCodable` (Tests/ElbowroomCoreTests/ReferenceDecoding.swift).

@@ -229,11 +229,18 @@ extension Account {
         // see the path itself.
         func expanded(_ path: String) -> String {
             if path == "~" { return base.home }
-            if path.hasPrefix("~/") { return Paths.join(base.home, String(path.dropFirst(2))) }
+            if ElbowroomEnvironment.starts(path, with: "~/") { return Paths.join(base.home, String(path.dropFirst(2))) }
             return path
         }
-        var names = [AccountIdentity.accountVariable, AccountIdentity.providerVariable]
-        var values = [name, provider == .claude ? "" : provider.word]
+        // Room for every variable at once (the literals' arrays grew again for the third).
+        var names: [String] = []
+        var values: [String] = []
+        names.reserveCapacity(4)
+        values.reserveCapacity(4)
+        names.append(AccountIdentity.accountVariable)
+        names.append(AccountIdentity.providerVariable)
+        values.append(name)
+        values.append(provider == .claude ? "" : provider.word)
         switch provider {
         case .claude:
             if let dir = settings.claudeConfigDir {
