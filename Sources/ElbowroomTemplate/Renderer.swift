@@ -84,6 +84,11 @@ struct RenderContext: Sendable {
 enum Renderer {
     static func render(_ program: Program, context: RenderContext) -> [Span] {
         var spans: [Span] = []
+        // Room at once for about as many spans as a render makes (most texts and placeholders
+        // merge into the span before them: a tooltip's 113 make some 40): grown a doubling at a
+        // time, each growth copied the spans so far, ~2.5 k instructions a tooltip; room for one
+        // each was three heap pages more with three accounts.
+        spans.reserveCapacity((program.texts.count + program.placeholders.count) / 3 + 8)
         program.ops.withUnsafeBufferPointer { ops in
             program.texts.withUnsafeBufferPointer { texts in
                 program.placeholders.withUnsafeBufferPointer { placeholders in
@@ -129,23 +134,33 @@ enum Renderer {
     /// `Character`), else by `String.hasPrefix`: that compares `Character`s, ~1 k instructions a
     /// call. The cuts above are made on UTF-8 too (`removeFirst(_:)` walks `Character`s).
     static func startsWithSeparator(_ text: String) -> Bool {
-        let bytes = text.utf8
-        let length = separator.utf8.count
-        guard bytes.starts(with: separator.utf8) else { return false }
-        return bytes.count == length || bytes[bytes.index(bytes.startIndex, offsetBy: length)] < 0x80
-            || text.hasPrefix(separator)
+        var text = text  // (`withUTF8` copies only a string that is not contiguous UTF-8 already)
+        let found = text.withUTF8 { bytes -> Bool? in
+            separatorUTF8.withUnsafeBufferPointer { separator in
+                guard bytes.count >= separator.count,
+                      UnsafeBufferPointer(rebasing: bytes[..<separator.count]).elementsEqual(separator) else { return false }
+                return bytes.count == separator.count || bytes[separator.count] < 0x80 ? true : nil
+            }
+        }
+        return found ?? text.hasPrefix(separator)
     }
 
     /// Whether `text` ends with the separator as whole `Character`s: as UTF-8 when the byte
     /// before it is ASCII (no ASCII character joins what follows it), else by `String.hasSuffix`.
     static func endsWithSeparator(_ text: String) -> Bool {
-        let bytes = text.utf8
-        let length = separator.utf8.count
-        guard bytes.count >= length else { return false }
-        let start = bytes.index(bytes.endIndex, offsetBy: -length)
-        guard bytes[start...].elementsEqual(separator.utf8) else { return false }
-        return start == bytes.startIndex || bytes[bytes.index(before: start)] < 0x80 || text.hasSuffix(separator)
+        var text = text
+        let found = text.withUTF8 { bytes -> Bool? in
+            separatorUTF8.withUnsafeBufferPointer { separator in
+                let start = bytes.count - separator.count
+                guard start >= 0, UnsafeBufferPointer(rebasing: bytes[start...]).elementsEqual(separator) else { return false }
+                return start == 0 || bytes[start - 1] < 0x80 ? true : nil
+            }
+        }
+        return found ?? text.hasSuffix(separator)
     }
+
+    /// `separator`'s UTF-8.
+    private static let separatorUTF8 = Array(separator.utf8)
 
     /// Appends the rendering of `walk.ops[range]`; returns whether every placeholder had a value
     /// (a conditional group inside decides for itself and does not count). Inside a conditional
@@ -213,7 +228,7 @@ enum Renderer {
     }
 
     /// A styled group's own style: for `level`, the worst level of the windows its placeholders
-    /// read (each in its own account, when they name one).
+    /// read (each in its own account, when the template names accounts).
     @inline(never)
     private static func groupStyle(_ walk: Walk, _ range: Range<Int>, _ parsed: StyleSpec.Parsed,
                                    context: RenderContext) -> Style {
@@ -223,13 +238,7 @@ enum Renderer {
             var worst: Level?
             for i in range {
                 guard case .placeholder(let k) = walk.ops[i] else { continue }
-                let placeholder = walk.placeholders.baseAddress! + k
-                guard let name = placeholder.pointee.variable.windowName else { continue }
-                if context.namesAccounts {
-                    let account = placeholder.pointee.account
-                    let own = account == nil ? context : context.forAccount(account!)
-                    if let level = own?.window(named: name)?.level { worst = max(worst ?? level, level) }
-                } else if let level = context.read(window: name, { $0.pointee.level }) {
+                if let level = level(of: walk.placeholders.baseAddress! + k, context: context) {
                     worst = max(worst ?? level, level)
                 }
             }
@@ -237,6 +246,18 @@ enum Renderer {
             own.foreground = nil
         }
         return own
+    }
+
+    /// The level of the window `placeholder` reads, in the account it names when the template
+    /// names accounts. (A function of its own: inlined, it made `groupStyle`'s frame 14 kB, the
+    /// deepest on a render's stack.)
+    @inline(never)
+    private static func level(of placeholder: UnsafePointer<Placeholder>, context: RenderContext) -> Level? {
+        guard let name = placeholder.pointee.variable.windowName else { return nil }
+        if context.namesAccounts, let account = placeholder.pointee.account {
+            return context.forAccount(account)?.window(named: name)?.level
+        }
+        return context.read(window: name) { $0.pointee.level }
     }
 
     /// A conditional group once per account, in config order.
@@ -283,8 +304,10 @@ enum Renderer {
     /// Appends text, merging it into the last span when the style is the same.
     private static func append(_ text: String, style: Style, to spans: inout [Span]) {
         guard !text.isEmpty else { return }
-        if let last = spans.last, last.style == style {
-            GrowingText.append(text, to: &spans[spans.count - 1].text)
+        // (The last span's style looked at where it is: `spans.last` is a copy of the span.)
+        let last = spans.count - 1
+        if last >= 0 && spans[last].style == style {
+            GrowingText.append(text, to: &spans[last].text)
         } else {
             spans.append(Span(text, style: style))
         }

@@ -197,7 +197,7 @@ import ElbowroomTestSupport
     }
 
     static func rate(_ samples: [HistorySample], now: Int64) -> Double? {
-        BurnRate.percentPerHour(samples.map(HistoryPoint.init)[...], now: now)
+        BurnRate.percentPerHour(HistoryPoints(samples.map(HistoryPoint.init)), now: now)
     }
 
     @Test func aSteadyPercentAMinuteIsSixtyAnHour() throws {
@@ -209,7 +209,7 @@ import ElbowroomTestSupport
     @Test func noValueWithFewerThanThreeSamplesOrUnderTenMinutes() {
         #expect(Self.rate(Self.samples([(0, 1), (1200, 20)]), now: 1_800_001_200) == nil)
         #expect(Self.rate(Self.samples([(0, 1), (60, 2), (120, 3)]), now: 1_800_000_120 + 400) == nil)
-        #expect(BurnRate.percentPerHour([], now: 1_800_000_000) == nil)
+        #expect(BurnRate.percentPerHour(HistoryPoints([]), now: 1_800_000_000) == nil)
     }
 
     @Test func aQuietStretchCountsAsQuietHoweverFewSamplesItLeft() throws {
@@ -258,7 +258,7 @@ import ElbowroomTestSupport
 @Suite struct SparklineTests {
     @Test func drawsTheWindowSoFarOnAnAbsoluteScale() throws {
         let samples = (0...7).map { HistorySample(at: Int64($0) * 600, key: "five_hour", used: Double($0) * 100 / 7, resetsAt: nil) }
-        let line = try #require(Sparkline(samples.map(HistoryPoint.init)[...], now: 4200))
+        let line = try #require(Sparkline(HistoryPoints(samples.map(HistoryPoint.init)), now: 4200))
         #expect(line.render(points: 8) == "▁▂▃▄▅▆▇█")
         #expect(line.render(points: 4) == "▁▃▅█")
         #expect(line.render(points: 1) == "█")
@@ -267,12 +267,12 @@ import ElbowroomTestSupport
 
     @Test func eachPointIsTheLastNumberKnownThenAndNowExtendsIt() throws {
         let samples = [HistorySample(at: 0, key: "k", used: 0, resetsAt: nil), HistorySample(at: 60, key: "k", used: 100, resetsAt: nil)]
-        let line = try #require(Sparkline(samples.map(HistoryPoint.init)[...], now: 600))
+        let line = try #require(Sparkline(HistoryPoints(samples.map(HistoryPoint.init)), now: 600))
         #expect(line.render(points: 3) == "▁██")
     }
 
     @Test func oneSampleIsNoHistory() {
-        #expect(Sparkline([HistoryPoint(at: 0, used: 50)], now: 10) == nil)
+        #expect(Sparkline(HistoryPoints([HistoryPoint(at: 0, used: 50)]), now: 10) == nil)
     }
 }
 

@@ -46,8 +46,8 @@ import ElbowroomTestSupport
         #expect(history.samples.map(\.key) == ["five_hour", "five_hour", "five_hour", "seven_day_oauth_apps"])
         // The series of a window observed at its last point is handed out as it lies.
         let instance = history.instance(of: Self.window("five_hour", used: 12.25, resetsAt: 1_800_010_800))
-        #expect(Array(instance) == Array(history.points[0..<3]))
-        #expect(instance.startIndex == 0)
+        #expect(instance.array == Array(history.points[0..<3]))
+        #expect(instance.numbers.startIndex == 0 && instance.numbers.count == 6, "not copied")
     }
 
     @Test func aWindowOfUnknownResetReadsOnlyTheSeriesOfUnknownReset() throws {
@@ -57,10 +57,10 @@ import ElbowroomTestSupport
             seven_day_opus 1800259200 1800000000 600:7 0:8
 
             """))
-        #expect(history.instance(of: Self.window("seven_day_opus", used: 2, resetsAt: nil)).map(\.used) == [1, 2])
-        #expect(history.instance(of: Self.window("seven_day_opus", used: 8, resetsAt: 1_800_259_200)).map(\.used) == [7, 8])
+        #expect(history.instance(of: Self.window("seven_day_opus", used: 2, resetsAt: nil)).array.map(\.used) == [1, 2])
+        #expect(history.instance(of: Self.window("seven_day_opus", used: 8, resetsAt: 1_800_259_200)).array.map(\.used) == [7, 8])
         // A reset nothing in the history has: the window's own observation alone.
-        #expect(history.instance(of: Self.window("seven_day_opus", used: 9, resetsAt: 1_800_300_000)).map(\.used) == [9])
+        #expect(history.instance(of: Self.window("seven_day_opus", used: 9, resetsAt: 1_800_300_000)).array.map(\.used) == [9])
     }
 
     @Test func anInstanceIsChosenByItsResetTimeWithinAMinute() throws {
@@ -70,13 +70,13 @@ import ElbowroomTestSupport
 
             """))
         for reset: Int64 in [1_800_010_740, 1_800_010_800, 1_800_010_860] {
-            #expect(history.instance(of: Self.window("five_hour", used: 2, resetsAt: reset)).map(\.used) == [1, 2], "\(reset)")
+            #expect(history.instance(of: Self.window("five_hour", used: 2, resetsAt: reset)).array.map(\.used) == [1, 2], "\(reset)")
         }
         for reset: Int64 in [1_800_010_739, 1_800_010_861] {
-            #expect(history.instance(of: Self.window("five_hour", used: 3, resetsAt: reset)).map(\.used) == [3], "\(reset)")
+            #expect(history.instance(of: Self.window("five_hour", used: 3, resetsAt: reset)).array.map(\.used) == [3], "\(reset)")
         }
-        #expect(history.instance(of: Self.window("five_hour", used: 3, resetsAt: nil)).map(\.used) == [3])
-        #expect(history.instance(of: Self.window("seven_day", used: 3, resetsAt: 1_800_010_800)).map(\.used) == [3])
+        #expect(history.instance(of: Self.window("five_hour", used: 3, resetsAt: nil)).array.map(\.used) == [3])
+        #expect(history.instance(of: Self.window("seven_day", used: 3, resetsAt: 1_800_010_800)).array.map(\.used) == [3])
     }
 
     @Test func aDigestThatListsAWindowTwiceReadsAsTheSamplesDid() throws {
@@ -99,9 +99,9 @@ import ElbowroomTestSupport
                        Self.window("five_hour", used: 15, resetsAt: 1_800_010_800, observed: Self.newest + 60),
                        Self.window("five_hour", used: 12, resetsAt: 1_800_010_800, observed: Self.newest - 120),
                        Self.window("five_hour", used: 99, resetsAt: 1_800_020_000)] {
-            #expect(Array(history.instance(of: window)) == Self.reference(samples, window))
+            #expect(history.instance(of: window).array == Self.reference(samples, window))
         }
-        #expect(history.instance(of: Self.window("five_hour", used: 14, resetsAt: 1_800_010_800)).map(\.used) == [10, 11, 12, 13, 14])
+        #expect(history.instance(of: Self.window("five_hour", used: 14, resetsAt: 1_800_010_800)).array.map(\.used) == [10, 11, 12, 13, 14])
     }
 
     @Test func aMalformedDigestIsUnusableWhole() {
@@ -135,7 +135,7 @@ import ElbowroomTestSupport
                                        to: store.digestFile, mode: 0o600)
         let history = try store.readForRender()
         #expect(history.samples == samples)
-        #expect(history.instance(of: Self.window("five_hour", used: 12, resetsAt: 1_800_010_800)).map(\.used) == [11, 12])
+        #expect(history.instance(of: Self.window("five_hour", used: 12, resetsAt: 1_800_010_800)).array.map(\.used) == [11, 12])
     }
 
     @Test func theDigestPathReplacesTheHistorysSuffix() {
@@ -183,7 +183,7 @@ import ElbowroomTestSupport
                 for reset in resets {
                     let observed = t + Int64(random.below(3) - 1) * Int64(random.below(600))
                     let window = Self.window(key, used: Double(random.below(10_001)) / 100, resetsAt: reset, observed: observed)
-                    #expect(Array(history.instance(of: window)) == Self.reference(samples, window), "round \(round)")
+                    #expect(history.instance(of: window).array == Self.reference(samples, window), "round \(round)")
                 }
             }
         }
@@ -277,12 +277,13 @@ import ElbowroomTestSupport
                 points.append(HistoryPoint(at: t, used: random.below(9) == 0 ? used + 1e-7 : used))
             }
             let now = t + Int64(random.below(5000))
-            let rate = BurnRate.percentPerHour(points[...], now: now)
+            let rate = BurnRate.percentPerHour(HistoryPoints(points), now: now)
             #expect(rate?.bitPattern == reference(points, now: now)?.bitPattern)
             if rate != nil { rates += 1 }
             // From the middle of an array too (a digest's series is a slice of its points).
             let padded = [HistoryPoint(at: 0, used: 99)] + points + [HistoryPoint(at: 0, used: 1)]
-            #expect(BurnRate.percentPerHour(padded[1..<(padded.count - 1)], now: now)?.bitPattern == rate?.bitPattern)
+            #expect(BurnRate.percentPerHour(HistoryPoints(numbers: HistoryPoints(padded).numbers[2..<(2 * padded.count - 2)]), now: now)?.bitPattern
+                    == rate?.bitPattern)
         }
         #expect(rates > 500)
     }
@@ -290,9 +291,25 @@ import ElbowroomTestSupport
     @Test func aSparklineOfASliceDrawsItsOwnPoints() throws {
         let points = [HistoryPoint(at: 0, used: 100)] + (0...7).map { HistoryPoint(at: Int64($0) * 600, used: Double($0) * 100 / 7) }
             + [HistoryPoint(at: 9000, used: 100)]
-        let line = try #require(Sparkline(points[1..<9], now: 4200))
+        let line = try #require(Sparkline(HistoryPoints(numbers: HistoryPoints(points).numbers[2..<18]), now: 4200))
         #expect(line.render(points: 8) == "▁▂▃▄▅▆▇█")
         #expect(line.render(points: 4) == "▁▃▅█")
+    }
+
+    /// A glyph's level is `(percent / 100 * 7).rounded()`, as it was worked out before.
+    @Test func sparklineLevelsAreTheRoundedScale() {
+        var values: [Double] = [0, 100, -1, 101, .nan, .infinity, -.infinity, -0.0, .leastNonzeroMagnitude]
+        for k in 0...7 {
+            let half = (Double(k) + 0.5) / 7 * 100
+            values += [half, half.nextUp, half.nextDown, Double(k) / 7 * 100]
+        }
+        for hundredths in 0...10_000 { values.append(Double(hundredths) / 100) }
+        var random = Generator(seed: 11)
+        for _ in 0..<10_000 { values.append(Double(random.below(1 << 30)) / Double(1 << 30) * 100) }
+        for value in values {
+            let clamped = value.isFinite ? min(max(value, 0), 100) : 0
+            #expect(Sparkline.level(value) == Int((clamped / 100 * 7).rounded()), "\(value)")
+        }
     }
 
     struct Generator {

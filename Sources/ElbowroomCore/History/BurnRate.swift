@@ -20,24 +20,25 @@ public enum BurnRate {
 
     /// Percent per hour from `points` (one window instance, oldest first) as of `now`
     /// (Unix seconds), or `nil`.
-    public static func percentPerHour(_ points: ArraySlice<HistoryPoint>, now: Int64) -> Double? {
-        points.withUnsafeBufferPointer { points in
+    public static func percentPerHour(_ points: HistoryPoints, now: Int64) -> Double? {
+        points.read { points in
             guard points.count >= minimumSamples else { return nil }
-            let end = max(now, points[points.count - 1].at)
+            let end = max(now, points.at(points.count - 1))
             let start = end - horizon
             // The point in force when the hour opens, then every one inside it.
             var inside = 0
-            while inside < points.count && points[inside].at < start { inside += 1 }
-            let used = UnsafeBufferPointer(rebasing: points[(inside > 0 ? inside - 1 : 0)...])
-            let from = max(start, used[0].at)
+            while inside < points.count && points.at(inside) < start { inside += 1 }
+            let first = inside > 0 ? inside - 1 : 0
+            let from = max(start, points.at(first))
             guard end - from >= minimumSpan else { return nil }
-            return slope(used, from: from, to: end).map { max(0, $0 * 3600) }
+            return slope(points, first: first, from: from, to: end).map { max(0, $0 * 3600) }
         }
     }
 
-    /// The least-squares slope, percent per second, of the step function through `points`
-    /// sampled every `step` seconds from `from` to `to`.
-    static func slope(_ points: UnsafeBufferPointer<HistoryPoint>, from: Int64, to: Int64) -> Double? {
+    /// The least-squares slope, percent per second, of the step function through `points` from
+    /// `first` on, sampled every `step` seconds from `from` to `to`.
+    @inline(__always)
+    static func slope(_ points: HistoryPoints.Reader, first: Int, from: Int64, to: Int64) -> Double? {
         // The times are whole multiples of the step from 0: their count, sum and sum of squares
         // are integers, which a running sum of doubles adds exactly, so they are written out
         // here; the sums over the numbers are added up step by step as before (in that order:
@@ -47,13 +48,13 @@ public enum BurnRate {
         let sumT = Double(step * (m * (m - 1) / 2))
         let sumTT = Double(step * step * ((m - 1) * m * (2 * m - 1) / 6))
         var sumU = 0.0, sumTU = 0.0
-        var index = 0
+        var index = first
         var t = from
         while t <= to {
-            while index + 1 < points.count && points[index + 1].at <= t { index += 1 }
-            let y = points[index].used
+            while index + 1 < points.count && points.at(index + 1) <= t { index += 1 }
+            let y = points.used(index)
             // Every step before the next point comes in reads this one.
-            let until = index + 1 < points.count ? min(to, points[index + 1].at - 1) : to
+            let until = index + 1 < points.count ? min(to, points.at(index + 1) - 1) : to
             repeat {
                 let x = Double(t - from)
                 sumU += y

@@ -113,9 +113,13 @@ struct ByteCursor {
     /// each window once).
     mutating func key() -> String? {
         let start = i
-        while i < b.count, b[i] != 0x20, b[i] != 0x0A { i &+= 1 }
+        // Up to the space after it; a newline, the end or any other byte a key may not have
+        // (`HistoryFile.isKeyByte`) makes the line unusable.
+        while i < b.count, b[i] != 0x20 {
+            guard HistoryFile.isKeyByte(b[i]) else { return nil }
+            i &+= 1
+        }
         guard i > start, i - start <= 64 else { return nil }
-        for k in start..<i where !HistoryFile.isKeyByte(b[k]) { return nil }
         return String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
     }
 

@@ -139,26 +139,28 @@ public enum HistoryDigest {
         var usable = true
         // Every point takes four bytes or more (` 0:0`): room for all of them at once, filled
         // in place (appended one by one, each point cost a uniqueness and a capacity check).
-        let points = [HistoryPoint](unsafeUninitializedCapacity: (bytes.count - c.i) / 4) { points, count in
+        // Two numbers a point (`HistoryPoints`).
+        let numbers = [Int64](unsafeUninitializedCapacity: 2 * ((bytes.count - c.i) / 4)) { numbers, count in
             while !c.atEnd {
                 guard let key = c.key(), c.space(), let resetsAt = c.resetTime(), c.space(),
-                      let newest = c.integer(), readPoints(&c, newest: newest, into: points, count: &count),
+                      let newest = c.integer(), readPoints(&c, newest: newest, into: numbers, count: &count),
                       c.byte(0x0A) else {
                     usable = false
+                    count = 0
                     return
                 }
-                UsageHistory.addRun(key: key, resetsAt: resetsAt, end: count, keys: &keys, marks: &marks)
+                UsageHistory.addRun(key: key, resetsAt: resetsAt, end: count / 2, keys: &keys, marks: &marks)
             }
         }
-        return usable ? UsageHistory(points: points, keys: keys, marks: marks) : nil
+        return usable ? UsageHistory(numbers: numbers, keys: keys, marks: marks) : nil
     }
 
     /// Reads the points of a line (` AGE:USED` each, oldest first) from `c` up to the line's end
-    /// into `points` from `count` on; `false` when one is malformed or out of order. Thousands a
+    /// into `numbers` (two each, as `HistoryPoints` holds them) from `count` on; `false` when one is malformed or out of order. Thousands a
     /// render, so in locals, and with no look at where the bytes end: the digest's last byte is
     /// a newline, which ends every run of digits.
     @inline(__always)
-    static func readPoints(_ c: inout ByteCursor, newest: Int64, into points: UnsafeMutableBufferPointer<HistoryPoint>,
+    static func readPoints(_ c: inout ByteCursor, newest: Int64, into numbers: UnsafeMutableBufferPointer<Int64>,
                            count: inout Int) -> Bool {
         let b = c.b.baseAddress!
         var i = c.i
@@ -202,9 +204,10 @@ public enum HistoryDigest {
                 guard whole <= 100 else { return false }
                 used = Double(whole)
             }
-            guard n < points.count else { return false }
-            points.initializeElement(at: n, to: HistoryPoint(at: newest &- age, used: used))
-            n &+= 1
+            guard n &+ 1 < numbers.count else { return false }
+            numbers.initializeElement(at: n, to: newest &- age)
+            numbers.initializeElement(at: n &+ 1, to: HistoryPoints.bits(used))
+            n &+= 2
             previousAge = age
         }
         return true

@@ -1,4 +1,3 @@
-// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// One number of a window instance's history: what `BurnRate` and `Sparkline` read. The window
 /// and instance it belongs to are its `HistorySeries`'s, said once for all of its points (a
 /// `HistorySample` says them again on every line, and holds its key as a `String`).

@@ -5,7 +5,7 @@
 /// `▁▁▁` is an idle window, not a flat line at any height.
 public struct Sparkline: Sendable, Equatable {
     /// One window instance's points, oldest first.
-    public var points: ArraySlice<HistoryPoint>
+    public var points: HistoryPoints
     /// The time of the last point (the render's now, or the last sample when that is later).
     public var end: Int64
 
@@ -14,36 +14,48 @@ public struct Sparkline: Sendable, Equatable {
 
     /// From one window instance's points (oldest first); `nil` with fewer than two, since one
     /// number is not a history.
-    public init?(_ points: ArraySlice<HistoryPoint>, now: Int64) {
+    public init?(_ points: HistoryPoints, now: Int64) {
         guard points.count >= 2 else { return nil }
         self.points = points
-        end = max(now, points[points.endIndex - 1].at)
+        end = max(now, points[points.count - 1].at)
     }
 
     /// `points` glyphs (at least 1), the last one at `end`.
     public func render(points: Int) -> String {
         let count = max(1, points)
-        let samples = self.points
-        let start = Double(samples[samples.startIndex].at)
-        let span = Double(end) - start
-        // As UTF-8, written into the string's own buffer: every glyph is E2 96 81…88
-        // (U+2581…U+2588). Appending `Character`s cost a tooltip ~4 k instructions a sparkline.
-        return String(unsafeUninitializedCapacity: 3 * count) { bytes in
-            var index = samples.startIndex
-            for i in 0..<count {
-                let t = count == 1 ? Double(end) : start + span * Double(i) / Double(count - 1)
-                while index + 1 < samples.endIndex && Double(samples[index + 1].at) <= t { index += 1 }
-                bytes[3 * i] = 0xE2
-                bytes[3 * i + 1] = 0x96
-                bytes[3 * i + 2] = 0x81 + UInt8(Self.level(samples[index].used))
+        let end = self.end
+        return self.points.read { samples in
+            let start = Double(samples.at(0))
+            let span = Double(end) - start
+            // As UTF-8, written into the string's own buffer: every glyph is E2 96 81…88
+            // (U+2581…U+2588). Appending `Character`s cost a tooltip ~4 k instructions a sparkline.
+            return String(unsafeUninitializedCapacity: 3 * count) { bytes in
+                var index = 0
+                for i in 0..<count {
+                    let t = count == 1 ? Double(end) : start + span * Double(i) / Double(count - 1)
+                    while index + 1 < samples.count && Double(samples.at(index + 1)) <= t { index += 1 }
+                    bytes[3 * i] = 0xE2
+                    bytes[3 * i + 1] = 0x96
+                    bytes[3 * i + 2] = 0x81 + UInt8(Self.level(samples.used(index)))
+                }
+                return 3 * count
             }
-            return 3 * count
         }
     }
 
     /// Which of `glyphs` stands for `percent`.
     static func level(_ percent: Double) -> Int {
         let clamped = percent.isFinite ? min(max(percent, 0), 100) : 0
-        return Int((clamped / 100 * Double(glyphs.count - 1)).rounded())
+        // `(clamped / 100 * 7).rounded()`, halves away from zero, counted against the halves
+        // between the levels (the same number, without a call to `round` and a checked
+        // conversion for each glyph; a test holds them equal).
+        let scaled = clamped / 100 * Double(glyphs.count - 1)
+        var level = 0
+        var half = 0.5
+        while level < glyphs.count - 1 && scaled >= half {
+            level += 1
+            half += 1
+        }
+        return level
     }
 }

@@ -1,12 +1,12 @@
-// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// The history as a render sees it: series after series, each a run of one window instance's
 /// points — a digest's line (`HistoryDigest`), or in the whole history (`HistoryFile`) each run
 /// of consecutive samples with one key and one reset time. A series says its key and reset
-/// time once; a point is 16 bytes and holds no `String` (a digest's samples, each a
+/// time once; a point is two numbers and holds no `String` (a digest's samples, each a
 /// `HistorySample` with its key, cost a render some 250 instructions apiece).
 public struct UsageHistory: Sendable, Equatable {
-    /// Every series' points, series after series, each in the order recorded (oldest first).
-    public internal(set) var points: [HistoryPoint]
+    /// Every series' points, series after series, each in the order recorded (oldest first):
+    /// two numbers a point, as `HistoryPoints` reads them.
+    var numbers: [Int64]
     /// Each series' window key.
     var keys: [String]
     /// Each series' reset time and extent, three numbers a series: 1 when its reset time is
@@ -16,7 +16,7 @@ public struct UsageHistory: Sendable, Equatable {
     var marks: [Int64]
 
     public init() {
-        points = []
+        numbers = []
         keys = []
         marks = []
     }
@@ -24,15 +24,16 @@ public struct UsageHistory: Sendable, Equatable {
     /// The samples in the order given (a history file's: time order), as runs.
     public init(samples: [HistorySample]) {
         self.init()
-        points.reserveCapacity(samples.count)
+        numbers.reserveCapacity(2 * samples.count)
         for sample in samples {
-            points.append(HistoryPoint(sample))
-            Self.addRun(key: sample.key, resetsAt: sample.resetsAt, end: points.count, keys: &keys, marks: &marks)
+            numbers.append(sample.at)
+            numbers.append(HistoryPoints.bits(sample.used))
+            Self.addRun(key: sample.key, resetsAt: sample.resetsAt, end: numbers.count / 2, keys: &keys, marks: &marks)
         }
     }
 
-    init(points: [HistoryPoint], keys: [String], marks: [Int64]) {
-        self.points = points
+    init(numbers: [Int64], keys: [String], marks: [Int64]) {
+        self.numbers = numbers
         self.keys = keys
         self.marks = marks
     }
@@ -56,7 +57,10 @@ public struct UsageHistory: Sendable, Equatable {
         marks.append(Int64(end))
     }
 
-    public var isEmpty: Bool { points.isEmpty }
+    public var isEmpty: Bool { numbers.isEmpty }
+
+    /// Every point, series after series.
+    public var points: [HistoryPoint] { HistoryPoints(numbers: numbers[...]).array }
 
     /// The number of series.
     public var seriesCount: Int { keys.count }
@@ -80,9 +84,10 @@ public struct UsageHistory: Sendable, Equatable {
     /// samples in their order.
     public var samples: [HistorySample] {
         var samples: [HistorySample] = []
+        let points = HistoryPoints(numbers: numbers[...])
         samples.reserveCapacity(points.count)
         for s in series {
-            for point in points[s.start..<s.end] {
+            for point in (s.start..<s.end).map({ points[$0] }) {
                 samples.append(HistorySample(at: point.at, key: s.key, used: point.used, resetsAt: s.resetsAt))
             }
         }
@@ -95,7 +100,7 @@ public struct UsageHistory: Sendable, Equatable {
     ///
     /// A digest's series of that instance, already ending with the observation (what a render
     /// finds), is handed out as it lies in `points`, not copied.
-    public func instance(of window: UsageWindow) -> ArraySlice<HistoryPoint> {
+    public func instance(of window: UsageWindow) -> HistoryPoints {
         let reset = window.resetsAt.map { EpochTime.seconds($0) }
         let observed = EpochTime.seconds(window.observedAt)
         var first = -1, firstStart = 0, firstEnd = 0
@@ -111,12 +116,15 @@ public struct UsageHistory: Sendable, Equatable {
             count += end - start
         }
         if matches == 1 {
-            let whole = points[firstStart..<firstEnd]
-            var later = false
-            for point in whole where point.at > observed { later = true }
-            if !later && whole[whole.endIndex - 1].at == observed { return whole }
+            let whole = HistoryPoints(numbers: numbers[2 * firstStart..<2 * firstEnd])
+            let asItLies = whole.read { points in
+                var later = false
+                for k in 0..<points.count where points.at(k) > observed { later = true }
+                return !later && points.at(points.count - 1) == observed
+            }
+            if asItLies { return whole }
         }
-        var instance: ArraySlice<HistoryPoint> = []
+        var instance = HistoryPoints(numbers: [])
         instance.reserveCapacity(count + 1)
         if matches > 0 {
             start = firstStart
@@ -124,8 +132,8 @@ public struct UsageHistory: Sendable, Equatable {
                 let end = Int(marks[3 * s + 2])
                 defer { start = end }
                 guard keys[s] == window.key, HistorySample.sameInstance(resetsAt(ofSeries: s), reset) else { continue }
-                for point in points[start..<end] where point.at <= observed {
-                    instance.append(point)
+                for k in start..<end where numbers[2 * k] <= observed {
+                    instance.append(HistoryPoint(at: numbers[2 * k], used: HistoryPoints.percent(numbers[2 * k + 1])))
                 }
             }
         }
