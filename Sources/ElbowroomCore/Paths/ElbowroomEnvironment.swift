@@ -190,9 +190,11 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
     public func absolutePath(_ name: String, home: String? = nil) -> String? {
         guard let value = self[name] else { return nil }
         let expanded: String
-        if name == "HOME" {
+        // A value that does not start with `~` (nearly every one) is itself: no comparison of
+        // names or of `~` made for it.
+        if value.utf8.first != UInt8(ascii: "~") || name == "HOME" {
             expanded = value
-        } else if value == "~" {
+        } else if value.utf8.count == 1 {  // "~"
             expanded = home ?? self.home
         } else if Self.starts(value, with: "~/") {
             let home = home ?? self.home

@@ -235,21 +235,25 @@ private final class AccountPart: @unchecked Sendable {
         self.cacheDir = cacheDir
     }
 
-    var identity: AccountIdentity { lock.withLock { make() } }
+    var identity: AccountIdentity {
+        lock.withLock {
+            make()
+            return made!
+        }
+    }
 
     var cacheFile: String {
         lock.withLock {
-            _ = make()
+            make()
             return file
         }
     }
 
-    /// (Under the lock.)
-    private func make() -> AccountIdentity {
-        if let made { return made }
-        let identity = AccountIdentity(environment: environment, home: home)
-        made = identity
-        file = Paths.accountFile(cacheDir, identity.key, ".json")
-        return identity
+    /// Works the part out once (under the lock). It returns nothing: the cache file's name is
+    /// asked far more than the identity, and handing the identity back copied it to no use.
+    private func make() {
+        guard made == nil else { return }
+        made = AccountIdentity(environment: environment, home: home)
+        file = Paths.accountFile(cacheDir, made!.key, ".json")
     }
 }
