@@ -49,7 +49,8 @@ public struct CacheFile: Codable, Sendable, Equatable {
     public static func decode(bytes: [UInt8]) -> CacheFile? {
         guard var file = CacheFileReader.read(bytes), file.version == currentVersion else { return nil }
         file.dropInsaneWindows()
-        return file.datesAreSane ? file : nil
+        guard file.datesAreSane else { return nil }
+        return consume file  // (moved out, not copied and the local destroyed)
     }
 
     /// Every date within a century of 1970…2070 (`EpochTime.isSane`): a file with absurd times
