@@ -171,9 +171,7 @@ enum Filter: Sendable, Equatable {
         case (.fixed(let n), .money(let minor, let currency, let exponent)):
             return .text(NumberText.money(minor: minor, currency: currency, exponent: exponent, decimals: n))
         case (.pad(let width), _):
-            let text = formatted()
-            let padding = String(repeating: " ", count: max(0, abs(width) - text.count))
-            return .text(width < 0 ? text + padding : padding + text)
+            return .text(Self.pad(formatted(), width: width))
         case (.bar(let width, let fill), .percent(let p)):
             return .text(Self.bar(p, width: width, fill: fill))
         case (.spark(let points), .spark(let line)):
@@ -196,6 +194,29 @@ enum Filter: Sendable, Equatable {
             // A value of another type than the filter was checked for: only after `default`
             // put text in place of a missing one. Leave it as it is.
             return value
+        }
+    }
+
+    /// `text` with spaces before it (after it, for a negative `width`) to `abs(width)` characters.
+    /// Text of ASCII without a CR (each byte a `Character`: a number, most labels) is measured
+    /// in bytes, not by walking its `Character`s, and written with its spaces in one string
+    /// (`count`, `String(repeating:)` and a join cost a pad ~500 instructions).
+    static func pad(_ text: String, width: Int) -> String {
+        var text = text  // (`withUTF8` copies only a string that is not contiguous UTF-8 already)
+        let bytes = text.withUTF8 { utf8 -> Int? in
+            for byte in utf8 where byte >= 0x80 || byte == 0x0D { return nil }
+            return utf8.count
+        }
+        let padding = max(0, abs(width) - (bytes ?? text.count))
+        guard padding > 0 else { return text }
+        return text.withUTF8 { utf8 in
+            String(unsafeUninitializedCapacity: utf8.count + padding) { out in
+                let start = width < 0 ? 0 : padding
+                for i in 0..<utf8.count { out[start + i] = utf8[i] }
+                let spaces = width < 0 ? utf8.count : 0
+                for i in spaces..<spaces + padding { out[i] = 0x20 }
+                return utf8.count + padding
+            }
         }
     }
 

@@ -33,8 +33,7 @@ enum Value: Sendable, Equatable {
         case .percent(let p): return NumberText.fixed(p, decimals: 0, rule: PercentText.rule)
         case .duration(let d): return DurationText.short(d)
         case .date(let date):
-            let format = abs(date.timeIntervalSince(now)) > 86400 ? "%a %H:%M" : "%H:%M"
-            return localTime.format(date, format)
+            return localTime.clock(date, weekday: abs(date.timeIntervalSince(now)) > 86400)
         case .flag: return ""
         case .text(let s): return SafeText.clean(s, lines: .join)
         case .level(let l): return l.rawValue
