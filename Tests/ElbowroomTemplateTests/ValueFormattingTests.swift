@@ -79,3 +79,16 @@ struct ValueFormattingTests {
         }
     }
 }
+
+/// What a filter makes from numbers and glyphs is shown as it is, but a bar filled with a
+/// control from the template is cleaned as any text is.
+struct FilteredTextCleaningTests {
+    @Test(arguments: [
+        ("{5h.left|bar(4)}", "█▌  "), ("{5h.left|bar(4, \"\t\")}", "█▌  "), ("{5h.left|bar(4, \"\u{7}\")}", "█▌"),
+        ("{5h.left|bar(4, \"\u{200E}\")}", "█▌"), ("{5h.left|bar(4, ░)|pad(6)}", "  █▌░░"), ("{5h.left|fixed(1)|pad(-6)}|", "37.0  |"),
+    ])
+    func filteredText(template: String, expected: String) throws {
+        let text = try Template.parse(template).text(.fresh)
+        #expect(text == expected)
+    }
+}

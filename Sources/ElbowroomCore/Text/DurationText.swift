@@ -17,8 +17,10 @@ public enum DurationText {
     public static func short(_ seconds: TimeInterval) -> String {
         let (d, h, m, s) = parts(seconds)
         // Written as bytes into the string's own buffer: interpolated, a duration cost ~470
-        // instructions (a tooltip formats one per window).
-        return String(unsafeUninitializedCapacity: 32) { bytes in
+        // instructions (a tooltip formats one per window). At most 15 bytes (`11574074074d23h`):
+        // a capacity of 15 or less makes a small string, with no heap buffer and, for ASCII,
+        // no validation.
+        return String(unsafeUninitializedCapacity: 15) { bytes in
             var n = 0
             if d > 0 {
                 put(d, "d", into: bytes, at: &n)

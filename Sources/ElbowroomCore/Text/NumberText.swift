@@ -38,7 +38,13 @@ public enum NumberText {
                 start -= 1
                 buffer[start] = UInt8(ascii: "-")
             }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
+            let digits = UnsafeBufferPointer(rebasing: buffer[start...])
+            // A capacity of 15 or less makes a small string, and ASCII in one is not validated.
+            guard digits.count <= 15 else { return String(decoding: digits, as: UTF8.self) }
+            return String(unsafeUninitializedCapacity: digits.count) { out in
+                for i in 0..<digits.count { out[i] = digits[i] }
+                return digits.count
+            }
         }
     }
 

@@ -155,46 +155,61 @@ enum Filter: Sendable, Equatable {
 
     // MARK: Applying
 
+    /// (One switch on the filter, then a look at the value: a switch on the pair copied both
+    /// into a tuple and destroyed it, and `self == .exists` called `==` on filters, ~120
+    /// instructions a filter.)
     func apply(_ value: Value?, context: RenderContext) -> Value? {
-        if case .default(let text) = self {
-            return value?.isPresent == true ? value : .text(text)
+        switch self {
+        case .default(let text): return value?.isPresent == true ? value : .text(text)
+        case .exists: return .flag(value?.isPresent == true)
+        case .not: return .flag(value?.isPresent != true)
+        default: break
         }
-        if self == .exists { return .flag(value?.isPresent == true) }
-        if self == .not { return .flag(value?.isPresent != true) }
         guard let value, value.isPresent else { return value }
-        let formatted = { value.formatted(now: context.view.now, localTime: context.localTime) }
-        switch (self, value) {
-        case (.round, .percent(let p)):
-            return .percent(p.rounded(PercentText.rule))
-        case (.fixed(let n), .percent(let p)):
-            return .text(NumberText.fixed(p, decimals: n, rule: PercentText.rule))
-        case (.fixed(let n), .money(let minor, let currency, let exponent)):
-            return .text(NumberText.money(minor: minor, currency: currency, exponent: exponent, decimals: n))
-        case (.pad(let width), _):
-            return .text(Self.pad(formatted(), width: width))
-        case (.bar(let width, let fill), .percent(let p)):
-            return .text(Self.bar(p, width: width, fill: fill))
-        case (.spark(let points), .spark(let line)):
-            return .text(line.render(points: points))
-        case (.icon(let icons), .percent(let p)):
-            let clamped = p.isFinite ? min(max(p, 0), 100) : 0
-            return .text(icons[min(icons.count - 1, Int(clamped / 100 * Double(icons.count)))])
-        case (.icon(let icons), .level(let level)):
-            let index = Level.allCases.firstIndex(of: level) ?? 0
-            return .text(icons[min(index, icons.count - 1)])
-        case (.time(let format), .date(let date)):
-            return .text(context.localTime.format(date, format))
-        case (.duration(let long), .duration(let seconds)):
-            return .text(long ? DurationText.long(seconds) : DurationText.short(seconds))
-        case (.upper, _):
-            return .text(formatted().uppercased())
-        case (.lower, _):
-            return .text(formatted().lowercased())
-        default:
-            // A value of another type than the filter was checked for: only after `default`
-            // put text in place of a missing one. Leave it as it is.
-            return value
+        switch self {
+        case .round:
+            if case .percent(let p) = value { return .percent(p.rounded(PercentText.rule)) }
+        case .fixed(let n):
+            if case .percent(let p) = value { return .clean(NumberText.fixed(p, decimals: n, rule: PercentText.rule)) }
+            if case .money(let minor, let currency, let exponent) = value {
+                return .clean(NumberText.money(minor: minor, currency: currency, exponent: exponent, decimals: n))
+            }
+        case .pad(let width):
+            // (Formatted text is clean, and so are the spaces around it.)
+            return .clean(Self.pad(value.formatted(now: context.view.now, localTime: context.localTime), width: width))
+        case .bar(let width, let fill):
+            if case .percent(let p) = value {
+                // The fill is the template's, and cleaned with the bar if it needs to be.
+                let bar = Self.bar(p, width: width, fill: fill)
+                return SafeText.mayNeedCleaning(fill) ? .text(bar) : .clean(bar)
+            }
+        case .spark(let points):
+            if case .spark(let line) = value { return .clean(line.render(points: points)) }
+        case .icon(let icons):
+            if case .percent(let p) = value {
+                let clamped = p.isFinite ? min(max(p, 0), 100) : 0
+                return .text(icons[min(icons.count - 1, Int(clamped / 100 * Double(icons.count)))])
+            }
+            if case .level(let level) = value {
+                let index = Level.allCases.firstIndex(of: level) ?? 0
+                return .text(icons[min(index, icons.count - 1)])
+            }
+        case .time(let format):
+            if case .date(let date) = value { return .text(context.localTime.format(date, format)) }
+        case .duration(let long):
+            if case .duration(let seconds) = value {
+                return .clean(long ? DurationText.long(seconds) : DurationText.short(seconds))
+            }
+        case .upper:
+            return .text(value.formatted(now: context.view.now, localTime: context.localTime).uppercased())
+        case .lower:
+            return .text(value.formatted(now: context.view.now, localTime: context.localTime).lowercased())
+        case .default, .exists, .not:
+            break
         }
+        // A value of another type than the filter was checked for: only after `default` put
+        // text in place of a missing one. Leave it as it is.
+        return value
     }
 
     /// `text` with spaces before it (after it, for a negative `width`) to `abs(width)` characters.
