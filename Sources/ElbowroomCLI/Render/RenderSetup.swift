@@ -89,10 +89,8 @@ struct RenderSetup {
     func frame(cache: CacheFile?, now: Date, statusLine: StatusLineInput? = nil,
                template override: Template? = nil, history: UsageHistory? = nil, provider: Provider) -> RenderedFrame {
         let view = UsageView(cache: cache, now: now, config: config, history: history, provider: provider)
-        return RenderedFrame(
-            spans: (override ?? template).render(view, statusLine: statusLine),
-            tooltip: tooltip?.render(view, statusLine: statusLine) ?? [],
-            view: view, palette: palette, useColor: useColor)
+        let spans = (override ?? template).render(view, statusLine: statusLine, tooltip: tooltip)
+        return RenderedFrame(spans: spans.line, tooltip: spans.tooltip, view: view, palette: palette, useColor: useColor)
     }
 
     /// One account's data for a frame of several.
@@ -132,15 +130,18 @@ struct RenderSetup {
         // the first, and its separators): grown one doubling at a time, each growth copied every
         // span so far, ~10 k instructions with three accounts.
         for (i, account) in accounts.enumerated() {
+            // (The line and the tooltip through one context: making one copies the account's view.)
+            let parts = template.namesAccounts ? (line: [], tooltip: tooltip?.render(accountAt: i, of: accounts) ?? [])
+                : template.render(accountAt: i, of: accounts, tooltip: tooltip)
             if !template.namesAccounts {
-                let part = template.render(accountAt: i, of: accounts)
+                let part = parts.line
                 if i == 0 { spans.reserveCapacity((part.count + 2) * accounts.count) }
                 if !spans.isEmpty { spans.append(Span(Self.accountSeparator)) }
                 spans.append(Span(account.label + " "))
                 spans.append(contentsOf: part)
             }
-            if let tooltip {
-                let part = tooltip.render(accountAt: i, of: accounts)
+            if tooltip != nil {
+                let part = parts.tooltip
                 if i == 0 { tooltipSpans.reserveCapacity((part.count + 3) * accounts.count) }
                 if !tooltipSpans.isEmpty { tooltipSpans.append(Span("\n\n")) }
                 tooltipSpans.append(Span(account.label, style: Style(bold: true)))
