@@ -47,4 +47,14 @@ enum Value: Sendable, Equatable {
         case .spark(let line): return line.render(points: Sparkline.defaultPoints)
         }
     }
+
+    /// `formatted(now:localTime:)` appended to `text` (a span's, grown as `GrowingText` says):
+    /// text is appended from where it is, not returned as a string of its own first.
+    func append(to text: inout String, now: Date, localTime: LocalTime) {
+        switch self {
+        case .text(let s): SafeText.clean(s, lines: .join, into: &text)
+        case .clean(let s): GrowingText.append(s, to: &text)
+        default: GrowingText.append(formatted(now: now, localTime: localTime), to: &text)
+        }
+    }
 }
