@@ -47,17 +47,15 @@ public struct Sparkline: Sendable, Equatable {
     /// Which of `glyphs` stands for `percent`.
     static func level(_ percent: Double) -> Int {
         let clamped = percent.isFinite ? min(max(percent, 0), 100) : 0
-        // `(clamped / 100 * 7).rounded()`, halves away from zero, counted against the halves
-        // between the levels (the same number, without a call to `round` and a checked
-        // conversion for each glyph; a test holds them equal).
-        // (7, not `glyphs.count - 1`: that read the static array, through its lazy initialiser's
-        // check, twice a level of every glyph.)
+        // `(clamped / 100 * 7).rounded()`, halves away from zero, found among the halves
+        // between the levels in three comparisons (the same number, without a call to `round`
+        // and a checked conversion for each glyph; a test holds them equal).
         let scaled = clamped / 100 * 7
-        var level = 0
-        var half = 0.5
-        while level < 7 && scaled >= half {
-            level += 1
-            half += 1
+        let level: Int
+        if scaled >= 3.5 {
+            level = scaled >= 5.5 ? (scaled >= 6.5 ? 7 : 6) : (scaled >= 4.5 ? 5 : 4)
+        } else {
+            level = scaled >= 1.5 ? (scaled >= 2.5 ? 3 : 2) : (scaled >= 0.5 ? 1 : 0)
         }
         return level
     }

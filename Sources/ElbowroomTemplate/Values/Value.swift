@@ -54,6 +54,7 @@ enum Value: Sendable, Equatable {
         switch self {
         case .text(let s): SafeText.clean(s, lines: .join, into: &text)
         case .clean(let s): GrowingText.append(s, to: &text)
+        case .flag: return  // (shows nothing)
         default: GrowingText.append(formatted(now: now, localTime: localTime), to: &text)
         }
     }
