@@ -222,7 +222,13 @@ enum Renderer {
             : value(of: placeholder, inItsAccount: context)
         for filter in placeholder.pointee.filters { value = filter.apply(value, context: context) }
         guard let value, value.isPresent else { return false }
-        append(value.formatted(now: context.view.now, localTime: context.localTime), style: style, to: &spans)
+        // Into the last span when the style is the same, from where the value's text is.
+        let last = spans.count - 1
+        if last >= 0 && spans[last].style == style {
+            value.append(to: &spans[last].text, now: context.view.now, localTime: context.localTime)
+        } else {
+            append(value.formatted(now: context.view.now, localTime: context.localTime), style: style, to: &spans)
+        }
         return true
     }
 
