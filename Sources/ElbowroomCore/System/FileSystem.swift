@@ -97,6 +97,10 @@ public enum FileSystem {
         return try readAll(fd, path: path, limit: limit, deadline: nil)
     }
 
+    /// This process's effective user, asked once: every file a render reads is checked against
+    /// it, and each `geteuid` is a system call (elbowroom never changes its user).
+    static let effectiveUser = geteuid()
+
     /// `readPrivate` as bytes: what a render reads its cache with. Read straight into an array
     /// of the size `fstat` gave (and one byte more, to see the end), not through a 16 kB buffer
     /// into `Data` that the reader copied again (~1 k instructions a file).
@@ -127,6 +131,9 @@ public enum FileSystem {
             if n == 0 { break }
             count += n
             if count > limit { throw Failure(description: "\(path) is larger than \(limit) bytes") }
+            // All `fstat` said, and less than asked for: a regular file's end (no second read
+            // to be told so; a file that grew since gives the byte more, and is read on).
+            if count == Int(info.st_size) && count < bytes.count { break }
         }
         bytes.removeLast(bytes.count - count)
         return bytes
@@ -145,8 +152,8 @@ public enum FileSystem {
         if !isType(info, S_IFREG) {
             return "\(path) is \(typeName(info)), not a regular file"
         }
-        if info.st_uid != geteuid() {
-            return "\(path) is owned by uid \(info.st_uid), not by you (uid \(geteuid()))"
+        if info.st_uid != effectiveUser {
+            return "\(path) is owned by uid \(info.st_uid), not by you (uid \(effectiveUser))"
         }
         if info.st_nlink > 1 {
             return "\(path) has \(info.st_nlink) hard links; elbowroom's files have one"
@@ -296,7 +303,7 @@ public enum FileSystem {
             guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
             let full = dir + "/" + entry
             var info = stat()
-            guard lstat(full, &info) == 0, isType(info, S_IFREG), info.st_uid == geteuid(),
+            guard lstat(full, &info) == 0, isType(info, S_IFREG), info.st_uid == effectiveUser,
                   Date().timeIntervalSince(modificationDate(info)) > 60 else { continue }
             unlink(full)
         }
@@ -358,8 +365,8 @@ public enum FileSystem {
     }
 
     private static func directoryOwnerProblem(_ info: stat, path: String) -> String? {
-        guard info.st_uid != geteuid() else { return nil }
-        return "\(path) is owned by uid \(info.st_uid), not by you (uid \(geteuid())): elbowroom will not use it; remove it or change its owner"
+        guard info.st_uid != effectiveUser else { return nil }
+        return "\(path) is owned by uid \(info.st_uid), not by you (uid \(effectiveUser)): elbowroom will not use it; remove it or change its owner"
     }
 
     public static func remove(_ path: String) throws {
