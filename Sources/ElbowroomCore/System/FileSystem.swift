@@ -72,7 +72,8 @@ public enum FileSystem {
         guard fstat(fd, &info) == 0, !isType(info, S_IFDIR) else { return nil }
         if isType(info, S_IFREG) {
             guard Int(info.st_size) <= limit else { return nil }
-            return try? readAll(fd, path: path, limit: limit, deadline: nil)
+            // (A size of 0 says nothing: /proc's files have content and no size.)
+            return try? readAll(fd, path: path, limit: limit, deadline: nil, size: info.st_size > 0 ? Int(info.st_size) : nil)
         }
         // A pipe or device (`/dev/stdin`): wait for its writer, but not for ever.
         return try? readAll(fd, path: path, limit: limit, deadline: Date().addingTimeInterval(1))
@@ -94,7 +95,7 @@ public enum FileSystem {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw Failure("cannot stat", path) }
         if let problem = problem(with: info, path: path, limit: limit) { throw Failure(description: problem) }
-        return try readAll(fd, path: path, limit: limit, deadline: nil)
+        return try readAll(fd, path: path, limit: limit, deadline: nil, size: info.st_size > 0 ? Int(info.st_size) : nil)
     }
 
     /// This process's effective user, asked once: every file a render reads is checked against
@@ -181,10 +182,13 @@ public enum FileSystem {
 
     /// Reads `fd` to its end; past `limit` bytes it fails. With a `deadline` the descriptor is
     /// non-blocking and polled until then.
-    private static func readAll(_ fd: Int32, path: String, limit: Int, deadline: Date?) throws(Failure) -> Data {
+    /// `size`: what `fstat` said of a regular file: the buffer is that and a byte more (a 16 kB
+    /// one, for a config file of a few hundred bytes, touched heap pages a render did not need),
+    /// and a short read of all of it is the end.
+    private static func readAll(_ fd: Int32, path: String, limit: Int, deadline: Date?, size: Int? = nil) throws(Failure) -> Data {
         var data = Data()
         // Not zeroed: every render reads a file or two through this, and read() fills it.
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16384, alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size.map { min(16384, $0 + 1) } ?? 16384, alignment: 16)
         defer { buffer.deallocate() }
         while true {
             let n = posixRead(fd, buffer.baseAddress, buffer.count)
@@ -202,6 +206,7 @@ public enum FileSystem {
             if n == 0 { break }
             data.append(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
             if data.count > limit { throw Failure(description: "\(path) is larger than \(limit) bytes") }
+            if let size, data.count == size && n < buffer.count { break }
         }
         return data
     }
