@@ -49,14 +49,14 @@ public struct Template: Sendable {
         self.readsHistory = readsHistory
     }
 
-    /// With `namedKeys` and `namesAccounts` worked out as the tree was parsed (`QuickParser`).
-    init(name: String, source: String, nodes: [Node], namedKeys: [String], namesAccounts: Bool) {
+    /// Laid out, with `namedKeys` and `namesAccounts` worked out, as it was parsed (`QuickParser`).
+    init(name: String, source: String, program: Program, namedKeys: [String], namesAccounts: Bool) {
         self.name = name
         self.source = source
-        program = Program(nodes)
+        self.program = program
         self.namedKeys = namedKeys
         self.namesAccounts = namesAccounts
-        readsHistory = Self.readsHistory(nodes)
+        readsHistory = program.readsHistory
     }
 
     /// The program's tables as `String(reflecting:)` writes them: what elbowroom-generate lays

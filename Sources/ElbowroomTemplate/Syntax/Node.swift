@@ -12,17 +12,6 @@ enum Node: Sendable, Equatable {
     /// `(…)`: rendered only when every placeholder inside has a value.
     case conditional([Node])
 
-    /// Whether a placeholder inside refers to window `name` (a walk that allocates nothing).
-    func mentions(window name: String) -> Bool {
-        switch self {
-        case .text: return false
-        case .placeholder(let p): return p.variable.windowName == name
-        case .styled(let nodes, _), .conditional(let nodes):
-            for node in nodes where node.mentions(window: name) { return true }
-            return false
-        }
-    }
-
     /// A plain walk (no key paths or `flatMap`: this runs on every render).
     func collectWindowNames(into names: inout [String]) {
         switch self {

@@ -62,43 +62,85 @@ struct Program: Sendable, Equatable {
         self.endsWithSeparator = endsWithSeparator
     }
 
-    /// `nodes` laid out flat.
+    /// Whether a placeholder shows something computed from the usage history (`rate`, `spark`,
+    /// `pace`, `eta`).
+    var readsHistory: Bool {
+        for slot in slots {
+            if case .window(_, let field) = slot.variable, field.readsHistory { return true }
+        }
+        return false
+    }
+
+    /// `nodes` laid out flat, in one walk: each group learns whether it repeats from the
+    /// placeholders laid out inside it (asking each group's subtree made it a walk per group:
+    /// laying out the `full` template given as text cost more than rendering it).
     init(_ nodes: [Node]) {
         ops = []
         texts = []
         slots = []
         filters = []
+        var size = (ops: 0, texts: 0, slots: 0, filters: 0)
+        for node in nodes { Self.count(node, into: &size) }
+        ops.reserveCapacity(size.ops)
+        texts.reserveCapacity(size.texts)
+        slots.reserveCapacity(size.slots)
+        filters.reserveCapacity(size.filters)
         if case .text(let text) = nodes.first { startsWithSeparator = Renderer.startsWithSeparator(text) } else {
             startsWithSeparator = false
         }
         if case .text(let text) = nodes.last { endsWithSeparator = Renderer.endsWithSeparator(text) } else {
             endsWithSeparator = false
         }
-        for node in nodes { append(node) }
+        for node in nodes { _ = append(node) }
     }
 
-    private mutating func append(_ node: Node) {
+    /// How many ops, texts, slots and filters `node` lays out into.
+    private static func count(_ node: Node, into size: inout (ops: Int, texts: Int, slots: Int, filters: Int)) {
+        size.ops += 1
+        switch node {
+        case .text: size.texts += 1
+        case .placeholder(let placeholder):
+            size.slots += 1
+            size.filters += placeholder.filters.count
+        case .styled(let nodes, _), .conditional(let nodes):
+            for node in nodes { count(node, into: &size) }
+        }
+    }
+
+    /// Lays `node` out; returns whether a placeholder in it reads `each.*` (a window) and
+    /// whether one reads `each:…` (an account).
+    private mutating func append(_ node: Node) -> (eachWindow: Bool, eachAccount: Bool) {
         switch node {
         case .text(let text):
             ops.append(.text(texts.count))
             texts.append(text)
+            return (false, false)
         case .placeholder(let placeholder):
             ops.append(.placeholder(slots.count))
             slots.append(Slot(variable: placeholder.variable, firstFilter: filters.count,
                               filterCount: placeholder.filters.count, account: placeholder.account))
             filters.append(contentsOf: placeholder.filters)
+            return (placeholder.variable.windowName == "each", placeholder.account == "each")
         case .styled(let nodes, let parsed):
             let at = ops.count
             ops.append(.text(0))  // (its place; set below, once its end is known)
-            for node in nodes { append(node) }
+            var each = (eachWindow: false, eachAccount: false)
+            for node in nodes {
+                let inner = append(node)
+                each = (each.eachWindow || inner.eachWindow, each.eachAccount || inner.eachAccount)
+            }
             ops[at] = .styled(parsed, end: ops.count)
+            return each
         case .conditional(let nodes):
             let at = ops.count
             ops.append(.text(0))
-            for node in nodes { append(node) }
-            ops[at] = .conditional(end: ops.count, eachWindow: node.mentions(window: "each"),
-                                   eachAccount: node.mentions(account: "each"))
+            var each = (eachWindow: false, eachAccount: false)
+            for node in nodes {
+                let inner = append(node)
+                each = (each.eachWindow || inner.eachWindow, each.eachAccount || inner.eachAccount)
+            }
+            ops[at] = .conditional(end: ops.count, eachWindow: each.eachWindow, eachAccount: each.eachAccount)
+            return each
         }
     }
-
 }

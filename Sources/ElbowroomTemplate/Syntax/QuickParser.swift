@@ -25,8 +25,8 @@ struct QuickParser {
         return text.withUTF8 { bytes -> Template? in
             var parser = QuickParser(bytes: bytes)
             do throws(Declined) {
-                let nodes = try parser.sequence(closer: nil)
-                return Template(name: name, source: source, nodes: nodes, namedKeys: parser.namedKeys,
+                _ = try parser.sequence(closer: nil)
+                return Template(name: name, source: source, program: parser.program(), namedKeys: parser.namedKeys,
                                 namesAccounts: parser.namesAccounts)
             } catch {
                 return nil
@@ -44,9 +44,35 @@ struct QuickParser {
     /// before an escape in it (escapes make the text differ from the source), copied only then.
     private var runStart = -1
     private var text: [UInt8] = []
+    /// The template laid out flat as it is parsed (`Program(nodes)` of the full parser's tree,
+    /// held equal to it by `QuickParserTests`): a tree made and then laid out, and then freed,
+    /// cost a render more than the parse.
+    private var ops: [Program.Op] = []
+    private var texts: [String] = []
+    private var slots: [Program.Slot] = []
+    private var filters: [Filter] = []
+    /// Where the last top-level part begins in `ops` (for whether the template ends with the
+    /// separator).
+    private var lastTopLevel = -1
+
+    private func program() -> Program {
+        func separatorAt(_ op: Int, _ test: (String) -> Bool) -> Bool {
+            guard op >= 0, op < ops.count, case .text(let k) = ops[op] else { return false }
+            return test(texts[k])
+        }
+        return Program(ops: ops, texts: texts, slots: slots, filters: filters,
+                       startsWithSeparator: separatorAt(0, Renderer.startsWithSeparator),
+                       endsWithSeparator: separatorAt(lastTopLevel, Renderer.endsWithSeparator))
+    }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
+        // Room for about what a template of this size lays out (a byte of source or more for
+        // every op): grown one doubling at a time, each growth copied the lot.
+        ops.reserveCapacity(bytes.count / 6 + 4)
+        texts.reserveCapacity(bytes.count / 16 + 2)
+        slots.reserveCapacity(bytes.count / 16 + 2)
+        filters.reserveCapacity(bytes.count / 48 + 2)
     }
 
     // ASCII bytes the grammar gives a meaning.
@@ -60,21 +86,17 @@ struct QuickParser {
 
     // MARK: Text and groups
 
-    /// Nodes up to the end of the group `closer` ends (`]`, `)`, or the end of the source for the
-    /// top level); leaves `index` on the closer.
-    static let groupCapacity = 6
-
-    private mutating func sequence(closer: UInt8?) throws(Declined) -> [Node] {
-        var nodes: [Node] = []
-        // Room for what most groups hold at once: grown one doubling at a time from one, the
-        // arrays of a tooltip's groups cost a parse ~20 k instructions of copies.
-        nodes.reserveCapacity(Self.groupCapacity)
+    /// Lays out the parts up to the end of the group `closer` ends (`]`, `)`, or the end of the
+    /// source for the top level); leaves `index` on the closer. Returns whether a placeholder in
+    /// it reads `each.*` (a window) and whether one reads `each:…` (an account).
+    private mutating func sequence(closer: UInt8?) throws(Declined) -> (eachWindow: Bool, eachAccount: Bool) {
         let top = closer == nil
+        var each = (eachWindow: false, eachAccount: false)
         while true {
             guard index < bytes.count else {
                 if top {
-                    try flushText(into: &nodes, top: top)
-                    return nodes
+                    try flushText(top: top)
+                    return each
                 }
                 throw Declined()  // an unclosed group
             }
@@ -83,48 +105,79 @@ struct QuickParser {
             case Self.backslash:
                 try escape()
             case Self.openBrace:
-                try flushText(into: &nodes, top: top)
+                try flushText(top: top)
                 let placeholder = try placeholder()
-                nodes.append(.placeholder(placeholder))
+                if top { lastTopLevel = ops.count }
+                if placeholder.variable.windowName == "each" { each.eachWindow = true }
+                if placeholder.account == "each" { each.eachAccount = true }
+                ops.append(.placeholder(slots.count))
+                slots.append(placeholder)
             case Self.closeBrace:
                 throw Declined()
             case Self.openBracket:
-                try flushText(into: &nodes, top: top)
+                try flushText(top: top)
                 try enterGroup()
                 index += 1
+                let at = ops.count
+                if top { lastTopLevel = at }
+                ops.append(.text(0))  // (its place; set once its end and style are known)
                 let inner = try sequence(closer: Self.closeBracket)
                 depth -= 1
                 let style = try styleAfterBracket()
-                nodes.append(.styled(inner, style))
+                ops[at] = .styled(style, end: ops.count)
+                each = (each.eachWindow || inner.eachWindow, each.eachAccount || inner.eachAccount)
             case Self.openParen:
-                try flushText(into: &nodes, top: top)
+                try flushText(top: top)
                 try enterGroup()
                 index += 1
+                let at = ops.count
+                if top { lastTopLevel = at }
+                ops.append(.text(0))
                 let inner = try sequence(closer: Self.closeParen)
                 depth -= 1
                 index += 1  // the ')'
-                nodes.append(.conditional(inner))
+                ops[at] = .conditional(end: ops.count, eachWindow: inner.eachWindow, eachAccount: inner.eachAccount)
+                each = (each.eachWindow || inner.eachWindow, each.eachAccount || inner.eachAccount)
             case Self.closeBracket, Self.closeParen:
                 guard b == closer else { throw Declined() }
-                try flushText(into: &nodes, top: top)
-                return nodes
+                try flushText(top: top)
+                return each
             default:
                 if runStart < 0 { runStart = index }
-                index += b < 0x80 ? 1 : try scalar(at: index)
+                guard b < 0x80 else {
+                    index += try scalar(at: index)
+                    continue
+                }
+                // A run of plain ASCII text at once: up to a byte the grammar gives a meaning
+                // (`\ { } [ ] ( )`) or one past ASCII, which the cases above look at.
+                let meaningful: UInt64 = 1 << (0x28 - 0x20) | 1 << (0x29 - 0x20) | 1 << (0x5B - 0x20)
+                    | 1 << (0x5C - 0x20) | 1 << (0x5D - 0x20)
+                var i = index + 1
+                while i < bytes.count {
+                    let c = bytes[i]
+                    if c >= 0x80 || c == Self.openBrace || c == Self.closeBrace
+                        || (c >= 0x20 && c < 0x60 && meaningful >> (c - 0x20) & 1 != 0) { break }
+                    i += 1
+                }
+                index = i
             }
         }
     }
 
-    private mutating func flushText(into nodes: inout [Node], top: Bool) throws(Declined) {
+    private mutating func flushText(top: Bool) throws(Declined) {
+        let part: String
         if text.isEmpty {
             // No escape: the text is the source's own bytes.
             guard runStart >= 0 else { return }
-            nodes.append(.text(string(runStart, index)))
+            part = string(runStart, index)
         } else {
             endRun()
-            nodes.append(.text(String(decoding: text, as: UTF8.self)))
+            part = String(decoding: text, as: UTF8.self)
             text.removeAll(keepingCapacity: true)
         }
+        if top { lastTopLevel = ops.count }
+        ops.append(.text(texts.count))
+        texts.append(part)
         runStart = -1
     }
 
@@ -235,7 +288,9 @@ struct QuickParser {
     // MARK: Placeholders
 
     /// `{name|filter(args)|…}`; `index` is on the `{`.
-    private mutating func placeholder() throws(Declined) -> Placeholder {
+    /// Its filters are appended to `filters` as they are read (an array of them made for each
+    /// placeholder, then copied and freed, was an eighth of a parse).
+    private mutating func placeholder() throws(Declined) -> Program.Slot {
         index += 1
         skipSpaces()
         let (nameStart, nameEnd) = try word()
@@ -256,14 +311,15 @@ struct QuickParser {
         }
         let variable = try resolve(variableStart, nameEnd)
         var type = variable.type
-        var filters: [Filter] = []
+        let firstFilter = filters.count
         while true {
             skipSpaces()
             guard index < bytes.count else { throw Declined() }
             switch bytes[index] {
             case Self.closeBrace:
                 index += 1
-                return Placeholder(variable: variable, filters: filters, account: account)
+                return Program.Slot(variable: variable, firstFilter: firstFilter, filterCount: filters.count - firstFilter,
+                                    account: account)
             case Self.pipe:
                 index += 1
                 skipSpaces()
@@ -292,25 +348,29 @@ struct QuickParser {
     /// A name or bare argument: up to a space or one of `{ } | ( ) , "`. Byte offsets.
     private mutating func word() throws(Declined) -> (Int, Int) {
         let start = index
-        while index < bytes.count {
-            let b = bytes[index]
+        // The ASCII bytes that end a word (`{ } | ( ) , "`, a space or a tab) and the line
+        // breaks, as bits: a name's bytes are passed over with one test each.
+        let low: UInt64 = 1 << 0x20 | 1 << 0x22 | 1 << 0x28 | 1 << 0x29 | 1 << 0x2C | 1 << 0x09
+            | 1 << 0x0A | 1 << 0x0B | 1 << 0x0C | 1 << 0x0D
+        let high: UInt64 = 1 << (0x7B - 0x40) | 1 << (0x7C - 0x40) | 1 << (0x7D - 0x40)
+        var i = index
+        while i < bytes.count {
+            let b = bytes[i]
+            if b < 0x40 ? low >> b & 1 == 0 : b < 0x80 && high >> (b - 0x40) & 1 == 0 {
+                i += 1
+                continue
+            }
+            index = i
             if b < 0x80 {
-                switch b {
-                case Self.openBrace, Self.closeBrace, Self.pipe, Self.openParen, Self.closeParen, Self.comma, Self.quote,
-                     Self.space, 0x09:
-                    break
-                case 0x0A, 0x0B, 0x0C, 0x0D:
-                    throw Declined()  // a line break in a placeholder
-                default:
-                    index += 1
-                    continue
-                }
+                if b >= 0x0A && b <= 0x0D { throw Declined() }  // a line break in a placeholder
                 break
             }
             let length = try scalar(at: index)
             guard !Self.isSpaceOrBreak(at: index, in: bytes) else { throw Declined() }
             index += length
+            i = index
         }
+        index = i
         // Empty, or longer than a name may be (the full parser counts characters and says so).
         guard index > start, index - start <= Lexer.maxWordLength else { throw Declined() }
         return (start, index)
