@@ -86,7 +86,10 @@ public enum SafeText {
     /// `map` changes.
     @inlinable
     public static func mayNeedCleaning(_ text: String) -> Bool {
-        var text = text  // (`withUTF8` copies only a string that is not contiguous UTF-8 already)
+        // Read where it is (a copy for `withUTF8` is a retain and a release of the text), or,
+        // for text that is not contiguous UTF-8, made contiguous first.
+        if let answer = text.utf8.withContiguousStorageIfAvailable(mayNeedCleaning(bytes:)) { return answer }
+        var text = text
         return text.withUTF8(mayNeedCleaning(bytes:))
     }
 
