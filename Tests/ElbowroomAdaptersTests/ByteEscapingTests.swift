@@ -1,5 +1,5 @@
 import Testing
-import ElbowroomCore
+@testable import ElbowroomCore
 @testable import ElbowroomAdapters
 
 /// JSON strings and Pango markup are escaped on UTF-8 bytes (on every waybar, i3bar and json
@@ -85,7 +85,9 @@ import ElbowroomCore
                         var got = start, expected = start
                         SafeText.map(text, lines: lines, into: &got, escape: escape)
                         reference(text, lines, into: &expected, escape)
-                        if got != expected || !got.utf8.elementsEqual(expected.utf8) {
+                        var scalarwise = start  // (the path for text that is not contiguous UTF-8)
+                        SafeText.mapScalars(text, lines: lines, into: &scalarwise, escape: escape)
+                        if got != expected || !got.utf8.elementsEqual(expected.utf8) || !scalarwise.utf8.elementsEqual(expected.utf8) {
                             failures += 1
                             if failures < 5 { Issue.record("\(text.debugDescription) \(lines) escaper \(k)") }
                         }
