@@ -27,6 +27,24 @@ import Testing
         #expect(config.accounts[2].settings.codexSource == .logs)
     }
 
+    /// A table's name spaced around its dot is the same table as written close (one is read
+    /// from its bytes whole, the other joined), and more than five accounts keep their order.
+    @Test func aSpacedTableNameIsTheSameAccount() throws {
+        let close = try TOMLSubset.parse("[accounts.a]\nlabel = \"A\"\n[colors.tmux]\nok = \"green\"\n")
+        for spaced in ["[ accounts . a ]\nlabel = \"A\"\n[colors .tmux]\nok = \"green\"\n",
+                       "[accounts. a]\nlabel = \"A\"\n[colors\t.\ttmux ]\nok = \"green\"\n"] {
+            let entries = try TOMLSubset.parse(spaced)
+            #expect(entries.map(\.table) == close.map(\.table) && entries.map(\.table) == ["accounts.a", "colors.tmux"])
+        }
+        var text = ""
+        for name in ["f", "e", "d", "c", "b", "a"] { text += "[accounts.\(name)]\nlabel = \"\(name.uppercased())\"\n" }
+        text += "[accounts.e2]\nlabel = \"E2\"\n"
+        let config = try Config.parse(text, file: "c.toml")
+        #expect(config.accounts.map(\.name) == ["f", "e", "d", "c", "b", "a", "e2"])
+        #expect(config.accounts.map(\.label) == ["F", "E", "D", "C", "B", "A", "E2"])
+        #expect(throws: ConfigError.self) { try Config.parse("[accounts.a]\nlabel = \"A\"\n[ accounts . a ]\n", file: "c.toml") }
+    }
+
     /// A provider's key at its default says nothing another provider's account could mind:
     /// `codex_source = "api"` on a `claude` account passes (as it always has).
     @Test func aProvidersKeyAtItsDefaultIsNoMismatch() throws {

@@ -230,6 +230,24 @@ import Testing
         #expect(FileSystem.exists(alive), "pid 1 is alive")
     }
 
+    /// The cache's reader of bytes reads what `readPrivate` reads, at every size (one more byte
+    /// than `fstat` said, more than its old 16 kB buffer), and refuses what it refuses.
+    @Test func theBytesReaderReadsWhatTheDataReaderReads() throws {
+        let s = Sandbox()
+        let path = s.dir + "/usage-0000000000000000.json"
+        #expect(try FileSystem.readPrivateBytes(path, limit: 100) == nil)
+        for size in [0, 1, 541, 4095, 4096, 16384, 40000] {
+            let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            #expect(try FileSystem.readPrivateBytes(path, limit: 1 << 20) == bytes, "\(size) bytes")
+            #expect(try FileSystem.readPrivate(path, limit: 1 << 20).map { [UInt8]($0) } == bytes, "\(size) bytes")
+        }
+        #expect(throws: FileSystem.Failure.self) { try FileSystem.readPrivateBytes(path, limit: 39999) }
+        let link = s.dir + "/link.json"
+        s.plantSymlink(link, to: path)
+        #expect(throws: FileSystem.Failure.self) { try FileSystem.readPrivateBytes(link, limit: 1 << 20) }
+    }
+
     @Test func aFIFOIsReadWithoutHangingByThePlainReaderToo() {
         let s = Sandbox()
         let fifo = s.temp.path + "/config.toml"

@@ -68,4 +68,17 @@ import Testing
         #expect(WindowCatalog.Length(seconds: 7200)?.key == "window_120m")
         #expect(WindowCatalog.Length(seconds: 30) == nil)
     }
+
+    /// A Codex per-model window is told on bytes for an ASCII key, and that is what the
+    /// `Character` form says, for every kind of key (and past ASCII the `Character` form decides).
+    @Test func aPerModelWindowIsToldOnBytesAsOnCharacters() {
+        let keys = ["five_hour", "five_hour_codex_bengalfox", "one_hour_x", "one_day_", "seven_day", "seven_day_opus",
+                    "thirty_day_a", "tertiary_window_b", "tertiary_window", "window_120m", "window_120m_codex_x",
+                    "window_m_", "window_", "m_", "windowm_", "blocked", "", "five_hour_\u{301}", "window_1m\u{301}_x",
+                    "window_\u{600}m_x", "one_hour_é", "window_5m_é"]
+        for key in keys {
+            #expect(WindowCatalog.isCodexPerModel(key) == WindowCatalog.isCodexPerModelByCharacters(key), "\(key.debugDescription)")
+        }
+        #expect(WindowCatalog.isCodexPerModel("five_hour_codex_bengalfox") && !WindowCatalog.isCodexPerModel("window_120m"))
+    }
 }

@@ -118,6 +118,7 @@ enum RenderCommand {
                        context: CLIContext) -> [RenderSetup.AccountData] {
         let now = context.now()
         var data: [RenderSetup.AccountData] = []
+        data.reserveCapacity(accounts.count)  // (one allocation, not one per doubling)
         var waits = false
         // At most `SpawnBudget.perPass` fetchers from one render, whatever the number of accounts due.
         let budget = SpawnBudget()

@@ -28,13 +28,29 @@ public struct CacheFile: Codable, Sendable, Equatable {
         self.fetch = fetch
     }
 
+    /// Every field as stored: the cache reader's (`CacheFileReader`).
+    init(version: Int, account: String, reading: Reading?, fetch: FetchState, notified: [String]?, attribution: String?) {
+        self.version = version
+        self.account = account
+        self.reading = reading
+        self.fetch = fetch
+        self.notified = notified
+        self.attribution = attribution
+    }
+
     /// The cache in `data`, or `nil` when it is not one of this version. Read by hand
     /// (`CacheFileReader`): this runs on every render. Held equal to its reference,
     /// `decodeWithCodable` (Tests/ElbowroomCoreTests/ReferenceDecoding.swift).
     public static func decode(_ data: Data) -> CacheFile? {
-        guard var file = CacheFileReader.read(data), file.version == currentVersion else { return nil }
+        decode(bytes: data.withUnsafeBytes { raw in [UInt8](raw.bindMemory(to: UInt8.self)) })
+    }
+
+    /// `decode(_:)` of the file's bytes as `FileSystem.readPrivateBytes` reads them.
+    public static func decode(bytes: [UInt8]) -> CacheFile? {
+        guard var file = CacheFileReader.read(bytes), file.version == currentVersion else { return nil }
         file.dropInsaneWindows()
-        return file.datesAreSane ? file : nil
+        guard file.datesAreSane else { return nil }
+        return consume file  // (moved out, not copied and the local destroyed)
     }
 
     /// Every date within a century of 1970…2070 (`EpochTime.isSane`): a file with absurd times

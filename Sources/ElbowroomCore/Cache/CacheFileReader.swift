@@ -16,8 +16,8 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 enum CacheFileReader {
     typealias Failure = JSONReader.Failure
 
-    static func read(_ data: Data) -> CacheFile? {
-        var reader = JSONReader(data)
+    static func read(_ bytes: [UInt8]) -> CacheFile? {
+        var reader = JSONReader(bytes: bytes)
         do throws(Failure) {
             let file = try cacheFile(&reader)
             try reader.end()
@@ -59,11 +59,8 @@ enum CacheFileReader {
             }
         }
         guard let version, let account, let fetch else { throw missing }
-        var file = CacheFile(account: account, reading: reading, fetch: fetch)
-        file.version = version
-        file.notified = notified
-        file.attribution = attribution
-        return file
+        return CacheFile(version: version, account: account, reading: reading, fetch: fetch, notified: notified,
+                         attribution: attribution)
     }
 
     /// An array of strings, or `nil` for `null`.
@@ -81,9 +78,7 @@ enum CacheFileReader {
         var fetchedAt: Date?
         var source: ReadingSource?
         var notes: [String]?
-        var notesSeen = false
         var unknownKeys: [String]?
-        var unknownSeen = false
         var seen: UInt64 = 0
         try r.beginObject()
         while try r.nextMember() {
@@ -100,22 +95,15 @@ enum CacheFileReader {
             case 2: plan = try r.null() ? nil : try r.string()
             case 3: fetchedAt = try Self.date(&r)
             case 4: source = try Self.source(&r)
-            case 5:
-                notesSeen = true
-                notes = try Self.strings(&r)
-            case 6:
-                unknownSeen = true
-                unknownKeys = try Self.strings(&r)
+            case 5: notes = try Self.strings(&r)
+            case 6: unknownKeys = try Self.strings(&r)
             default: try r.skipValue()
             }
         }
         guard let windows, let fetchedAt, let source else { throw missing }
-        // Set after `init`, which sorts the windows and drops empty notes: decoding keeps both as stored.
-        var reading = Reading(windows: [], extra: extra, plan: plan, fetchedAt: fetchedAt, source: source)
-        reading.windows = windows
-        if notesSeen { reading.notes = notes }
-        if unknownSeen { reading.unknownKeys = unknownKeys }
-        return reading
+        // Not `init`, which sorts the windows and drops empty notes: decoding keeps both as stored.
+        return Reading(stored: windows, extra: extra, plan: plan, fetchedAt: fetchedAt, source: source,
+                       notes: notes, unknownKeys: unknownKeys)
     }
 
     private static func window(_ r: inout JSONReader) throws(Failure) -> UsageWindow {
@@ -148,16 +136,9 @@ enum CacheFileReader {
             }
         }
         guard let key, let used, let observedAt else { throw missing }
-        // Fields set after `init`, which clamps and normalises: decoding keeps what is stored.
-        var window = UsageWindow(key: key, used: 0, resetsAt: nil, observedAt: observedAt)
-        window.label = label
-        window.used = used
-        window.resetsAt = resetsAt
-        window.severity = severity
-        window.binding = binding
-        window.source = source
-        window.detail = detail
-        return window
+        // Not `init`, which clamps and normalises: decoding keeps what is stored.
+        return UsageWindow(storedKey: key, label: label, used: used, resetsAt: resetsAt, severity: severity,
+                           binding: binding, observedAt: observedAt, source: source, detail: detail)
     }
 
     private static func extra(_ r: inout JSONReader) throws(Failure) -> ExtraUsage {

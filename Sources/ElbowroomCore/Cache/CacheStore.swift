@@ -16,13 +16,13 @@ import Foundation  // Apple platforms, where FoundationEssentials is not a modul
 public struct CacheStore: Sendable {
     public var file: String { paths.cacheFile }
     /// The cache's lock (`Paths.cacheLockFile`).
-    public var lockFile: String { Paths.join(cacheDir, "usage-\(accountKey).lock") }
+    public var lockFile: String { Paths.accountFile(cacheDir, accountKey, ".lock") }
     /// The account's fetch lock, which also holds a `FetchStateMarker` when the cache file could
     /// not be written (`Paths.fetchLockFile`).
-    public var fetchLockFile: String { Paths.join(cacheDir, "usage-\(accountKey).fetch.lock") }
+    public var fetchLockFile: String { Paths.accountFile(cacheDir, accountKey, ".fetch.lock") }
     public var account: String { paths.accountSource }
     /// The usage history beside the cache (`Paths.historyFile`).
-    public var historyFile: String { Paths.join(cacheDir, "usage-\(accountKey).history") }
+    public var historyFile: String { Paths.accountFile(cacheDir, accountKey, ".history") }
     // The paths a cached render does not use are made on use: made here, a render built three
     // paths only to free them, and the first free of a String that long costs a render ~31 k
     // instructions (the runtime's metadata for `_StringBreadcrumbs?`, docs/performance.md).
@@ -64,9 +64,9 @@ public struct CacheStore: Sendable {
     public func read(directoryChecked: Bool = false) -> Contents {
         if !directoryChecked, let refusal { return .refused(refusal) }
         do {
-            guard let data = try FileSystem.readPrivate(file, limit: Self.sizeLimit) else { return .missing }
-            guard let cache = CacheFile.decode(data) else {
-                return .unusable("\(file) is \(data.isEmpty ? "empty" : "corrupt, truncated or of another version")")
+            guard let bytes = try FileSystem.readPrivateBytes(file, limit: Self.sizeLimit) else { return .missing }
+            guard let cache = CacheFile.decode(bytes: bytes) else {
+                return .unusable("\(file) is \(bytes.isEmpty ? "empty" : "corrupt, truncated or of another version")")
             }
             return .loaded(cache)
         } catch {

@@ -218,6 +218,42 @@ public struct Config: Sendable, Equatable {
     /// `[accounts.NAME]`'s keys: its own, then every provider's (`ProviderSettings.keys`).
     static let accountKeys = ["provider", "label"] + ProviderSettings.keys
 
+    /// Whether `table` is an `[accounts.NAME]`: on bytes (the parser's table names are bare
+    /// keys, ASCII, where that is what `hasPrefix` says; it cost ~250 instructions a key).
+    static func isAccountTable(_ table: String) -> Bool {
+        var table = table
+        return table.withUTF8 { bytes in
+            let prefix: StaticString = "accounts."
+            guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
+            for i in 0..<prefix.utf8CodeUnitCount where bytes[i] != prefix.utf8Start[i] { return false }
+            return true
+        }
+    }
+
+    /// Where `[accounts.NAME]`'s account is in `accounts`, added at its first key: found by the
+    /// name's bytes in the table's (no `String` made of the name but for a new account).
+    private mutating func accountIndex(_ table: String) -> Int {
+        var table = table
+        let found: Int? = table.withUTF8 { bytes in
+            let name = UnsafeBufferPointer(rebasing: bytes[9...])
+            for i in accounts.indices {
+                var other = accounts[i].name
+                let same = other.withUTF8 { bytes in
+                    guard bytes.count == name.count else { return false }
+                    for k in 0..<bytes.count where bytes[k] != name[k] { return false }
+                    return true
+                }
+                if same { return i }
+            }
+            return nil
+        }
+        if let found { return found }
+        // Room for a few accounts at once (the first append's array, not one doubling at a time).
+        if accounts.isEmpty { accounts.reserveCapacity(4) }
+        accounts.append(Account(name: String(decoding: table.utf8.dropFirst(9), as: UTF8.self)))
+        return accounts.count - 1
+    }
+
     private mutating func apply(_ e: TOMLSubset.Entry, file: String) throws(ConfigError) {
         let value = ConfigValue(entry: e, file: file)
         func fail(_ message: String, atValue: Bool = true) -> ConfigError { value.fail(message, atValue: atValue) }
@@ -226,14 +262,9 @@ public struct Config: Sendable, Equatable {
         switch (e.table, e.key) {
         // First, as no other case matches these tables: a config of several accounts is mostly
         // their keys, and every case before theirs would be a string comparison for each.
-        case (let table, let key) where table.hasPrefix("accounts."):
-            let name = String(decoding: table.utf8.dropFirst(9), as: UTF8.self)
-            var index = accounts.firstIndex { $0.name == name }
-            if index == nil {
-                accounts.append(Account(name: name))
-                index = accounts.count - 1
-            }
-            let i = index!
+        case (let table, let key) where Self.isAccountTable(table):
+            let i = accountIndex(table)
+            let name = accounts[i].name
             switch key {
             case "label":
                 let label = try string()

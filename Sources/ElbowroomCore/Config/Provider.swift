@@ -193,7 +193,8 @@ public struct AccountIdentity: Sendable, Equatable {
             let directory = ClaudeCodeStorage.directory(environment: env, home: home)
             credentialsFile = ClaudeCodeStorage.credentialsFile(in: directory)
             let account = Paths.resolved(directory)
-            source = ClaudeCodeStorage.credentialsFile(in: account)
+            // (The same path again when the directory resolves to itself: no second join.)
+            source = account == directory ? credentialsFile : ClaudeCodeStorage.credentialsFile(in: account)
             key = SHA256.hexPrefix(account)
         case .codex?:
             // Keyed by where its login lives, `CODEX_HOME`.
@@ -228,11 +229,18 @@ extension Account {
         // see the path itself.
         func expanded(_ path: String) -> String {
             if path == "~" { return base.home }
-            if path.hasPrefix("~/") { return Paths.join(base.home, String(path.dropFirst(2))) }
+            if ElbowroomEnvironment.starts(path, with: "~/") { return Paths.join(base.home, String(path.dropFirst(2))) }
             return path
         }
-        var names = [AccountIdentity.accountVariable, AccountIdentity.providerVariable]
-        var values = [name, provider == .claude ? "" : provider.word]
+        // Room for every variable at once (the literals' arrays grew again for the third).
+        var names: [String] = []
+        var values: [String] = []
+        names.reserveCapacity(4)
+        values.reserveCapacity(4)
+        names.append(AccountIdentity.accountVariable)
+        names.append(AccountIdentity.providerVariable)
+        values.append(name)
+        values.append(provider == .claude ? "" : provider.word)
         switch provider {
         case .claude:
             if let dir = settings.claudeConfigDir {

@@ -60,11 +60,16 @@ public enum TOMLSubset {
         var table = ""
         // Arrays, not sets: a config has a few dozen keys, and a `Set<String>` costs every render
         // with a config file ~220 k instructions of runtime metadata on its first use.
-        var seenTables: [String] = [""]
+        var seenTables: [String] = []
+        seenTables.reserveCapacity(8)
+        seenTables.append("")
         // Each key seen, with its table at the same index (not `table + "\0" + key`: a string
-        // built for each key cost a render ~350 instructions a key).
+        // built for each key cost a render ~350 instructions a key). Room for a config's keys
+        // made once (not a doubling at a time, three arrays of them).
         var seenKeyTables: [String] = []
         var seenKeys: [String] = []
+        seenKeyTables.reserveCapacity(16)
+        seenKeys.reserveCapacity(16)
         // UTF-8 bytes, not Characters or scalars: every render with a config file parses it, and
         // building keys and strings a scalar at a time cost it ~0.1 M instructions for ten lines.
         // Columns still count Unicode scalars. A line ends at "\n", and a "\r" before it goes with
@@ -85,13 +90,24 @@ public enum TOMLSubset {
                 scanner.advance()
                 scanner.skipSpace()
                 if scanner.peek == UInt8(ascii: "[") { throw scanner.error("arrays of tables are not supported") }
-                var name = try scanner.bareKey()
+                // The name's bytes are found first and made a `String` once: `[accounts.NAME]`
+                // written close is one string of its bytes (spaced, its parts joined).
+                let nameStart = scanner.index
+                try scanner.skipBareKey()
+                let nameEnd = scanner.index
                 scanner.skipSpace()
-                if scanner.peek == UInt8(ascii: "."), nestable.contains(name) {
+                let name: String
+                if scanner.peek == UInt8(ascii: "."), Self.isNestable(bytes[nameStart..<nameEnd], in: nestable) {
+                    let dot = scanner.index
                     scanner.advance()
                     scanner.skipSpace()
-                    name += "." + (try scanner.bareKey())
+                    let inner = scanner.index
+                    try scanner.skipBareKey()
+                    name = dot == nameEnd && inner == dot + 1 ? scanner.text(nameStart, scanner.index)
+                        : scanner.text(nameStart, nameEnd) + "." + scanner.text(inner, scanner.index)
                     scanner.skipSpace()
+                } else {
+                    name = scanner.text(nameStart, nameEnd)
                 }
                 guard scanner.peek == UInt8(ascii: "]") else {
                     throw scanner.error(scanner.peek == UInt8(ascii: ".") ? "nested tables are not supported" : "expected ']' to close the table name")
@@ -123,6 +139,25 @@ public enum TOMLSubset {
             each(Entry(table: table, key: key, value: value, line: index + 1,
                        column: keyColumn, valueColumn: valueColumn))
         }
+    }
+
+    /// Whether the table name `key` (a bare key's bytes: ASCII, where bytes compare as `String`s
+    /// do) is one of `nestable`.
+    static func isNestable(_ key: ArraySlice<UInt8>, in nestable: [String]) -> Bool {
+        for table in nestable {
+            var table = table
+            let same = table.withUTF8 { bytes in
+                guard bytes.count == key.count else { return false }
+                var i = key.startIndex
+                for byte in bytes {
+                    guard key[i] == byte else { return false }
+                    i += 1
+                }
+                return true
+            }
+            if same { return true }
+        }
+        return false
     }
 
     /// One line of the document, as UTF-8 bytes of the whole text between `start` and `end`.
@@ -187,11 +222,17 @@ public enum TOMLSubset {
 
         mutating func bareKey() throws(ParseError) -> String {
             let from = index
+            try skipBareKey()
+            return text(from, index)
+        }
+
+        /// Steps over a bare key (`bareKey` without making its `String`).
+        mutating func skipBareKey() throws(ParseError) {
+            let from = index
             while let c = peek, Self.isBareKeyByte(c) { index += 1 }
             guard index > from else {
                 throw error(scalar.map { "expected a key name, found \(Character($0).quotedForError)" } ?? "expected a key name")
             }
-            return text(from, index)
         }
 
         static func isBareKeyByte(_ c: UInt8) -> Bool {

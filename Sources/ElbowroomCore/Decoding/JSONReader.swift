@@ -81,6 +81,7 @@ public struct JSONReader {
     }
 
     /// The next significant byte, after whitespace; `nil` at the end.
+    @inline(__always)  // (a few instructions, asked several times a member)
     private mutating func peek() -> UInt8? {
         skipWhitespace()
         return index < bytes.count ? bytes[index] : nil
@@ -245,6 +246,7 @@ public struct JSONReader {
     /// Where the printable ASCII (no quote, no backslash) from `start` ends. Eight bytes at a
     /// time (about 2 instructions a byte instead of 10: a cache file is mostly strings, its
     /// attribution alone some 250 bytes); the last few before the document's end byte by byte.
+    @inline(__always)  // (for each key and string: a call costs it as much again as a short key's scan)
     private func plainEnd(from start: Int) -> Int {
         bytes.withUnsafeBufferPointer { buffer in
             var i = start

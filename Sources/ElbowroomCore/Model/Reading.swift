@@ -49,6 +49,19 @@ public struct Reading: Codable, Sendable, Equatable {
         self.unknownKeys = unknownKeys?.isEmpty == true ? nil : unknownKeys
     }
 
+    /// Every field as stored, nothing sorted or dropped: the cache reader's (`CacheFileReader`),
+    /// which keeps what the file holds.
+    init(stored windows: [UsageWindow], extra: ExtraUsage?, plan: String?, fetchedAt: Date, source: ReadingSource,
+         notes: [String]?, unknownKeys: [String]?) {
+        self.windows = windows
+        self.extra = extra
+        self.plan = plan
+        self.fetchedAt = fetchedAt
+        self.source = source
+        self.notes = notes
+        self.unknownKeys = unknownKeys
+    }
+
     public func window(key: String) -> UsageWindow? {
         windows.first { $0.key == key }
     }
@@ -97,6 +110,20 @@ public struct UsageWindow: Codable, Sendable, Equatable {
     /// The source's own figures in words, when `used` alone does not say it all: a Codex credit
     /// limit's `259% used, 1,811.97 of 700 credits` (`used` stops at 100), why a workspace is blocked.
     public var detail: String?
+
+    /// Every field as stored, nothing clamped or normalised: the cache reader's.
+    init(storedKey key: String, label: String?, used: Double, resetsAt: Date?, severity: String?, binding: Bool?,
+         observedAt: Date, source: ReadingSource?, detail: String?) {
+        self.key = key
+        self.label = label
+        self.used = used
+        self.resetsAt = resetsAt
+        self.severity = severity
+        self.binding = binding
+        self.observedAt = observedAt
+        self.source = source
+        self.detail = detail
+    }
 
     public init(key: String, label: String? = nil, used: Double, resetsAt: Date?,
                 severity: String? = nil, binding: Bool? = nil, observedAt: Date, source: ReadingSource? = nil,

@@ -155,6 +155,35 @@ public enum WindowCatalog {
     /// (`one_hour`, `five_hour`, `one_day`, `seven_day`, `thirty_day`, `window_<m>m`, its credit
     /// limits and `blocked`) are not.
     public static func isCodexPerModel(_ key: String) -> Bool {
+        // On bytes when the key is ASCII (every key an API sends): there each byte is a
+        // `Character`, and this is what the `String` form below says (a test holds them equal),
+        // without its array of prefixes and a `Character` comparison per prefix (~1 k
+        // instructions a window, every render of a Codex account).
+        var key = key
+        let ascii: Bool? = key.withUTF8 { bytes in
+            for byte in bytes where byte >= 0x80 { return nil }
+            func starts(_ prefix: StaticString) -> Bool {
+                let count = prefix.utf8CodeUnitCount
+                guard bytes.count >= count else { return false }
+                for i in 0..<count where bytes[i] != prefix.utf8Start[i] { return false }
+                return true
+            }
+            if starts("one_hour_") || starts("five_hour_") || starts("one_day_") || starts("seven_day_")
+                || starts("thirty_day_") || starts("tertiary_window_") {
+                return true
+            }
+            guard starts("window_"), bytes.count >= 2 else { return false }
+            for i in 0..<(bytes.count - 1) where bytes[i] == UInt8(ascii: "m") && bytes[i + 1] == UInt8(ascii: "_") {
+                return true
+            }
+            return false
+        }
+        return ascii ?? isCodexPerModelByCharacters(key)
+    }
+
+    /// `isCodexPerModel` on `Character`s: for a key past ASCII, where a mark may join a byte
+    /// to the next.
+    static func isCodexPerModelByCharacters(_ key: String) -> Bool {
         for base in ["one_hour_", "five_hour_", "one_day_", "seven_day_", "thirty_day_", "tertiary_window_"] where key.hasPrefix(base) {
             return true
         }

@@ -156,7 +156,23 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
 
     /// `HOME`, or `/` when it is unset or relative.
     public var home: String {
-        self["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/"
+        self["HOME"].flatMap { Self.starts($0, with: "/") ? $0 : nil } ?? "/"
+    }
+
+    /// `text.hasPrefix(prefix)` for a prefix of `/` and `~` (no other character is the same as
+    /// either to `String`), on bytes (`hasPrefix` compares `Character`s: ~220 instructions,
+    /// several times a render) when the byte after the prefix is ASCII too or there is none —
+    /// then nothing joins the prefix's last character to what follows; else `hasPrefix` itself
+    /// (a combining mark after a `/` makes one character of them).
+    static func starts(_ text: String, with prefix: StaticString) -> Bool {
+        var text = text
+        let count = prefix.utf8CodeUnitCount
+        let decided: Bool? = text.withUTF8 { bytes in
+            guard bytes.count >= count else { return false }
+            for i in 0..<count where bytes[i] != prefix.utf8Start[i] { return false }
+            return bytes.count == count || bytes[count] < 0x80 ? true : nil
+        }
+        return decided ?? text.hasPrefix(prefix.description)
     }
 
     /// The variables that name a file or directory. A relative value in any of them is ignored,
@@ -174,17 +190,19 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
     public func absolutePath(_ name: String, home: String? = nil) -> String? {
         guard let value = self[name] else { return nil }
         let expanded: String
-        if name == "HOME" {
+        // A value that does not start with `~` (nearly every one) is itself: no comparison of
+        // names or of `~` made for it.
+        if value.utf8.first != UInt8(ascii: "~") || name == "HOME" {
             expanded = value
-        } else if value == "~" {
+        } else if value.utf8.count == 1 {  // "~"
             expanded = home ?? self.home
-        } else if value.hasPrefix("~/") {
+        } else if Self.starts(value, with: "~/") {
             let home = home ?? self.home
             expanded = Paths.join(home, String(value.dropFirst(2)))
         } else {
             expanded = value
         }
-        return expanded.hasPrefix("/") ? expanded : nil
+        return Self.starts(expanded, with: "/") ? expanded : nil
     }
 
     /// The path variables set to a relative value, and so ignored (for `doctor`).

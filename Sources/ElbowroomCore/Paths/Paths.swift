@@ -32,6 +32,8 @@ public struct Paths: Sendable, Equatable {
     public var userTemplatesDir: String { Self.join(configHome, "templates") }
     public var userAdaptersDir: String { Self.join(configHome, "adapters") }
     public let cacheDir: String
+    /// `HOME` (`ElbowroomEnvironment.home`), read once: an account's paths share it too.
+    private let home: String
     /// Where the credentials come from, as recorded in the cache (no secret): the credentials
     /// file, its directory resolved (`resolved`).
     public var accountSource: String { identity.source }
@@ -47,11 +49,11 @@ public struct Paths: Sendable, Equatable {
     /// Whose usage this account's cache holds, as `{agent}` shows it.
     public var agent: String { provider.agent }
     /// Short lock for read-modify-write of the cache file.
-    public var cacheLockFile: String { Self.join(cacheDir, "usage-\(accountKey).lock") }
+    public var cacheLockFile: String { Self.accountFile(cacheDir, accountKey, ".lock") }
     /// The usage history kept with the cache, written under the cache's lock.
-    public var historyFile: String { Self.join(cacheDir, "usage-\(accountKey).history") }
+    public var historyFile: String { Self.accountFile(cacheDir, accountKey, ".history") }
     /// Held for the whole of a fetch (and any token refresh): one fetch per account at a time.
-    public var fetchLockFile: String { Self.join(cacheDir, "usage-\(accountKey).fetch.lock") }
+    public var fetchLockFile: String { Self.accountFile(cacheDir, accountKey, ".fetch.lock") }
     // (Paths are made on every render: what a cached render does not need is computed on use.)
 
     /// A relative value in any of the variables is ignored, as if unset (see
@@ -66,16 +68,17 @@ public struct Paths: Sendable, Equatable {
 
     /// The paths of the account `env` names (`Account.environment(over:)` laid over `base`'s
     /// environment): equal to `Paths(environment: env)` (a test holds them so), but the config
-    /// and cache directories are `base`'s, not derived again — an account's variables never
-    /// change `HOME`, `XDG_CONFIG_HOME`, `XDG_CACHE_HOME` or `ELBOWROOM_CONFIG`. A render of
+    /// and cache directories (and `HOME`) are `base`'s, not derived again — an account's variables
+    /// never change `HOME`, `XDG_CONFIG_HOME`, `XDG_CACHE_HOME` or `ELBOWROOM_CONFIG`. A render of
     /// several accounts makes one of these per account.
     public init(account env: ElbowroomEnvironment, sharing base: Paths) {
-        self.init(environment: env, home: env.home, configHome: base.configHome, configFile: base.configFile,
+        self.init(environment: env, home: base.home, configHome: base.configHome, configFile: base.configFile,
                   cacheDir: base.cacheDir)
     }
 
     /// The account's part: whose login, and the cache named after it.
     private init(environment env: ElbowroomEnvironment, home: String, configHome: String, configFile: String, cacheDir: String) {
+        self.home = home
         self.configHome = configHome
         self.configFile = configFile
         self.cacheDir = cacheDir
@@ -126,16 +129,48 @@ public struct Paths: Sendable, Equatable {
         }
     }
 
+    /// `dir/usage-KEY.SUFFIX`, one of an account's files (`suffix` with its dot), written once
+    /// into a string of its whole length: interpolated (`"usage-\(key).history"`) and joined,
+    /// the history file's name cost a render ~2.8 k instructions an account.
+    public static func accountFile(_ dir: String, _ key: String, _ suffix: StaticString) -> String {
+        var dir = dir, key = key
+        let prefix: StaticString = "usage-"
+        let slash = dir.utf8.last == UInt8(ascii: "/") ? 0 : 1
+        let count = dir.utf8.count + slash + prefix.utf8CodeUnitCount + key.utf8.count + suffix.utf8CodeUnitCount
+        return String(unsafeUninitializedCapacity: count) { out in
+            guard var at = out.baseAddress else { return 0 }
+            dir.withUTF8 { bytes in
+                if let base = bytes.baseAddress { at.update(from: base, count: bytes.count) }
+                at += bytes.count
+            }
+            if slash == 1 {
+                at.pointee = UInt8(ascii: "/")
+                at += 1
+            }
+            at.update(from: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+            at += prefix.utf8CodeUnitCount
+            key.withUTF8 { bytes in
+                if let base = bytes.baseAddress { at.update(from: base, count: bytes.count) }
+                at += bytes.count
+            }
+            at.update(from: suffix.utf8Start, count: suffix.utf8CodeUnitCount)
+            return count
+        }
+    }
+
     /// The directory `path` names: `realpath` when it exists (symlinks, `.` and `..` resolved),
     /// else the path with `.`, `..` and repeated slashes resolved by spelling alone.
     static func resolved(_ path: String) -> String {
         if let real = FileSystem.realPath(path) { return real }
+        if isResolvedSpelling(path) { return path }
         // By spelling, on bytes: `.` is dropped and `..` takes the last part off. (Not through
         // [Substring] and joined(separator:): their metadata, built on first use, cost every
         // render ~250 k instructions, more than half of one.)
         let bytes = Array(path.utf8)
         var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 1)
         var starts: [Int] = []  // where each part kept in `out` begins (at its `/`)
+        starts.reserveCapacity(16)
         var i = 0
         while i < bytes.count {
             while i < bytes.count && bytes[i] == 0x2F { i += 1 }
@@ -152,6 +187,25 @@ public struct Paths: Sendable, Equatable {
             for j in start..<i { out.append(bytes[j]) }
         }
         return out.isEmpty ? "/" : String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether `resolved` by spelling gives `path` itself: a `/` and then parts, none empty,
+    /// `.` or `..` (a directory that does not exist yet, as a fresh install's Claude dir is).
+    static func isResolvedSpelling(_ path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { bytes in
+            guard bytes.count > 1, bytes[0] == 0x2F else { return bytes.count == 1 && bytes[0] == 0x2F }
+            var start = 1  // where the part being read begins
+            for i in 1...bytes.count {
+                guard i == bytes.count || bytes[i] == 0x2F else { continue }
+                let length = i - start
+                if length == 0 || (bytes[start] == 0x2E && (length == 1 || (length == 2 && bytes[start + 1] == 0x2E))) {
+                    return false
+                }
+                start = i + 1
+            }
+            return true
+        }
     }
 
     /// Drops trailing slashes (`/a/b/` and `/a/b` are one account).
@@ -181,21 +235,25 @@ private final class AccountPart: @unchecked Sendable {
         self.cacheDir = cacheDir
     }
 
-    var identity: AccountIdentity { lock.withLock { make() } }
+    var identity: AccountIdentity {
+        lock.withLock {
+            make()
+            return made!
+        }
+    }
 
     var cacheFile: String {
         lock.withLock {
-            _ = make()
+            make()
             return file
         }
     }
 
-    /// (Under the lock.)
-    private func make() -> AccountIdentity {
-        if let made { return made }
-        let identity = AccountIdentity(environment: environment, home: home)
-        made = identity
-        file = Paths.join(cacheDir, "usage-" + identity.key + ".json")
-        return identity
+    /// Works the part out once (under the lock). It returns nothing: the cache file's name is
+    /// asked far more than the identity, and handing the identity back copied it to no use.
+    private func make() {
+        guard made == nil else { return }
+        made = AccountIdentity(environment: environment, home: home)
+        file = Paths.accountFile(cacheDir, made!.key, ".json")
     }
 }

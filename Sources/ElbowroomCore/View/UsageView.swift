@@ -205,6 +205,8 @@ public struct UsageView: Sendable, Equatable {
         source = reading?.source
         cooldownUntil = cache?.fetch.activeCooldown(now: now)
         windows = []
+        // Room for every window at once (one allocation, not one per doubling).
+        if let stored = reading?.windows, !stored.isEmpty { windows.reserveCapacity(stored.count) }
         for stored in reading?.windows ?? [] {
             // `reset_policy = "unknown"`: a window whose reset passed with no newer data has no number.
             if config.resetPolicy == .unknown, let r = stored.resetsAt, r <= now { continue }
@@ -218,10 +220,17 @@ public struct UsageView: Sendable, Equatable {
             }
             windows.append(w)
         }
-        for w in windows where w.shown || w.needsAttention { rows.append(w) }
-        // Never hide every window: an account whose only limits are ones `/usage` leaves out
-        // (a limits[]-only body with an Opus week) shows them.
-        if rows.isEmpty { rows = windows }
+        // Every window a row (the usual case): the rows are the windows' own array, not a copy.
+        var hidden = 0
+        for w in windows where !(w.shown || w.needsAttention) { hidden += 1 }
+        if hidden == 0 || hidden == windows.count {
+            // (Never hide every window: an account whose only limits are ones `/usage` leaves
+            // out, a limits[]-only body with an Opus week, shows them.)
+            rows = windows
+        } else {
+            rows.reserveCapacity(windows.count - hidden)
+            for w in windows where w.shown || w.needsAttention { rows.append(w) }
+        }
         // Another provider's windows have no fixed order Claude Code's `/usage` gives them: the
         // least headroom comes first, so a line cut short keeps the limit that binds.
         if provider != .claude && rows.count > 1 {
