@@ -1,5 +1,5 @@
 import Testing
-import ElbowroomCore
+@testable import ElbowroomCore
 @testable import ElbowroomAdapters
 
 /// JSON strings and Pango markup are escaped on UTF-8 bytes (on every waybar, i3bar and json
@@ -46,6 +46,53 @@ import ElbowroomCore
                 if SafeText.map(text, lines: .keep, escape: { _ in nil }) != text && !SafeText.mayNeedCleaning(text) { failures += 1 }
                 if JSONString.quote(text) != JSONString.quoteByScalars(text) { failures += 1 }
                 if Pango.escape(text) != Pango.escapeByScalars(text) { failures += 1 }
+            }
+        }
+        #expect(failures == 0)
+    }
+
+    /// `SafeText.map` appends the scalars it keeps a run at a time: the same text as appending
+    /// each scalar (the code it replaced, kept here as the reference), for every sample, both
+    /// line modes, escapers that replace nothing, a few scalars or every one, and text already
+    /// in the line.
+    @Test func mapAppendsRunsAsItAppendedScalars() {
+        func reference(_ text: String, _ lines: SafeText.Lines, into out: inout String, _ escape: (Unicode.Scalar) -> String?) {
+            var afterCR = false
+            for scalar in text.unicodeScalars {
+                var s = scalar
+                if SafeText.isLineBreak(scalar) {
+                    let isLFAfterCR = afterCR && scalar == "\n"
+                    afterCR = scalar == "\r"
+                    if isLFAfterCR { continue }
+                    s = lines == .keep ? "\n" : " "
+                } else {
+                    afterCR = false
+                    if SafeText.isDropped(scalar) { continue }
+                    if lines == .join && scalar == "\t" { s = " " }
+                }
+                if let replacement = escape(s) { out += replacement } else { out.unicodeScalars.append(s) }
+            }
+        }
+        let escapers: [(Unicode.Scalar) -> String?] = [
+            { _ in nil }, { $0 == "#" ? "##" : nil }, { $0 == " " || $0 == "\n" ? "<\($0.value)>" : nil },
+            { $0.value > 0x7F ? "" : nil }, { "[\($0.value)]" },
+        ]
+        var failures = 0
+        for text in Self.samples() {
+            for lines in [SafeText.Lines.keep, .join] {
+                for (k, escape) in escapers.enumerated() {
+                    for start in ["", "x\u{301}", String(repeating: "y", count: 20)] {
+                        var got = start, expected = start
+                        SafeText.map(text, lines: lines, into: &got, escape: escape)
+                        reference(text, lines, into: &expected, escape)
+                        var scalarwise = start  // (the path for text that is not contiguous UTF-8)
+                        SafeText.mapScalars(text, lines: lines, into: &scalarwise, escape: escape)
+                        if got != expected || !got.utf8.elementsEqual(expected.utf8) || !scalarwise.utf8.elementsEqual(expected.utf8) {
+                            failures += 1
+                            if failures < 5 { Issue.record("\(text.debugDescription) \(lines) escaper \(k)") }
+                        }
+                    }
+                }
             }
         }
         #expect(failures == 0)

@@ -37,28 +37,115 @@ public enum SafeText {
     }
 
     /// `map(_:lines:escape:)` appended to `out` (an adapter's line: no string of its own that
-    /// is freed once copied, see `GrowingText`).
+    /// is freed once copied, see `GrowingText`). Scalars that stay as they are go to `out` a run
+    /// at a time, as a slice of `text` (appended one scalar at a time, each cost ~460
+    /// instructions: a tmux line with three accounts 30 k).
     public static func map(_ text: String, lines: Lines, into out: inout String, escape: (Unicode.Scalar) -> String?) {
         GrowingText.reserve(text.utf8.count, in: &out)
+        // On the UTF-8 where it is (the scalar view's index and subscript cost ~100 instructions
+        // a scalar), or through the scalar view for text that is not contiguous UTF-8.
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            let utf8 = text.utf8
+            func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+            var run = 0  // where the bytes kept as they are start
+            var i = 0
+            var afterCR = false
+            while i < bytes.count {
+                let here = i
+                let scalar = decode(bytes, at: &i)
+                var s = scalar
+                var keep = true
+                if isLineBreak(scalar) {
+                    let isLFAfterCR = afterCR && scalar == "\n"
+                    afterCR = scalar == "\r"
+                    if isLFAfterCR { keep = false } else { s = lines == .keep ? "\n" : " " }
+                } else {
+                    afterCR = false
+                    if isDropped(scalar) { keep = false } else if lines == .join && scalar == "\t" { s = " " }
+                }
+                let replacement = keep ? escape(s) : nil
+                guard !keep || replacement != nil || s != scalar else { continue }
+                if run < here { out.append(contentsOf: Substring(utf8[index(run)..<index(here)])) }
+                run = i
+                if !keep { continue }
+                if let replacement { out += replacement } else { out.unicodeScalars.append(s) }
+            }
+            if run < bytes.count { out.append(contentsOf: Substring(utf8[index(run)...])) }
+        }
+        if done == nil { mapScalars(text, lines: lines, into: &out, escape: escape) }
+    }
+
+    /// The scalar of valid UTF-8 that starts at `bytes[i]`; `i` moves past it.
+    @inline(__always)
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at i: inout Int) -> Unicode.Scalar {
+        let lead = UInt32(bytes[i])
+        if lead < 0x80 {
+            i += 1
+            return Unicode.Scalar(UInt8(truncatingIfNeeded: lead))
+        }
+        var value: UInt32
+        var count: Int
+        if lead < 0xE0 {
+            value = lead & 0x1F
+            count = 2
+        } else if lead < 0xF0 {
+            value = lead & 0x0F
+            count = 3
+        } else {
+            value = lead & 0x07
+            count = 4
+        }
+        for k in 1..<count { value = value << 6 | (UInt32(bytes[i + k]) & 0x3F) }
+        i += count
+        return Unicode.Scalar(value) ?? "\u{FFFD}"  // (a String's UTF-8 is valid: never)
+    }
+
+    /// `map(_:lines:into:escape:)` through the scalar view, for text that is not contiguous UTF-8.
+    static func mapScalars(_ text: String, lines: Lines, into out: inout String, escape: (Unicode.Scalar) -> String?) {
+        let scalars = text.unicodeScalars
+        var run = scalars.startIndex  // where the scalars kept as they are start
+        var i = scalars.startIndex
         var afterCR = false
-        for scalar in text.unicodeScalars {
+        while i < scalars.endIndex {
+            let scalar = scalars[i]
+            let here = i
+            scalars.formIndex(after: &i)
             var s = scalar
             if isLineBreak(scalar) {
                 let isLFAfterCR = afterCR && scalar == "\n"
                 afterCR = scalar == "\r"
-                if isLFAfterCR { continue }
+                if isLFAfterCR {
+                    append(scalars[run..<here], to: &out)
+                    run = i
+                    continue
+                }
                 s = lines == .keep ? "\n" : " "
             } else {
                 afterCR = false
-                if isDropped(scalar) { continue }
+                if isDropped(scalar) {
+                    append(scalars[run..<here], to: &out)
+                    run = i
+                    continue
+                }
                 if lines == .join && scalar == "\t" { s = " " }
             }
             if let replacement = escape(s) {
+                append(scalars[run..<here], to: &out)
+                run = i
                 out += replacement
-            } else {
+            } else if s != scalar {
+                append(scalars[run..<here], to: &out)
+                run = i
                 out.unicodeScalars.append(s)
             }
         }
+        append(scalars[run..<scalars.endIndex], to: &out)
+    }
+
+    /// A run of `text`'s scalars appended to `out` as they are (a slice: no string of its own).
+    private static func append(_ run: Substring.UnicodeScalarView, to out: inout String) {
+        guard !run.isEmpty else { return }
+        out.append(contentsOf: Substring(run))
     }
 
     /// `text` safe to print: controls and bidi controls dropped, line breaks as `lines` says.
@@ -86,7 +173,10 @@ public enum SafeText {
     /// `map` changes.
     @inlinable
     public static func mayNeedCleaning(_ text: String) -> Bool {
-        var text = text  // (`withUTF8` copies only a string that is not contiguous UTF-8 already)
+        // Read where it is (a copy for `withUTF8` is a retain and a release of the text), or,
+        // for text that is not contiguous UTF-8, made contiguous first.
+        if let answer = text.utf8.withContiguousStorageIfAvailable(mayNeedCleaning(bytes:)) { return answer }
+        var text = text
         return text.withUTF8(mayNeedCleaning(bytes:))
     }
 

@@ -217,21 +217,27 @@ enum Filter: Sendable, Equatable {
     /// in bytes, not by walking its `Character`s, and written with its spaces in one string
     /// (`count`, `String(repeating:)` and a join cost a pad ~500 instructions).
     static func pad(_ text: String, width: Int) -> String {
-        var text = text  // (`withUTF8` copies only a string that is not contiguous UTF-8 already)
-        let bytes = text.withUTF8 { utf8 -> Int? in
-            for byte in utf8 where byte >= 0x80 || byte == 0x0D { return nil }
-            return utf8.count
+        // (Read where it is: a copy for `withUTF8` is a retain and a release of the text.)
+        if let padded = text.utf8.withContiguousStorageIfAvailable({ pad(text, $0, width: width) }) { return padded }
+        var copy = text  // (not contiguous UTF-8: `withUTF8` makes it so)
+        return copy.withUTF8 { pad(text, $0, width: width) }
+    }
+
+    /// `pad(text, width:)`, given `text`'s UTF-8.
+    private static func pad(_ text: String, _ utf8: UnsafeBufferPointer<UInt8>, width: Int) -> String {
+        var plain = true
+        for byte in utf8 where byte >= 0x80 || byte == 0x0D {
+            plain = false
+            break
         }
-        let padding = max(0, abs(width) - (bytes ?? text.count))
+        let padding = max(0, abs(width) - (plain ? utf8.count : text.count))
         guard padding > 0 else { return text }
-        return text.withUTF8 { utf8 in
-            String(unsafeUninitializedCapacity: utf8.count + padding) { out in
-                let start = width < 0 ? 0 : padding
-                for i in 0..<utf8.count { out[start + i] = utf8[i] }
-                let spaces = width < 0 ? utf8.count : 0
-                for i in spaces..<spaces + padding { out[i] = 0x20 }
-                return utf8.count + padding
-            }
+        return String(unsafeUninitializedCapacity: utf8.count + padding) { out in
+            let start = width < 0 ? 0 : padding
+            for i in 0..<utf8.count { out[start + i] = utf8[i] }
+            let spaces = width < 0 ? utf8.count : 0
+            for i in spaces..<spaces + padding { out[i] = 0x20 }
+            return utf8.count + padding
         }
     }
 
