@@ -128,4 +128,28 @@ public struct Template: Sendable {
         context.namesAccounts = namesAccounts
         return Renderer.render(program, context: context)
     }
+
+    /// `render(_:statusLine:localTime:)` of this template and of `tooltip`, through one context:
+    /// a context holds a copy of the view (some 3 k instructions to make), one for both.
+    public func render(_ view: UsageView, statusLine: StatusLineInput? = nil, localTime: LocalTime = .system,
+                       tooltip: Template?) -> (line: [Span], tooltip: [Span]) {
+        var context = RenderContext(view: view, statusLine: statusLine, localTime: localTime, namedKeys: namedKeys)
+        let line = Renderer.render(program, context: context)
+        guard let tooltip else { return (line, []) }
+        context.namedKeys = tooltip.namedKeys
+        return (line, Renderer.render(tooltip.program, context: context))
+    }
+
+    /// `render(accountAt:of:localTime:)` of this template and of `tooltip`, through one context.
+    public func render(accountAt index: Int, of accounts: [AccountView], localTime: LocalTime = .system,
+                       tooltip: Template?) -> (line: [Span], tooltip: [Span]) {
+        var context = RenderContext(accountAt: index, of: accounts, localTime: localTime)
+        context.namedKeys = namedKeys
+        context.namesAccounts = namesAccounts
+        let line = Renderer.render(program, context: context)
+        guard let tooltip else { return (line, []) }
+        context.namedKeys = tooltip.namedKeys
+        context.namesAccounts = tooltip.namesAccounts
+        return (line, Renderer.render(tooltip.program, context: context))
+    }
 }

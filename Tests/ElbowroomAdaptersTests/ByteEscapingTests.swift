@@ -51,6 +51,32 @@ import ElbowroomCore
         #expect(failures == 0)
     }
 
+    /// `SafeText.mayNeedCleaning` passes printable ASCII over eight bytes at a time: every scalar
+    /// cleaning changes (and the printable ones around them) is still seen at every offset in
+    /// and across those words, and printable ASCII of any length is passed.
+    @Test func mayNeedCleaningSeesAChangedScalarAtEveryOffset() {
+        let changed = Array(0...0x7F).filter { !(0x20...0x7E).contains($0) }
+            + Array(0x80...0x9F) + [0x061C, 0x200E, 0x200F, 0x2028, 0x2029] + Array(0x202A...0x202E) + Array(0x2066...0x2069)
+        let printable = String(decoding: (0x20...0x7E).map { UInt8($0) }, as: UTF8.self)
+        var failures = 0
+        for length in 0...printable.utf8.count where SafeText.mayNeedCleaning(String(printable.prefix(length))) {
+            failures += 1
+        }
+        for value in changed + [0x20, 0x41, 0x7E, 0xA0, 0xB7, 0x2588, 0x1F600] {
+            let scalar = String(Character(Unicode.Scalar(UInt32(value))!))
+            let changes = SafeText.map(scalar, lines: .join, escape: { _ in nil }) != scalar
+            #expect(changes == changed.contains(value), "U+\(String(value, radix: 16))")
+            for offset in 0...17 {
+                for after in [0, 1, 9] {
+                    let text = String(repeating: "x", count: offset) + scalar + String(repeating: "y", count: after)
+                    if changes && !SafeText.mayNeedCleaning(text) { failures += 1 }
+                    if !changes && value < 0x80 && SafeText.mayNeedCleaning(text) { failures += 1 }
+                }
+            }
+        }
+        #expect(failures == 0)
+    }
+
     /// Waybar writes its Pango markup straight into its JSON strings (`json: true`): the same
     /// bytes as writing the markup and quoting it as any text, for runs of every sample and style
     /// (tags with quotes, a CR ending one run and an LF starting the next), and for a tooltip's

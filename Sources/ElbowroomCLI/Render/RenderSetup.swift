@@ -89,10 +89,8 @@ struct RenderSetup {
     func frame(cache: CacheFile?, now: Date, statusLine: StatusLineInput? = nil,
                template override: Template? = nil, history: UsageHistory? = nil, provider: Provider) -> RenderedFrame {
         let view = UsageView(cache: cache, now: now, config: config, history: history, provider: provider)
-        return RenderedFrame(
-            spans: (override ?? template).render(view, statusLine: statusLine),
-            tooltip: tooltip?.render(view, statusLine: statusLine) ?? [],
-            view: view, palette: palette, useColor: useColor)
+        let spans = (override ?? template).render(view, statusLine: statusLine, tooltip: tooltip)
+        return RenderedFrame(spans: spans.line, tooltip: spans.tooltip, view: view, palette: palette, useColor: useColor)
     }
 
     /// One account's data for a frame of several.
@@ -112,15 +110,7 @@ struct RenderSetup {
     /// groups by account: each account's label on a line, its tooltip under it.
     func frame(accounts data: [AccountData], now: Date, template override: Template? = nil) -> RenderedFrame {
         let template = override ?? self.template
-        var accounts: [AccountView] = []
-        accounts.reserveCapacity(data.count)
-        for part in data {
-            let view = UsageView(cache: part.cache, now: now, config: config, history: part.history,
-                                 provider: part.account.provider)
-            accounts.append(AccountView(
-                name: part.account.name, label: part.account.label, provider: part.account.provider.word,
-                view: view, statusLine: part.statusLine))
-        }
+        let accounts = views(of: data, now: now)
         var worst = 0
         for i in accounts.indices where accounts[i].view.level > accounts[worst].view.level { worst = i }
         var spans: [Span] = []
@@ -132,15 +122,18 @@ struct RenderSetup {
         // the first, and its separators): grown one doubling at a time, each growth copied every
         // span so far, ~10 k instructions with three accounts.
         for (i, account) in accounts.enumerated() {
+            // (The line and the tooltip through one context: making one copies the account's view.)
+            let parts = template.namesAccounts ? (line: [], tooltip: tooltip?.render(accountAt: i, of: accounts) ?? [])
+                : template.render(accountAt: i, of: accounts, tooltip: tooltip)
             if !template.namesAccounts {
-                let part = template.render(accountAt: i, of: accounts)
+                let part = parts.line
                 if i == 0 { spans.reserveCapacity((part.count + 2) * accounts.count) }
                 if !spans.isEmpty { spans.append(Span(Self.accountSeparator)) }
                 spans.append(Span(account.label + " "))
                 spans.append(contentsOf: part)
             }
-            if let tooltip {
-                let part = tooltip.render(accountAt: i, of: accounts)
+            if tooltip != nil {
+                let part = parts.tooltip
                 if i == 0 { tooltipSpans.reserveCapacity((part.count + 3) * accounts.count) }
                 if !tooltipSpans.isEmpty { tooltipSpans.append(Span("\n\n")) }
                 tooltipSpans.append(Span(account.label, style: Style(bold: true)))
@@ -152,6 +145,22 @@ struct RenderSetup {
                                   palette: palette, useColor: useColor)
         frame.accounts = accounts
         return frame
+    }
+
+    /// Each account's view, in config order. (A function of its own: its views, built in the
+    /// frame, made the frame's stack 7 kB, under every template render of several accounts.)
+    @inline(never)
+    private func views(of data: [AccountData], now: Date) -> [AccountView] {
+        var accounts: [AccountView] = []
+        accounts.reserveCapacity(data.count)
+        for part in data {
+            let view = UsageView(cache: part.cache, now: now, config: config, history: part.history,
+                                 provider: part.account.provider)
+            accounts.append(AccountView(
+                name: part.account.name, label: part.account.label, provider: part.account.provider.word,
+                view: view, statusLine: part.statusLine))
+        }
+        return accounts
     }
 
     /// Between two accounts' parts of a line.

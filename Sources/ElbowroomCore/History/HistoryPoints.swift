@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// Points of one window instance, oldest first (`UsageHistory.instance(of:)`), as a
 /// `UsageHistory` keeps them: two numbers a point in an array of `Int64` — its time, then its
 /// percent's bits. Not an array of `HistoryPoint`: an array of a type of its own costs a render

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// A run of one window instance's points in a `UsageHistory` (`UsageHistory.series(_:)`): the
 /// window's key and the instance's reset time once, and where its points lie in the history's
 /// `points`.

@@ -87,8 +87,10 @@ public struct HistoryStore: Sendable {
     /// What a render needs (see `HistoryDigest`): the digest, or — when there is none yet (a
     /// history from before digests), or it cannot be used — the whole history.
     public func readForRender() throws(FileSystem.Failure) -> UsageHistory {
-        if let data = try? FileSystem.readPrivate(digestFile, limit: Self.digestReadLimit),
-           let history = HistoryDigest.parse(data) {
+        // As bytes, into room of the file's size (`readPrivateBytes`): through `readPrivate`'s
+        // 16 kB buffer and a `Data`, each account's digest touched two more heap pages.
+        if let bytes = try? FileSystem.readPrivateBytes(digestFile, limit: Self.digestReadLimit),
+           let history = bytes.withUnsafeBufferPointer({ HistoryDigest.parse($0) }) {
             return history
         }
         return try read()

@@ -27,16 +27,17 @@ public struct Sparkline: Sendable, Equatable {
         return self.points.read { samples in
             let start = Double(samples.at(0))
             let span = Double(end) - start
+            let last = samples.count - 1
             // As UTF-8, written into the string's own buffer: every glyph is E2 96 81…88
             // (U+2581…U+2588). Appending `Character`s cost a tooltip ~4 k instructions a sparkline.
             return String(unsafeUninitializedCapacity: 3 * count) { bytes in
                 var index = 0
                 for i in 0..<count {
                     let t = count == 1 ? Double(end) : start + span * Double(i) / Double(count - 1)
-                    while index + 1 < samples.count && Double(samples.at(index + 1)) <= t { index += 1 }
+                    while index < last && Double(samples.at(index + 1)) <= t { index += 1 }
                     bytes[3 * i] = 0xE2
                     bytes[3 * i + 1] = 0x96
-                    bytes[3 * i + 2] = 0x81 + UInt8(Self.level(samples.used(index)))
+                    bytes[3 * i + 2] = 0x81 &+ UInt8(truncatingIfNeeded: Self.level(samples.used(index)))
                 }
                 return 3 * count
             }
@@ -46,15 +47,15 @@ public struct Sparkline: Sendable, Equatable {
     /// Which of `glyphs` stands for `percent`.
     static func level(_ percent: Double) -> Int {
         let clamped = percent.isFinite ? min(max(percent, 0), 100) : 0
-        // `(clamped / 100 * 7).rounded()`, halves away from zero, counted against the halves
-        // between the levels (the same number, without a call to `round` and a checked
-        // conversion for each glyph; a test holds them equal).
-        let scaled = clamped / 100 * Double(glyphs.count - 1)
-        var level = 0
-        var half = 0.5
-        while level < glyphs.count - 1 && scaled >= half {
-            level += 1
-            half += 1
+        // `(clamped / 100 * 7).rounded()`, halves away from zero, found among the halves
+        // between the levels in three comparisons (the same number, without a call to `round`
+        // and a checked conversion for each glyph; a test holds them equal).
+        let scaled = clamped / 100 * 7
+        let level: Int
+        if scaled >= 3.5 {
+            level = scaled >= 5.5 ? (scaled >= 6.5 ? 7 : 6) : (scaled >= 4.5 ? 5 : 4)
+        } else {
+            level = scaled >= 1.5 ? (scaled >= 2.5 ? 3 : 2) : (scaled >= 0.5 ? 1 : 0)
         }
         return level
     }

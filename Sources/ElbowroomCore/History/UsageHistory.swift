@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 /// The history as a render sees it: series after series, each a run of one window instance's
 /// points — a digest's line (`HistoryDigest`), or in the whole history (`HistoryFile`) each run
 /// of consecutive samples with one key and one reset time. A series says its key and reset

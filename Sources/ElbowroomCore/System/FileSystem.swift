@@ -72,7 +72,8 @@ public enum FileSystem {
         guard fstat(fd, &info) == 0, !isType(info, S_IFDIR) else { return nil }
         if isType(info, S_IFREG) {
             guard Int(info.st_size) <= limit else { return nil }
-            return try? readAll(fd, path: path, limit: limit, deadline: nil)
+            // (A size of 0 says nothing: /proc's files have content and no size.)
+            return try? readAll(fd, path: path, limit: limit, deadline: nil, size: info.st_size > 0 ? Int(info.st_size) : nil)
         }
         // A pipe or device (`/dev/stdin`): wait for its writer, but not for ever.
         return try? readAll(fd, path: path, limit: limit, deadline: Date().addingTimeInterval(1))
@@ -94,8 +95,12 @@ public enum FileSystem {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw Failure("cannot stat", path) }
         if let problem = problem(with: info, path: path, limit: limit) { throw Failure(description: problem) }
-        return try readAll(fd, path: path, limit: limit, deadline: nil)
+        return try readAll(fd, path: path, limit: limit, deadline: nil, size: info.st_size > 0 ? Int(info.st_size) : nil)
     }
+
+    /// This process's effective user, asked once: every file a render reads is checked against
+    /// it, and each `geteuid` is a system call (elbowroom never changes its user).
+    static let effectiveUser = geteuid()
 
     /// `readPrivate` as bytes: what a render reads its cache with. Read straight into an array
     /// of the size `fstat` gave (and one byte more, to see the end), not through a 16 kB buffer
@@ -127,6 +132,9 @@ public enum FileSystem {
             if n == 0 { break }
             count += n
             if count > limit { throw Failure(description: "\(path) is larger than \(limit) bytes") }
+            // All `fstat` said, and less than asked for: a regular file's end (no second read
+            // to be told so; a file that grew since gives the byte more, and is read on).
+            if count == Int(info.st_size) && count < bytes.count { break }
         }
         bytes.removeLast(bytes.count - count)
         return bytes
@@ -145,8 +153,8 @@ public enum FileSystem {
         if !isType(info, S_IFREG) {
             return "\(path) is \(typeName(info)), not a regular file"
         }
-        if info.st_uid != geteuid() {
-            return "\(path) is owned by uid \(info.st_uid), not by you (uid \(geteuid()))"
+        if info.st_uid != effectiveUser {
+            return "\(path) is owned by uid \(info.st_uid), not by you (uid \(effectiveUser))"
         }
         if info.st_nlink > 1 {
             return "\(path) has \(info.st_nlink) hard links; elbowroom's files have one"
@@ -174,10 +182,13 @@ public enum FileSystem {
 
     /// Reads `fd` to its end; past `limit` bytes it fails. With a `deadline` the descriptor is
     /// non-blocking and polled until then.
-    private static func readAll(_ fd: Int32, path: String, limit: Int, deadline: Date?) throws(Failure) -> Data {
+    /// `size`: what `fstat` said of a regular file: the buffer is that and a byte more (a 16 kB
+    /// one, for a config file of a few hundred bytes, touched heap pages a render did not need),
+    /// and a short read of all of it is the end.
+    private static func readAll(_ fd: Int32, path: String, limit: Int, deadline: Date?, size: Int? = nil) throws(Failure) -> Data {
         var data = Data()
         // Not zeroed: every render reads a file or two through this, and read() fills it.
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16384, alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size.map { min(16384, $0 + 1) } ?? 16384, alignment: 16)
         defer { buffer.deallocate() }
         while true {
             let n = posixRead(fd, buffer.baseAddress, buffer.count)
@@ -195,6 +206,7 @@ public enum FileSystem {
             if n == 0 { break }
             data.append(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
             if data.count > limit { throw Failure(description: "\(path) is larger than \(limit) bytes") }
+            if let size, data.count == size && n < buffer.count { break }
         }
         return data
     }
@@ -296,7 +308,7 @@ public enum FileSystem {
             guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
             let full = dir + "/" + entry
             var info = stat()
-            guard lstat(full, &info) == 0, isType(info, S_IFREG), info.st_uid == geteuid(),
+            guard lstat(full, &info) == 0, isType(info, S_IFREG), info.st_uid == effectiveUser,
                   Date().timeIntervalSince(modificationDate(info)) > 60 else { continue }
             unlink(full)
         }
@@ -358,8 +370,8 @@ public enum FileSystem {
     }
 
     private static func directoryOwnerProblem(_ info: stat, path: String) -> String? {
-        guard info.st_uid != geteuid() else { return nil }
-        return "\(path) is owned by uid \(info.st_uid), not by you (uid \(geteuid())): elbowroom will not use it; remove it or change its owner"
+        guard info.st_uid != effectiveUser else { return nil }
+        return "\(path) is owned by uid \(info.st_uid), not by you (uid \(effectiveUser)): elbowroom will not use it; remove it or change its owner"
     }
 
     public static func remove(_ path: String) throws {

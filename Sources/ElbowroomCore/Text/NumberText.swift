@@ -19,6 +19,7 @@ public enum NumberText {
         // percent in a tooltip is formatted dozens of times a render, and the strings joined
         // here before cost each one ~1.4 k instructions.
         let negative = value < 0 && scaled != 0
+        if decimals == 0 && !negative && scaled <= 100 { return wholes[Int(scaled)] }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
             var start = buffer.count
             var rest = Int64(scaled)
@@ -37,9 +38,26 @@ public enum NumberText {
                 start -= 1
                 buffer[start] = UInt8(ascii: "-")
             }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
+            let digits = UnsafeBufferPointer(rebasing: buffer[start...])
+            // A capacity of 15 or less makes a small string, and ASCII in one is not validated.
+            guard digits.count <= 15 else { return String(decoding: digits, as: UTF8.self) }
+            return String(unsafeUninitializedCapacity: digits.count) { out in
+                for i in 0..<digits.count { out[i] = digits[i] }
+                return digits.count
+            }
         }
     }
+
+    /// `0`…`100`: a render's most formatted numbers (whole percents), as the strings they are,
+    /// not written and decoded (~250 instructions each).
+    static let wholes: [String] = [
+        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19",
+        "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38",
+        "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57",
+        "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76",
+        "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95",
+        "96", "97", "98", "99", "100",
+    ]
 
     /// `minor` in units of 10^-`exponent` of `currency`, with `decimals` places and thousands
     /// grouped: `$5,000.00`, `€3.10`, `¥1,234`, `12.34 CHF`. A code that is not three letters

@@ -155,49 +155,83 @@ enum Filter: Sendable, Equatable {
 
     // MARK: Applying
 
-    static let eighths = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
-
+    /// (One switch on the filter, then a look at the value: a switch on the pair copied both
+    /// into a tuple and destroyed it, and `self == .exists` called `==` on filters, ~120
+    /// instructions a filter.)
     func apply(_ value: Value?, context: RenderContext) -> Value? {
-        if case .default(let text) = self {
-            return value?.isPresent == true ? value : .text(text)
+        switch self {
+        case .default(let text): return value?.isPresent == true ? value : .text(text)
+        case .exists: return .flag(value?.isPresent == true)
+        case .not: return .flag(value?.isPresent != true)
+        default: break
         }
-        if self == .exists { return .flag(value?.isPresent == true) }
-        if self == .not { return .flag(value?.isPresent != true) }
         guard let value, value.isPresent else { return value }
-        let formatted = { value.formatted(now: context.view.now, localTime: context.localTime) }
-        switch (self, value) {
-        case (.round, .percent(let p)):
-            return .percent(p.rounded(PercentText.rule))
-        case (.fixed(let n), .percent(let p)):
-            return .text(NumberText.fixed(p, decimals: n, rule: PercentText.rule))
-        case (.fixed(let n), .money(let minor, let currency, let exponent)):
-            return .text(NumberText.money(minor: minor, currency: currency, exponent: exponent, decimals: n))
-        case (.pad(let width), _):
-            let text = formatted()
-            let padding = String(repeating: " ", count: max(0, abs(width) - text.count))
-            return .text(width < 0 ? text + padding : padding + text)
-        case (.bar(let width, let fill), .percent(let p)):
-            return .text(Self.bar(p, width: width, fill: fill))
-        case (.spark(let points), .spark(let line)):
-            return .text(line.render(points: points))
-        case (.icon(let icons), .percent(let p)):
-            let clamped = p.isFinite ? min(max(p, 0), 100) : 0
-            return .text(icons[min(icons.count - 1, Int(clamped / 100 * Double(icons.count)))])
-        case (.icon(let icons), .level(let level)):
-            let index = Level.allCases.firstIndex(of: level) ?? 0
-            return .text(icons[min(index, icons.count - 1)])
-        case (.time(let format), .date(let date)):
-            return .text(context.localTime.format(date, format))
-        case (.duration(let long), .duration(let seconds)):
-            return .text(long ? DurationText.long(seconds) : DurationText.short(seconds))
-        case (.upper, _):
-            return .text(formatted().uppercased())
-        case (.lower, _):
-            return .text(formatted().lowercased())
-        default:
-            // A value of another type than the filter was checked for: only after `default`
-            // put text in place of a missing one. Leave it as it is.
-            return value
+        switch self {
+        case .round:
+            if case .percent(let p) = value { return .percent(p.rounded(PercentText.rule)) }
+        case .fixed(let n):
+            if case .percent(let p) = value { return .clean(NumberText.fixed(p, decimals: n, rule: PercentText.rule)) }
+            if case .money(let minor, let currency, let exponent) = value {
+                return .clean(NumberText.money(minor: minor, currency: currency, exponent: exponent, decimals: n))
+            }
+        case .pad(let width):
+            // (Formatted text is clean, and so are the spaces around it.)
+            return .clean(Self.pad(value.formatted(now: context.view.now, localTime: context.localTime), width: width))
+        case .bar(let width, let fill):
+            if case .percent(let p) = value {
+                // The fill is the template's, and cleaned with the bar if it needs to be.
+                let bar = Self.bar(p, width: width, fill: fill)
+                return SafeText.mayNeedCleaning(fill) ? .text(bar) : .clean(bar)
+            }
+        case .spark(let points):
+            if case .spark(let line) = value { return .clean(line.render(points: points)) }
+        case .icon(let icons):
+            if case .percent(let p) = value {
+                let clamped = p.isFinite ? min(max(p, 0), 100) : 0
+                return .text(icons[min(icons.count - 1, Int(clamped / 100 * Double(icons.count)))])
+            }
+            if case .level(let level) = value {
+                let index = Level.allCases.firstIndex(of: level) ?? 0
+                return .text(icons[min(index, icons.count - 1)])
+            }
+        case .time(let format):
+            if case .date(let date) = value { return .text(context.localTime.format(date, format)) }
+        case .duration(let long):
+            if case .duration(let seconds) = value {
+                return .clean(long ? DurationText.long(seconds) : DurationText.short(seconds))
+            }
+        case .upper:
+            return .text(value.formatted(now: context.view.now, localTime: context.localTime).uppercased())
+        case .lower:
+            return .text(value.formatted(now: context.view.now, localTime: context.localTime).lowercased())
+        case .default, .exists, .not:
+            break
+        }
+        // A value of another type than the filter was checked for: only after `default` put
+        // text in place of a missing one. Leave it as it is.
+        return value
+    }
+
+    /// `text` with spaces before it (after it, for a negative `width`) to `abs(width)` characters.
+    /// Text of ASCII without a CR (each byte a `Character`: a number, most labels) is measured
+    /// in bytes, not by walking its `Character`s, and written with its spaces in one string
+    /// (`count`, `String(repeating:)` and a join cost a pad ~500 instructions).
+    static func pad(_ text: String, width: Int) -> String {
+        var text = text  // (`withUTF8` copies only a string that is not contiguous UTF-8 already)
+        let bytes = text.withUTF8 { utf8 -> Int? in
+            for byte in utf8 where byte >= 0x80 || byte == 0x0D { return nil }
+            return utf8.count
+        }
+        let padding = max(0, abs(width) - (bytes ?? text.count))
+        guard padding > 0 else { return text }
+        return text.withUTF8 { utf8 in
+            String(unsafeUninitializedCapacity: utf8.count + padding) { out in
+                let start = width < 0 ? 0 : padding
+                for i in 0..<utf8.count { out[start + i] = utf8[i] }
+                let spaces = width < 0 ? utf8.count : 0
+                for i in spaces..<spaces + padding { out[i] = 0x20 }
+                return utf8.count + padding
+            }
         }
     }
 
@@ -208,19 +242,34 @@ enum Filter: Sendable, Equatable {
         let full = total / 8
         let partial = total % 8
         let empty = width - full - (partial > 0 ? 1 : 0)
-        // As UTF-8 bytes into one buffer: three strings joined cost a bar ~4 k instructions.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(3 * width + fill.utf8.count * empty)
-        for _ in 0..<full {  // █
-            bytes.append(0xE2)
-            bytes.append(0x96)
-            bytes.append(0x88)
-        }
-        bytes.append(contentsOf: eighths[partial].utf8)
+        // As UTF-8 written into the string's own buffer: `█` is E2 96 88 and the eighths
+        // `▉`…`▏` are U+2589…U+258F, E2 96 (90 − eighths). Three strings joined cost a bar ~4 k
+        // instructions, bytes appended to an array and decoded ~2 k.
         var fill = fill  // (`withUTF8` copies only a string that is not contiguous UTF-8 already)
-        fill.withUTF8 { fill in
-            for _ in 0..<max(0, empty) { bytes.append(contentsOf: fill) }
+        return fill.withUTF8 { fill in
+            let empties = max(0, empty)
+            return String(unsafeUninitializedCapacity: 3 * (full + 1) + fill.count * empties) { bytes in
+                var n = 0
+                for _ in 0..<full {
+                    bytes[n] = 0xE2
+                    bytes[n + 1] = 0x96
+                    bytes[n + 2] = 0x88
+                    n += 3
+                }
+                if partial > 0 {
+                    bytes[n] = 0xE2
+                    bytes[n + 1] = 0x96
+                    bytes[n + 2] = 0x90 - UInt8(truncatingIfNeeded: partial)
+                    n += 3
+                }
+                for _ in 0..<empties {
+                    for byte in fill {
+                        bytes[n] = byte
+                        n += 1
+                    }
+                }
+                return n
+            }
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
