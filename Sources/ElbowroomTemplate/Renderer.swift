@@ -91,13 +91,15 @@ enum Renderer {
         // merge into the span before them: a tooltip's 113 make some 40): grown a doubling at a
         // time, each growth copied the spans so far, ~2.5 k instructions a tooltip; room for one
         // each was three heap pages more with three accounts.
-        spans.reserveCapacity((program.texts.count + program.placeholders.count) / 3 + 8)
+        spans.reserveCapacity((program.texts.count + program.slots.count) / 3 + 8)
         program.ops.withUnsafeBufferPointer { ops in
             program.texts.withUnsafeBufferPointer { texts in
-                program.placeholders.withUnsafeBufferPointer { placeholders in
-                    let walk = Walk(ops: ops, texts: texts, placeholders: placeholders)
-                    _ = render(walk, 0..<ops.count, style: .plain, context: context, into: &spans,
-                               stopAtMissing: false, eachFree: false)
+                program.slots.withUnsafeBufferPointer { slots in
+                    program.filters.withUnsafeBufferPointer { filters in
+                        let walk = Walk(ops: ops, texts: texts, slots: slots, filters: filters)
+                        _ = render(walk, 0..<ops.count, style: .plain, context: context, into: &spans,
+                                   stopAtMissing: false, eachFree: false)
+                    }
                 }
             }
         }
@@ -109,7 +111,8 @@ enum Renderer {
     struct Walk {
         let ops: UnsafeBufferPointer<Program.Op>
         let texts: UnsafeBufferPointer<String>
-        let placeholders: UnsafeBufferPointer<Placeholder>
+        let slots: UnsafeBufferPointer<Program.Slot>
+        let filters: UnsafeBufferPointer<Filter>
     }
 
     /// The separator the shipped templates put between parts.
@@ -187,7 +190,8 @@ enum Renderer {
                 append(walk.texts[k], style: style, to: &spans)
                 i += 1
             case .placeholder(let k):
-                if !renderPlaceholder(walk.placeholders.baseAddress! + k, style: style, context: context, into: &spans) {
+                if !renderPlaceholder(walk.slots.baseAddress! + k, filters: walk.filters, style: style, context: context,
+                                      into: &spans) {
                     if stopAtMissing { return false }
                     complete = false
                 }
@@ -216,11 +220,12 @@ enum Renderer {
 
     /// Appends a placeholder's formatted value; `false` when it has none.
     @inline(never)
-    private static func renderPlaceholder(_ placeholder: UnsafePointer<Placeholder>, style: Style, context: RenderContext,
-                                          into spans: inout [Span]) -> Bool {
+    private static func renderPlaceholder(_ placeholder: UnsafePointer<Program.Slot>, filters: UnsafeBufferPointer<Filter>,
+                                          style: Style, context: RenderContext, into spans: inout [Span]) -> Bool {
         var value = placeholder.pointee.account == nil ? placeholder.pointee.variable.value(in: context)
             : value(of: placeholder, inItsAccount: context)
-        for filter in placeholder.pointee.filters { value = filter.apply(value, context: context) }
+        let first = placeholder.pointee.firstFilter
+        for i in first..<first + placeholder.pointee.filterCount { value = filters[i].apply(value, context: context) }
         guard let value, value.isPresent else { return false }
         // Into the last span when the style is the same, from where the value's text is.
         let last = spans.count - 1
@@ -236,7 +241,7 @@ enum Renderer {
     /// own: the context it makes for the account, inlined, was 1.5 kB more of every
     /// placeholder's stack frame.
     @inline(never)
-    private static func value(of placeholder: UnsafePointer<Placeholder>, inItsAccount context: RenderContext) -> Value? {
+    private static func value(of placeholder: UnsafePointer<Program.Slot>, inItsAccount context: RenderContext) -> Value? {
         context.forAccount(placeholder.pointee.account!).flatMap { placeholder.pointee.variable.value(in: $0) }
     }
 
@@ -251,7 +256,7 @@ enum Renderer {
             var worst: Level?
             for i in range {
                 guard case .placeholder(let k) = walk.ops[i] else { continue }
-                if let level = level(of: walk.placeholders.baseAddress! + k, context: context) {
+                if let level = level(of: walk.slots.baseAddress! + k, context: context) {
                     worst = max(worst ?? level, level)
                 }
             }
@@ -265,7 +270,7 @@ enum Renderer {
     /// names accounts. (A function of its own: inlined, it made `groupStyle`'s frame 14 kB, the
     /// deepest on a render's stack.)
     @inline(never)
-    private static func level(of placeholder: UnsafePointer<Placeholder>, context: RenderContext) -> Level? {
+    private static func level(of placeholder: UnsafePointer<Program.Slot>, context: RenderContext) -> Level? {
         guard let name = placeholder.pointee.variable.windowName else { return nil }
         if context.namesAccounts, let account = placeholder.pointee.account {
             return context.forAccount(account)?.window(named: name)?.level

@@ -61,10 +61,10 @@ public struct Template: Sendable {
 
     /// The program's tables as `String(reflecting:)` writes them: what elbowroom-generate lays
     /// out as Swift in `ShippedTemplates.swift` (the types stay internal to this module).
-    package var reflectedProgram: (ops: String, texts: String, placeholders: String,
+    package var reflectedProgram: (ops: String, texts: String, slots: String, filters: String,
                                    startsWithSeparator: Bool, endsWithSeparator: Bool) {
-        (String(reflecting: program.ops), String(reflecting: program.texts), String(reflecting: program.placeholders),
-         program.startsWithSeparator, program.endsWithSeparator)
+        (String(reflecting: program.ops), String(reflecting: program.texts), String(reflecting: program.slots),
+         String(reflecting: program.filters), program.startsWithSeparator, program.endsWithSeparator)
     }
 
     init(name: String, source: String, nodes: [Node]) {

@@ -81,7 +81,8 @@ enum ShippedTemplatesFile {
             out += "    private static let \(treeName(name)): (program: Program, namedKeys: [String], readsHistory: Bool) = (\n"
             let program = template.reflectedProgram
             out += "        program: Program(\n"
-            for (label, reflected) in [("ops", program.ops), ("texts", program.texts), ("placeholders", program.placeholders)] {
+            for (label, reflected) in [("ops", program.ops), ("texts", program.texts), ("slots", program.slots),
+                                       ("filters", program.filters)] {
                 out += "            \(label): "
                 out += SwiftLayout.format(reflected, indent: 12,
                                           prefixes: ["ElbowroomTemplate.", "ElbowroomCore."])

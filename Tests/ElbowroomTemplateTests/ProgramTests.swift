@@ -13,7 +13,14 @@ struct ProgramTests {
             .text(1), .placeholder(1), .text(2),
         ])
         #expect(program.texts == ["a", "x", "b"])
-        #expect(program.placeholders.map(\.variable) == [.window("5h", .left), .window("7d", .left)])
+        #expect(program.slots.map(\.variable) == [.window("5h", .left), .window("7d", .left)])
+    }
+
+    /// Each placeholder's filters are a stretch of one table, in template order.
+    @Test func filtersAreOneTable() throws {
+        let program = try Template.parse("{5h.left|round|pad(3)}{7d.used|bar(4, \"x\")}{opus.left}").program
+        #expect(program.filters == [.round, .pad(3), .bar(width: 4, fill: "x")])
+        #expect(program.slots.map { [$0.firstFilter, $0.filterCount] } == [[0, 2], [2, 1], [3, 0]])
     }
 
     /// A group repeats per window when a placeholder anywhere inside reads `each.*`, per account
