@@ -252,8 +252,10 @@ private final class AccountPart: @unchecked Sendable {
     /// Works the part out once (under the lock). It returns nothing: the cache file's name is
     /// asked far more than the identity, and handing the identity back copied it to no use.
     private func make() {
-        guard made == nil else { return }
-        made = AccountIdentity(environment: environment, home: home)
-        file = Paths.accountFile(cacheDir, made!.key, ".json")
+        // (A pattern, not `made == nil`: that is `Equatable`'s `==`, which copied the identity.)
+        if case .some = made { return }
+        let identity = AccountIdentity(environment: environment, home: home)
+        file = Paths.accountFile(cacheDir, identity.key, ".json")
+        made = consume identity
     }
 }

@@ -182,7 +182,8 @@ public struct UsageView: Sendable, Equatable {
     ///   current rate; without it those use the window's average rate.
     /// - Parameter provider: whose account this is (`agent`; and `source = "statusline"` leaves
     ///   only Claude's account waiting for Claude Code's status line: another still fetches).
-    public init(cache: CacheFile?, now: Date, config: Config, history: UsageHistory? = nil, provider: Provider = .claude) {
+    public init(cache: __shared CacheFile?, now: Date, config: __shared Config, history: __shared UsageHistory? = nil,
+                provider: Provider = .claude) {
         self.now = now
         agent = provider.agent
         display = config.display
