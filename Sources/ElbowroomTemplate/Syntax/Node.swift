@@ -1,4 +1,3 @@
-// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// The parsed template: text, placeholders, styled groups and conditional groups. Not
