@@ -36,6 +36,9 @@ struct QuickParser {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
+    /// Where the last `word()` has its first `:` and its first `.` (-1: none).
+    private var firstColon = -1
+    private var firstDot = -1
     private var depth = 0
     /// What `Template.init(name:source:nodes:)` would work out by walking the tree.
     private var namedKeys: [String] = []
@@ -167,9 +170,11 @@ struct QuickParser {
     private mutating func flushText(top: Bool) throws(Declined) {
         let part: String
         if text.isEmpty {
-            // No escape: the text is the source's own bytes.
+            // No escape: the text is the source's own bytes; the separator and a space, a
+            // template's commonest texts, as literals (made of the bytes, ~90 instructions each).
             guard runStart >= 0 else { return }
-            part = string(runStart, index)
+            let run = Word(bytes, runStart, index)
+            part = run.is(" · ") ? " · " : run.is(" ") ? " " : run.is("%") ? "%" : string(runStart, index)
         } else {
             endRun()
             part = String(decoding: text, as: UTF8.self)
@@ -252,17 +257,26 @@ struct QuickParser {
             var end = start
             while end < spec.count, spec[end] != space { end += 1 }
             if end > start {
-                switch lowercased(spec, start, end) {
-                case "level": parsed.usesLevel = true
-                case "bold": parsed.style.bold = true
-                case "italic": parsed.style.italic = true
-                case "underline": parsed.style.underline = true
-                case "ok": parsed.style.semantic = .ok; parsed.style.foreground = nil
-                case "warn": parsed.style.semantic = .warn; parsed.style.foreground = nil
-                case "critical": parsed.style.semantic = .critical; parsed.style.foreground = nil
-                case "stale": parsed.style.semantic = .stale; parsed.style.foreground = nil
-                case "dim": parsed.style.semantic = .dim; parsed.style.foreground = nil
-                default:
+                // The words compared as they are, in lower case (made into a `String` and
+                // switched on, each cost a style ~300 instructions).
+                func word(_ name: StaticString) -> Bool {
+                    guard end - start == name.utf8CodeUnitCount else { return false }
+                    for k in 0..<(end - start) {
+                        let b = spec[start + k]
+                        if (b >= 0x41 && b <= 0x5A ? b + 0x20 : b) != name.utf8Start[k] { return false }
+                    }
+                    return true
+                }
+                if word("level") { parsed.usesLevel = true }
+                else if word("bold") { parsed.style.bold = true }
+                else if word("italic") { parsed.style.italic = true }
+                else if word("underline") { parsed.style.underline = true }
+                else if word("ok") { parsed.style.semantic = .ok; parsed.style.foreground = nil }
+                else if word("warn") { parsed.style.semantic = .warn; parsed.style.foreground = nil }
+                else if word("critical") { parsed.style.semantic = .critical; parsed.style.foreground = nil }
+                else if word("stale") { parsed.style.semantic = .stale; parsed.style.foreground = nil }
+                else if word("dim") { parsed.style.semantic = .dim; parsed.style.foreground = nil }
+                else {
                     do {
                         return try StyleSpec.parse(String(decoding: spec, as: UTF8.self), allowLevel: true)
                     } catch {
@@ -275,16 +289,6 @@ struct QuickParser {
         return parsed
     }
 
-    private static func lowercased(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
-        String(unsafeUninitializedCapacity: end - start) { out in
-            for i in start..<end {
-                let b = bytes[i]
-                out[i - start] = b >= 0x41 && b <= 0x5A ? b + 0x20 : b
-            }
-            return end - start
-        }
-    }
-
     // MARK: Placeholders
 
     /// `{name|filter(args)|…}`; `index` is on the `{`.
@@ -294,11 +298,11 @@ struct QuickParser {
         index += 1
         skipSpaces()
         let (nameStart, nameEnd) = try word()
+        let dot = firstDot
         // `{work:5h.left}`: a variable of one account; `{each:…}` of each in turn.
         var account: String?
         var variableStart = nameStart
-        var colon = nameStart
-        while colon < nameEnd, bytes[colon] != 0x3A { colon += 1 }
+        let colon = firstColon < 0 ? nameEnd : firstColon
         if colon < nameEnd {
             guard colon > nameStart else { throw Declined() }
             for i in nameStart..<colon {
@@ -309,7 +313,8 @@ struct QuickParser {
             variableStart = colon + 1
             namesAccounts = true
         }
-        let variable = try resolve(variableStart, nameEnd)
+        // (A `.` before the `:` is in the account's name, which was refused above.)
+        let variable = try resolve(variableStart, nameEnd, dot: dot >= variableStart ? dot : nameEnd)
         var type = variable.type
         let firstFilter = filters.count
         while true {
@@ -354,9 +359,18 @@ struct QuickParser {
             | 1 << 0x0A | 1 << 0x0B | 1 << 0x0C | 1 << 0x0D
         let high: UInt64 = 1 << (0x7B - 0x40) | 1 << (0x7C - 0x40) | 1 << (0x7D - 0x40)
         var i = index
+        var colon = -1, dot = -1
+        defer {
+            firstColon = colon
+            firstDot = dot
+        }
         while i < bytes.count {
             let b = bytes[i]
             if b < 0x40 ? low >> b & 1 == 0 : b < 0x80 && high >> (b - 0x40) & 1 == 0 {
+                // (Where a name's `:` and `.` are, noted on the way: the placeholder asks.)
+                if b < 0x40 {
+                    if b == 0x3A { if colon < 0 { colon = i } } else if b == 0x2E, dot < 0 { dot = i }
+                }
                 i += 1
                 continue
             }
@@ -447,9 +461,8 @@ struct QuickParser {
     /// The variable `bytes[start..<end]` names, as `Variable.resolve` reads it; names it does not
     /// know by heart are declined. Compared byte by byte: a `String` made for each name and a
     /// `switch` over strings cost a large template 20 k instructions.
-    private mutating func resolve(_ start: Int, _ end: Int) throws(Declined) -> Variable {
-        var dot = start
-        while dot < end, bytes[dot] != 0x2E { dot += 1 }
+    /// The variable named by `bytes[start..<end]`, its first `.` at `dot` (`end`: none).
+    private mutating func resolve(_ start: Int, _ end: Int, dot: Int) throws(Declined) -> Variable {
         guard dot < end else {
             guard let field = Self.topField(Word(bytes, start, end)) else { throw Declined() }
             return .top(field)
@@ -470,17 +483,21 @@ struct QuickParser {
         }
         // The windows Variable.resolve knows by name (`knownWindows`), with the API key each
         // stands for (`nil` for the stand-ins).
+        // (The names as literals where the template's bytes say one: a string made of them cost
+        // each placeholder ~80 instructions.)
         let key: String?
-        if prefix.is("5h") { key = "five_hour" }
-        else if prefix.is("7d") { key = "seven_day" }
-        else if prefix.is("sonnet") { key = "seven_day_sonnet" }
-        else if prefix.is("opus") { key = "seven_day_opus" }
-        else if prefix.is("worst") || prefix.is("other") || prefix.is("each") { key = nil }
+        var literal: String?
+        if prefix.is("5h") { key = "five_hour"; literal = "5h" }
+        else if prefix.is("7d") { key = "seven_day"; literal = "7d" }
+        else if prefix.is("sonnet") { key = "seven_day_sonnet"; literal = "sonnet" }
+        else if prefix.is("opus") { key = "seven_day_opus"; literal = "opus" }
+        else if prefix.is("each") { key = nil; literal = "each" }
+        else if prefix.is("worst") || prefix.is("other") { key = nil }
         else if prefix.is("five_hour") || prefix.is("seven_day") || prefix.is("seven_day_sonnet")
                     || prefix.is("seven_day_opus") || prefix.is("seven_day_oauth_apps") { key = nil }
         else { throw Declined() }  // an API key it has not heard of, or a typo
         guard let f = Self.windowField(field) else { throw Declined() }
-        let name = prefix.string
+        let name = literal ?? prefix.string
         // What `Template.init(name:source:nodes:)` collects: the API keys of the windows
         // named (not the stand-ins).
         if !prefix.is("each") && !prefix.is("worst") && !prefix.is("other") {
