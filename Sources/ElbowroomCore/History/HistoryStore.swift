@@ -114,7 +114,9 @@ public struct HistoryStore: Sendable {
     @discardableResult
     public func record(_ reading: Reading) throws -> Bool {
         guard reading.source != .demo else { return false }
-        var samples = load().samples
+        // The file's samples as they are (not made into series and back: a thousand samples
+        // cost the write a million instructions that way).
+        var samples = ((try? FileSystem.readPrivate(file, limit: Self.readLimit)) ?? nil).map(HistoryFile.parse) ?? []
         var added = false
         for window in reading.windows {
             guard let sample = HistorySample(window) else { continue }
