@@ -84,6 +84,14 @@ public enum FileSystem {
     /// `Failure` saying what is wrong. A symlink is refused, not followed; a FIFO is refused
     /// without waiting for a writer.
     public static func readPrivate(_ path: String, limit: Int) throws(Failure) -> Data? {
+        guard let (fd, info) = try openPrivate(path, limit: limit) else { return nil }
+        defer { close(fd) }
+        return try readAll(fd, path: path, limit: limit, deadline: nil, size: info.st_size > 0 ? Int(info.st_size) : nil)
+    }
+
+    /// `path` opened for reading as one of elbowroom's private files (see `readPrivate`), with
+    /// what `fstat` says of it; `nil` when missing. The caller closes it.
+    private static func openPrivate(_ path: String, limit: Int) throws(Failure) -> (fd: Int32, info: stat)? {
         let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
         if fd < 0 {
             let code = errno
@@ -91,11 +99,16 @@ public enum FileSystem {
             if let problem = privateFileProblem(path) { throw Failure(description: problem) }
             throw Failure("cannot open", path, errno: code)
         }
-        defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw Failure("cannot stat", path) }
-        if let problem = problem(with: info, path: path, limit: limit) { throw Failure(description: problem) }
-        return try readAll(fd, path: path, limit: limit, deadline: nil, size: info.st_size > 0 ? Int(info.st_size) : nil)
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            throw Failure("cannot stat", path)
+        }
+        if let problem = problem(with: info, path: path, limit: limit) {
+            close(fd)
+            throw Failure(description: problem)
+        }
+        return (fd, info)
     }
 
     /// This process's effective user, asked once: every file a render reads is checked against
@@ -106,17 +119,8 @@ public enum FileSystem {
     /// of the size `fstat` gave (and one byte more, to see the end), not through a 16 kB buffer
     /// into `Data` that the reader copied again (~1 k instructions a file).
     public static func readPrivateBytes(_ path: String, limit: Int) throws(Failure) -> [UInt8]? {
-        let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
-        if fd < 0 {
-            let code = errno
-            if code == ENOENT { return nil }
-            if let problem = privateFileProblem(path) { throw Failure(description: problem) }
-            throw Failure("cannot open", path, errno: code)
-        }
+        guard let (fd, info) = try openPrivate(path, limit: limit) else { return nil }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw Failure("cannot stat", path) }
-        if let problem = problem(with: info, path: path, limit: limit) { throw Failure(description: problem) }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
         var count = 0
         while true {
