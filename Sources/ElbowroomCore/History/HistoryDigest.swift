@@ -169,31 +169,25 @@ public enum HistoryDigest {
             c.i = i
             count = n
         }
+        /// A run of 1 to 12 digits from `i` (`nil`: none, or more), `i` left after it.
+        @inline(__always) func digits() -> Int64? {
+            let first = i
+            var value: Int64 = 0
+            while true {
+                let digit = b[i] &- 0x30
+                guard digit <= 9 else { break }
+                value = value &* 10 &+ Int64(digit)
+                i &+= 1
+            }
+            return UInt(bitPattern: i &- first &- 1) < 12 ? value : nil
+        }
         var previousAge = Int64.max
         while b[i] == 0x20 {
             i &+= 1
-            var first = i
-            var age: Int64 = 0
-            while true {
-                let digit = b[i] &- 0x30
-                guard digit <= 9 else { break }
-                age = age &* 10 &+ Int64(digit)
-                i &+= 1
-            }
-            // 1 to 12 digits, no older than the epoch, no older than the point before.
-            guard UInt(bitPattern: i &- first &- 1) < 12, b[i] == 0x3A, age <= newest, age <= previousAge else {
-                return false
-            }
+            // No older than the epoch, no older than the point before.
+            guard let age = digits(), b[i] == 0x3A, age <= newest, age <= previousAge else { return false }
             i &+= 1
-            first = i
-            var whole: Int64 = 0
-            while true {
-                let digit = b[i] &- 0x30
-                guard digit <= 9 else { break }
-                whole = whole &* 10 &+ Int64(digit)
-                i &+= 1
-            }
-            guard UInt(bitPattern: i &- first &- 1) < 12 else { return false }
+            guard let whole = digits() else { return false }
             let used: Double
             if b[i] == 0x2E {
                 var rest = ByteCursor(c.b, at: i &+ 1)
