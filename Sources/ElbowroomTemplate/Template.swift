@@ -34,19 +34,19 @@ public struct Template: Sendable {
     /// Whether the template shows anything computed from the usage history (`rate`, `spark`,
     /// `pace`, `eta`): only then does a render read the history file. Worked out once (walking
     /// the tooltip's tree for it cost a render ~2 k instructions, and several accounts asked
-    /// once each).
+    /// once each): `Program.readsHistory`, a look at the placeholders' table.
     public let readsHistory: Bool
 
-    /// A shipped template, laid out with `namedKeys` and `readsHistory` at build time
-    /// (`ShippedTemplates.swift`): building its tree, walking it for these, and laying it out
-    /// cost a render some 50 k instructions.
-    init(name: String, source: String, program: Program, namedKeys: [String], readsHistory: Bool) {
+    /// A shipped template, laid out with `namedKeys` at build time (`ShippedTemplates.swift`):
+    /// building its tree, walking it for these, and laying it out cost a render some 50 k
+    /// instructions.
+    init(name: String, source: String, program: Program, namedKeys: [String]) {
         self.name = name
         self.source = source
         self.program = program
         self.namedKeys = namedKeys
         namesAccounts = false  // the shipped templates name none
-        self.readsHistory = readsHistory
+        readsHistory = program.readsHistory
     }
 
     /// Laid out, with `namedKeys` and `namesAccounts` worked out, as it was parsed (`QuickParser`).
@@ -82,7 +82,7 @@ public struct Template: Sendable {
         var accounts = false
         for node in nodes where node.mentions(account: nil) { accounts = true }
         namesAccounts = accounts
-        readsHistory = Self.readsHistory(nodes)
+        readsHistory = program.readsHistory
     }
 
     /// The largest template source, in UTF-8 bytes (64 KiB): the shipped ones are under 2 KiB, and

@@ -57,9 +57,9 @@ enum ShippedTemplatesFile {
                 }
             }
 
-            /// Each shipped template laid out for the renderer, the API keys of the windows it
-            /// names, and whether it reads the usage history.
-            static func compiled(_ name: String) -> (program: Program, namedKeys: [String], readsHistory: Bool)? {
+            /// Each shipped template laid out for the renderer, and the API keys of the windows it
+            /// names.
+            static func compiled(_ name: String) -> (program: Program, namedKeys: [String])? {
                 switch name {
 
         """
@@ -78,7 +78,7 @@ enum ShippedTemplatesFile {
         for (name, source) in templates {
             let template = try Template.parse(source, name: name)
             out += "\n    /// `templates/\(name).tmpl`, parsed.\n"
-            out += "    private static let \(treeName(name)): (program: Program, namedKeys: [String], readsHistory: Bool) = (\n"
+            out += "    private static let \(treeName(name)): (program: Program, namedKeys: [String]) = (\n"
             let program = template.reflectedProgram
             out += "        program: Program(\n"
             for (label, reflected) in [("ops", program.ops), ("texts", program.texts), ("slots", program.slots),
@@ -90,8 +90,7 @@ enum ShippedTemplatesFile {
             }
             out += "            startsWithSeparator: \(program.startsWithSeparator),\n"
             out += "            endsWithSeparator: \(program.endsWithSeparator)),\n"
-            out += "        namedKeys: \(String(reflecting: template.namedKeys)),\n"
-            out += "        readsHistory: \(template.readsHistory))\n"
+            out += "        namedKeys: \(String(reflecting: template.namedKeys)))\n"
         }
         out += "}\n"
         return out

@@ -61,9 +61,9 @@ extension TemplateLibrary {
         }
     }
 
-    /// Each shipped template laid out for the renderer, the API keys of the windows it
-    /// names, and whether it reads the usage history.
-    static func compiled(_ name: String) -> (program: Program, namedKeys: [String], readsHistory: Bool)? {
+    /// Each shipped template laid out for the renderer, and the API keys of the windows it
+    /// names.
+    static func compiled(_ name: String) -> (program: Program, namedKeys: [String])? {
         switch name {
         case "claude": return tree_claude
         case "compact": return tree_compact
@@ -75,7 +75,7 @@ extension TemplateLibrary {
     }
 
     /// `templates/claude.tmpl`, parsed.
-    private static let tree_claude: (program: Program, namedKeys: [String], readsHistory: Bool) = (
+    private static let tree_claude: (program: Program, namedKeys: [String]) = (
         program: Program(
             ops: [
                 .conditional(end: 3, eachWindow: false, eachAccount: false),
@@ -304,11 +304,10 @@ extension TemplateLibrary {
             filters: [.not, .not, .exists, .exists, .not, .not, .not],
             startsWithSeparator: false,
             endsWithSeparator: false),
-        namedKeys: [],
-        readsHistory: false)
+        namedKeys: [])
 
     /// `templates/compact.tmpl`, parsed.
-    private static let tree_compact: (program: Program, namedKeys: [String], readsHistory: Bool) = (
+    private static let tree_compact: (program: Program, namedKeys: [String]) = (
         program: Program(
             ops: [
                 .conditional(end: 7, eachWindow: true, eachAccount: false),
@@ -504,11 +503,10 @@ extension TemplateLibrary {
             filters: [.not, .not, .exists, .exists, .not, .not, .not],
             startsWithSeparator: false,
             endsWithSeparator: false),
-        namedKeys: [],
-        readsHistory: false)
+        namedKeys: [])
 
     /// `templates/full.tmpl`, parsed.
-    private static let tree_full: (program: Program, namedKeys: [String], readsHistory: Bool) = (
+    private static let tree_full: (program: Program, namedKeys: [String]) = (
         program: Program(
             ops: [
                 .conditional(end: 17, eachWindow: false, eachAccount: false),
@@ -875,11 +873,10 @@ extension TemplateLibrary {
             ],
             startsWithSeparator: false,
             endsWithSeparator: false),
-        namedKeys: ["five_hour", "seven_day"],
-        readsHistory: true)
+        namedKeys: ["five_hour", "seven_day"])
 
     /// `templates/minimal.tmpl`, parsed.
-    private static let tree_minimal: (program: Program, namedKeys: [String], readsHistory: Bool) = (
+    private static let tree_minimal: (program: Program, namedKeys: [String]) = (
         program: Program(
             ops: [
                 .conditional(end: 6, eachWindow: false, eachAccount: false),
@@ -1039,11 +1036,10 @@ extension TemplateLibrary {
             filters: [.not, .not, .exists, .not, .not, .not],
             startsWithSeparator: false,
             endsWithSeparator: false),
-        namedKeys: [],
-        readsHistory: false)
+        namedKeys: [])
 
     /// `templates/tooltip.tmpl`, parsed.
-    private static let tree_tooltip: (program: Program, namedKeys: [String], readsHistory: Bool) = (
+    private static let tree_tooltip: (program: Program, namedKeys: [String]) = (
         program: Program(
             ops: [
                 .placeholder(0),
@@ -1632,6 +1628,5 @@ extension TemplateLibrary {
             ],
             startsWithSeparator: false,
             endsWithSeparator: false),
-        namedKeys: ["five_hour", "seven_day"],
-        readsHistory: true)
+        namedKeys: ["five_hour", "seven_day"])
 }

@@ -20,8 +20,7 @@ public enum TemplateLibrary {
                 // A shipped template comes parsed at build time (`ShippedTemplates.swift`, made
                 // from the same text by scripts/generate); a user's file is parsed.
                 if isShipped, let compiled = compiled(nameOrText) {
-                    return Template(name: origin, source: source, program: compiled.program, namedKeys: compiled.namedKeys,
-                                    readsHistory: compiled.readsHistory)
+                    return Template(name: origin, source: source, program: compiled.program, namedKeys: compiled.namedKeys)
                 }
                 return try Template.parse(source, name: origin)
             }
