@@ -37,25 +37,15 @@ public struct Template: Sendable {
     /// once each): `Program.readsHistory`, a look at the placeholders' table.
     public let readsHistory: Bool
 
-    /// A shipped template, laid out with `namedKeys` at build time (`ShippedTemplates.swift`):
-    /// building its tree, walking it for these, and laying it out cost a render some 50 k
-    /// instructions.
+    /// A template laid out with `namedKeys` worked out: a shipped one at build time
+    /// (`ShippedTemplates.swift`: building its tree, walking it for these, and laying it out
+    /// cost a render some 50 k instructions), a user's as it was parsed (`QuickParser`).
     init(name: String, source: String, program: Program, namedKeys: [String]) {
         self.name = name
         self.source = source
         self.program = program
         self.namedKeys = namedKeys
-        namesAccounts = false  // the shipped templates name none
-        readsHistory = program.readsHistory
-    }
-
-    /// Laid out, with `namedKeys` and `namesAccounts` worked out, as it was parsed (`QuickParser`).
-    init(name: String, source: String, program: Program, namedKeys: [String], namesAccounts: Bool) {
-        self.name = name
-        self.source = source
-        self.program = program
-        self.namedKeys = namedKeys
-        self.namesAccounts = namesAccounts
+        namesAccounts = program.namesAccounts
         readsHistory = program.readsHistory
     }
 
@@ -79,9 +69,7 @@ public struct Template: Sendable {
             if !keys.contains(key) { keys.append(key) }
         }
         namedKeys = keys
-        var accounts = false
-        for node in nodes where node.mentions(account: nil) { accounts = true }
-        namesAccounts = accounts
+        namesAccounts = program.namesAccounts
         readsHistory = program.readsHistory
     }
 

@@ -31,16 +31,3 @@ struct Placeholder: Sendable, Equatable {
     var account: String? = nil
 }
 
-extension Node {
-    /// Whether a placeholder inside names an account (`{work:5h.left}`, `{each:label}`); with
-    /// `name`, that account.
-    func mentions(account name: String?) -> Bool {
-        switch self {
-        case .text: return false
-        case .placeholder(let p): return p.account != nil && (name == nil || p.account == name)
-        case .styled(let nodes, _), .conditional(let nodes):
-            for node in nodes where node.mentions(account: name) { return true }
-            return false
-        }
-    }
-}

@@ -73,6 +73,12 @@ struct Program: Sendable, Equatable {
         return false
     }
 
+    /// Whether a placeholder names an account (`{work:5h.left}`, `{each:label}`).
+    var namesAccounts: Bool {
+        for slot in slots where slot.account != nil { return true }
+        return false
+    }
+
     /// `nodes` laid out flat, in one walk: each group learns whether it repeats from the
     /// placeholders laid out inside it (asking each group's subtree made it a walk per group:
     /// laying out the `full` template given as text cost more than rendering it).

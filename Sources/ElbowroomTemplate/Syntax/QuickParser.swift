@@ -26,8 +26,7 @@ struct QuickParser {
             var parser = QuickParser(bytes: bytes)
             do throws(Declined) {
                 _ = try parser.sequence(closer: nil)
-                return Template(name: name, source: source, program: parser.program(), namedKeys: parser.namedKeys,
-                                namesAccounts: parser.namesAccounts)
+                return Template(name: name, source: source, program: parser.program(), namedKeys: parser.namedKeys)
             } catch {
                 return nil
             }
@@ -42,7 +41,6 @@ struct QuickParser {
     private var depth = 0
     /// What `Template.init(name:source:nodes:)` would work out by walking the tree.
     private var namedKeys: [String] = []
-    private var namesAccounts = false
     /// The text being gathered: a run of the source from `runStart` (-1: none), and what came
     /// before an escape in it (escapes make the text differ from the source), copied only then.
     private var runStart = -1
@@ -311,7 +309,6 @@ struct QuickParser {
             }
             account = string(nameStart, colon)
             variableStart = colon + 1
-            namesAccounts = true
         }
         // (A `.` before the `:` is in the account's name, which was refused above.)
         let variable = try resolve(variableStart, nameEnd, dot: dot >= variableStart ? dot : nameEnd)
