@@ -1,6 +1,7 @@
 // The few process calls Swift cannot make itself: prctl is variadic, which Swift does not
-// import, and glibc's module does not carry setfsuid(2); and the program's arguments from the C
-// library (arguments.c). Part of the one static elbowroom program.
+// import, and glibc's module does not carry setfsuid(2); the program's arguments from the C
+// library (arguments.c); libdispatch started when it is needed, not before main (dispatch.c).
+// Part of the one static elbowroom program.
 #ifndef ELBOWROOM_CSYSTEM_H
 #define ELBOWROOM_CSYSTEM_H
 
@@ -30,5 +31,13 @@ char **elbowroom_start_arguments(int *count);
 /// child holds no descriptor its parent opened without `O_CLOEXEC`. 0 on success; -1 where the
 /// C library has no such action.
 int elbowroom_spawn_close_from(void *actions, int lowest);
+
+/// Starts libdispatch (its constructor, which the release link defers: dispatch.c says why),
+/// once; call before anything uses libdispatch. Nothing where its constructor ran as usual.
+void elbowroom_start_dispatch(void);
+
+/// 1 when this program's link deferred libdispatch's start-up (the static release program), 0
+/// when its constructor ran before main.
+int elbowroom_dispatch_deferred(void);
 
 #endif

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CSystem
 import ElbowroomCore
 
 /// `elbowroom-fetch [--urgency when-due|now|force] [--max-age SECONDS] [--json] [--verbose] [--probe]`
@@ -77,6 +78,9 @@ public enum FetcherCommand {
     public static func main(arguments: [String], environment: ElbowroomEnvironment = .snapshot,
                             stdout: @Sendable (String) -> Void = { print($0) },
                             stderr: @escaping @Sendable (String) -> Void = DebugLog.standardError) -> Int32 {
+        // Foundation and the locks' semaphores use libdispatch, whose start-up the release
+        // program defers to here (Sources/CSystem/dispatch.c).
+        elbowroom_start_dispatch()
         let options: Options
         do {
             options = try parse(arguments)
