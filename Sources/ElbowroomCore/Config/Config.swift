@@ -123,8 +123,9 @@ public struct Config: Sendable, Equatable {
     /// Loads the config file; a missing file is the defaults, a broken one an error.
     public static func load(paths: Paths) throws(ConfigError) -> Config {
         let file = paths.configFile
-        guard FileSystem.exists(file) else { return Config() }
-        guard let data = FileSystem.read(file, limit: maxFileBytes) else {
+        var missing = false
+        guard let data = FileSystem.read(file, limit: maxFileBytes, missing: &missing) else {
+            if missing { return Config() }
             if let size = FileSystem.size(of: file), size > maxFileBytes { throw tooLarge(size, file: file) }
             throw ConfigError(file: file, line: 1, column: 1, message: "cannot read the config file")
         }

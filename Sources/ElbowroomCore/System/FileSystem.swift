@@ -34,7 +34,21 @@ public enum FileSystem {
     /// Follows symlinks (a dotfiles-managed config or credentials file is one); never blocks
     /// opening a FIFO, and reads from anything but a regular file for at most a second.
     public static func read(_ path: String, limit: Int = 1 << 20) -> Data? {
-        read(opened: path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }, path: path, limit: limit)
+        var missing = false
+        return read(path, limit: limit, missing: &missing)
+    }
+
+    /// `read`, and whether a `nil` is the file not being there (`missing`: no such file, or a
+    /// path through something that is not a directory) rather than one that cannot be read: a
+    /// config file is tried with one open, not looked for first.
+    public static func read(_ path: String, limit: Int = 1 << 20, missing: inout Bool) -> Data? {
+        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        if fd < 0 {
+            missing = errno == ENOENT || errno == ENOTDIR
+            return nil
+        }
+        missing = false
+        return read(opened: fd, path: path, limit: limit)
     }
 
     /// `read` of `file` in `directory`, the path put together as bytes, not as a `String`: a
