@@ -62,6 +62,21 @@ import ElbowroomTestSupport
         }
     }
 
+    /// The room a digest's points get is its colons, counted eight bytes at a time: the same
+    /// count as a byte at a time, wherever the colons fall and whatever the other bytes are
+    /// (every byte value, colons at each position of a word, lengths that are not a multiple of 8).
+    @Test func colonsAreCountedAsBytesAre() {
+        var generator = SystemRandomNumberGenerator()
+        var cases: [[UInt8]] = [[], [0x3A], Array(repeating: 0x3A, count: 17), Array(0...255), Array(0...255).map { $0 ^ 0x3A }]
+        for length in 0..<40 {
+            cases.append((0..<length).map { _ in [0x3A, 0x3B, 0x39, 0xBA, 0x00, 0xFF, 0x20][Int.random(in: 0..<7, using: &generator)] })
+        }
+        for bytes in cases {
+            let expected = bytes.filter { $0 == 0x3A }.count
+            #expect(bytes.withUnsafeBufferPointer { HistoryDigest.colonCount($0) } == expected, "\(bytes)")
+        }
+    }
+
     @Test func aRealAccountsDigestReadsExactlyAsItsHistory() throws {
         let samples = Self.realHistory()
         let digest = try Self.digest(samples)
