@@ -92,13 +92,15 @@ enum Renderer {
         // time, each growth copied the spans so far, ~2.5 k instructions a tooltip; room for one
         // each was three heap pages more with three accounts.
         spans.reserveCapacity((program.texts.count + program.slots.count) / 3 + 8)
-        program.ops.withUnsafeBufferPointer { ops in
-            program.texts.withUnsafeBufferPointer { texts in
-                program.slots.withUnsafeBufferPointer { slots in
-                    program.filters.withUnsafeBufferPointer { filters in
-                        let walk = Walk(ops: ops, texts: texts, slots: slots, filters: filters)
-                        _ = render(walk, 0..<ops.count, style: .plain, context: context, into: &spans,
-                                   stopAtMissing: false, eachFree: false)
+        program.ops.words.withUnsafeBufferPointer { ops in
+            program.ops.styles.withUnsafeBufferPointer { styles in
+                program.texts.withUnsafeBufferPointer { texts in
+                    program.slots.withUnsafeBufferPointer { slots in
+                        program.filters.withUnsafeBufferPointer { filters in
+                            let walk = Walk(ops: ops, styles: styles, texts: texts, slots: slots, filters: filters)
+                            _ = render(walk, 0..<ops.count, style: .plain, context: context, into: &spans,
+                                       stopAtMissing: false, eachFree: false)
+                        }
                     }
                 }
             }
@@ -109,10 +111,16 @@ enum Renderer {
 
     /// A program's tables, read where they are for one render: an element is lent, not copied.
     struct Walk {
-        let ops: UnsafeBufferPointer<Program.Op>
+        /// `OpTable`'s words and styles.
+        let ops: UnsafeBufferPointer<UInt>
+        let styles: UnsafeBufferPointer<UInt>
         let texts: UnsafeBufferPointer<String>
         let slots: UnsafeBufferPointer<Program.Slot>
         let filters: UnsafeBufferPointer<Filter>
+
+        /// Op `i`, read from its word.
+        @inline(__always)
+        func op(_ i: Int) -> Program.Op { OpTable.op(ops[i], styles: styles) }
     }
 
     /// The separator the shipped templates put between parts.
@@ -185,7 +193,7 @@ enum Renderer {
         var complete = true
         var i = range.lowerBound
         while i < range.upperBound {
-            switch walk.ops[i] {
+            switch walk.op(i) {
             case .text(let k):
                 append(walk.texts[k], style: style, to: &spans)
                 i += 1
@@ -255,7 +263,7 @@ enum Renderer {
             // (A loop: an array of levels would cost a render its first use of `[Level]`.)
             var worst: Level?
             for i in range {
-                guard case .placeholder(let k) = walk.ops[i] else { continue }
+                guard case .placeholder(let k) = walk.op(i) else { continue }
                 if let level = level(of: walk.slots.baseAddress! + k, context: context) {
                     worst = max(worst ?? level, level)
                 }

@@ -49,12 +49,25 @@ public struct Template: Sendable {
         readsHistory = program.readsHistory
     }
 
-    /// The program's tables as `String(reflecting:)` writes them: what elbowroom-generate lays
-    /// out as Swift in `ShippedTemplates.swift` (the types stay internal to this module).
-    package var reflectedProgram: (ops: String, texts: String, slots: String, filters: String,
+    /// The program's tables for elbowroom-generate to lay out as Swift in
+    /// `ShippedTemplates.swift` (the types stay internal to this module): the ops' and styles'
+    /// words (`OpTable`), each with what it says for a comment beside it, and the other tables as
+    /// `String(reflecting:)` writes them.
+    package var reflectedProgram: (ops: [(word: UInt, says: String)], styles: [(word: UInt, says: String)],
+                                   texts: String, slots: String, filters: String,
                                    startsWithSeparator: Bool, endsWithSeparator: Bool) {
-        (String(reflecting: program.ops), String(reflecting: program.texts), String(reflecting: program.slots),
-         String(reflecting: program.filters), program.startsWithSeparator, program.endsWithSeparator)
+        let ops = zip(program.ops.words, program.ops).map { word, op in
+            switch op {
+            case .text(let k): (word, "text \(k)")
+            case .placeholder(let k): (word, "placeholder \(k)")
+            case .styled(_, let end): (word, "styled group (style \(word >> 2 & 0x3FFF_FFFF)) up to \(end)")
+            case .conditional(let end, let eachWindow, let eachAccount):
+                (word, "conditional group up to \(end)" + (eachWindow ? ", each window" : "") + (eachAccount ? ", each account" : ""))
+            }
+        }
+        let styles = program.ops.styles.map { word in (word, StyleWord.spec(StyleWord.parsed(word))) }
+        return (ops, styles, String(reflecting: program.texts), String(reflecting: program.slots),
+                String(reflecting: program.filters), program.startsWithSeparator, program.endsWithSeparator)
     }
 
     init(name: String, source: String, nodes: [Node]) {

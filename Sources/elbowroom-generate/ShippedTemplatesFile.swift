@@ -81,7 +81,15 @@ enum ShippedTemplatesFile {
             out += "    private static let \(treeName(name)): (program: Program, namedKeys: [String]) = (\n"
             let program = template.reflectedProgram
             out += "        program: Program(\n"
-            for (label, reflected) in [("ops", program.ops), ("texts", program.texts), ("slots", program.slots),
+            // The ops and their styles as words (`OpTable`), each with what it says beside it.
+            out += "            ops: OpTable(\n"
+            for (label, words) in [("words", program.ops), ("styles", program.styles)] {
+                out += "                \(label): ["
+                out += words.isEmpty ? "]" : "\n" + words.map { "                    \($0.word),  // \($0.says)\n" }.joined()
+                    + "                ]"
+                out += label == "words" ? ",\n" : "),\n"
+            }
+            for (label, reflected) in [("texts", program.texts), ("slots", program.slots),
                                        ("filters", program.filters)] {
                 out += "            \(label): "
                 out += SwiftLayout.format(reflected, indent: 12,

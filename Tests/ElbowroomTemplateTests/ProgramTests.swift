@@ -8,7 +8,7 @@ struct ProgramTests {
     @Test func groupsAreFollowedByTheirContentsUpToTheirEnd() throws {
         let program = try Template.parse("a[{5h.left}(x{7d.left})](bold)b").program
         let bold = StyleSpec.Parsed(style: Style(bold: true), usesLevel: false)
-        #expect(program.ops == [
+        #expect(Array(program.ops) == [
             .text(0), .styled(bold, end: 6), .placeholder(0), .conditional(end: 6, eachWindow: false, eachAccount: false),
             .text(1), .placeholder(1), .text(2),
         ])

@@ -77,169 +77,88 @@ extension TemplateLibrary {
     /// `templates/claude.tmpl`, parsed.
     private static let tree_claude: (program: Program, namedKeys: [String]) = (
         program: Program(
-            ops: [
-                .conditional(end: 3, eachWindow: false, eachAccount: false),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: nil,
-                            foreground: nil,
-                            background: nil,
-                            bold: true,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 3
-                ),
-                .placeholder(0),
-                .conditional(end: 7, eachWindow: false, eachAccount: false),
-                .text(0),
-                .placeholder(1),
-                .text(1),
-                .conditional(end: 14, eachWindow: true, eachAccount: false),
-                .text(2),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: nil,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: true
-                    ),
-                    end: 14
-                ),
-                .placeholder(2),
-                .text(3),
-                .placeholder(3),
-                .text(4),
-                .conditional(end: 37, eachWindow: false, eachAccount: false),
-                .placeholder(4),
-                .text(5),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: nil,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: true
-                    ),
-                    end: 34
-                ),
-                .conditional(end: 21, eachWindow: false, eachAccount: false),
-                .placeholder(5),
-                .text(6),
-                .conditional(end: 25, eachWindow: false, eachAccount: false),
-                .placeholder(6),
-                .text(7),
-                .placeholder(7),
-                .conditional(end: 29, eachWindow: false, eachAccount: false),
-                .placeholder(8),
-                .placeholder(9),
-                .text(8),
-                .conditional(end: 34, eachWindow: false, eachAccount: false),
-                .placeholder(10),
-                .text(9),
-                .placeholder(11),
-                .text(10),
-                .conditional(end: 37, eachWindow: false, eachAccount: false),
-                .text(11),
-                .placeholder(12),
-                .conditional(end: 44, eachWindow: false, eachAccount: false),
-                .placeholder(13),
-                .text(12),
-                .placeholder(14),
-                .conditional(end: 44, eachWindow: false, eachAccount: false),
-                .text(13),
-                .placeholder(15),
-                .conditional(end: 49, eachWindow: false, eachAccount: false),
-                .placeholder(16),
-                .text(14),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .dim,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 49
-                ),
-                .placeholder(17),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .stale,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 59
-                ),
-                .conditional(end: 54, eachWindow: false, eachAccount: false),
-                .text(15),
-                .placeholder(18),
-                .text(16),
-                .conditional(end: 59, eachWindow: false, eachAccount: false),
-                .text(17),
-                .placeholder(19),
-                .placeholder(20),
-                .text(18),
-                .conditional(end: 64, eachWindow: false, eachAccount: false),
-                .placeholder(21),
-                .text(19),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .warn,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 64
-                ),
-                .placeholder(22),
-                .conditional(end: 70, eachWindow: false, eachAccount: false),
-                .placeholder(23),
-                .placeholder(24),
-                .text(20),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .dim,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 70
-                ),
-                .text(21),
-            ],
+            ops: OpTable(
+                words: [
+                    12884901891,  // conditional group up to 3
+                    12884901890,  // styled group (style 0) up to 3
+                    1,  // placeholder 0
+                    30064771075,  // conditional group up to 7
+                    0,  // text 0
+                    5,  // placeholder 1
+                    4,  // text 1
+                    60129542151,  // conditional group up to 14, each window
+                    8,  // text 2
+                    60129542150,  // styled group (style 1) up to 14
+                    9,  // placeholder 2
+                    12,  // text 3
+                    13,  // placeholder 3
+                    16,  // text 4
+                    158913789955,  // conditional group up to 37
+                    17,  // placeholder 4
+                    20,  // text 5
+                    146028888074,  // styled group (style 2) up to 34
+                    90194313219,  // conditional group up to 21
+                    21,  // placeholder 5
+                    24,  // text 6
+                    107374182403,  // conditional group up to 25
+                    25,  // placeholder 6
+                    28,  // text 7
+                    29,  // placeholder 7
+                    124554051587,  // conditional group up to 29
+                    33,  // placeholder 8
+                    37,  // placeholder 9
+                    32,  // text 8
+                    146028888067,  // conditional group up to 34
+                    41,  // placeholder 10
+                    36,  // text 9
+                    45,  // placeholder 11
+                    40,  // text 10
+                    158913789955,  // conditional group up to 37
+                    44,  // text 11
+                    49,  // placeholder 12
+                    188978561027,  // conditional group up to 44
+                    53,  // placeholder 13
+                    48,  // text 12
+                    57,  // placeholder 14
+                    188978561027,  // conditional group up to 44
+                    52,  // text 13
+                    61,  // placeholder 15
+                    210453397507,  // conditional group up to 49
+                    65,  // placeholder 16
+                    56,  // text 14
+                    210453397518,  // styled group (style 3) up to 49
+                    69,  // placeholder 17
+                    253403070482,  // styled group (style 4) up to 59
+                    231928233987,  // conditional group up to 54
+                    60,  // text 15
+                    73,  // placeholder 18
+                    64,  // text 16
+                    253403070467,  // conditional group up to 59
+                    68,  // text 17
+                    77,  // placeholder 19
+                    81,  // placeholder 20
+                    72,  // text 18
+                    274877906947,  // conditional group up to 64
+                    85,  // placeholder 21
+                    76,  // text 19
+                    274877906966,  // styled group (style 5) up to 64
+                    89,  // placeholder 22
+                    300647710723,  // conditional group up to 70
+                    93,  // placeholder 23
+                    97,  // placeholder 24
+                    80,  // text 20
+                    300647710746,  // styled group (style 6) up to 70
+                    84,  // text 21
+                ],
+                styles: [
+                    36028797018963968,  // bold
+                    288230376151711744,  // level
+                    288230376151711744,  // level
+                    5,  // dim
+                    4,  // stale
+                    2,  // warn
+                    5,  // dim
+                ]),
             texts: [
                 " · ctx ",
                 "%",
@@ -309,147 +228,78 @@ extension TemplateLibrary {
     /// `templates/compact.tmpl`, parsed.
     private static let tree_compact: (program: Program, namedKeys: [String]) = (
         program: Program(
-            ops: [
-                .conditional(end: 7, eachWindow: true, eachAccount: false),
-                .text(0),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: nil,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: true
-                    ),
-                    end: 7
-                ),
-                .placeholder(0),
-                .text(1),
-                .placeholder(1),
-                .text(2),
-                .conditional(end: 30, eachWindow: false, eachAccount: false),
-                .placeholder(2),
-                .text(3),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: nil,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: true
-                    ),
-                    end: 27
-                ),
-                .conditional(end: 14, eachWindow: false, eachAccount: false),
-                .placeholder(3),
-                .text(4),
-                .conditional(end: 18, eachWindow: false, eachAccount: false),
-                .placeholder(4),
-                .text(5),
-                .placeholder(5),
-                .conditional(end: 22, eachWindow: false, eachAccount: false),
-                .placeholder(6),
-                .placeholder(7),
-                .text(6),
-                .conditional(end: 27, eachWindow: false, eachAccount: false),
-                .placeholder(8),
-                .text(7),
-                .placeholder(9),
-                .text(8),
-                .conditional(end: 30, eachWindow: false, eachAccount: false),
-                .text(9),
-                .placeholder(10),
-                .conditional(end: 37, eachWindow: false, eachAccount: false),
-                .placeholder(11),
-                .text(10),
-                .placeholder(12),
-                .conditional(end: 37, eachWindow: false, eachAccount: false),
-                .text(11),
-                .placeholder(13),
-                .conditional(end: 42, eachWindow: false, eachAccount: false),
-                .placeholder(14),
-                .text(12),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .dim,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 42
-                ),
-                .placeholder(15),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .stale,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 52
-                ),
-                .conditional(end: 47, eachWindow: false, eachAccount: false),
-                .text(13),
-                .placeholder(16),
-                .text(14),
-                .conditional(end: 52, eachWindow: false, eachAccount: false),
-                .text(15),
-                .placeholder(17),
-                .placeholder(18),
-                .text(16),
-                .conditional(end: 56, eachWindow: false, eachAccount: false),
-                .placeholder(19),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .warn,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 56
-                ),
-                .placeholder(20),
-                .conditional(end: 61, eachWindow: false, eachAccount: false),
-                .placeholder(21),
-                .placeholder(22),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .dim,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 61
-                ),
-                .text(17),
-            ],
+            ops: OpTable(
+                words: [
+                    30064771079,  // conditional group up to 7, each window
+                    0,  // text 0
+                    30064771074,  // styled group (style 0) up to 7
+                    1,  // placeholder 0
+                    4,  // text 1
+                    5,  // placeholder 1
+                    8,  // text 2
+                    128849018883,  // conditional group up to 30
+                    9,  // placeholder 2
+                    12,  // text 3
+                    115964116998,  // styled group (style 1) up to 27
+                    60129542147,  // conditional group up to 14
+                    13,  // placeholder 3
+                    16,  // text 4
+                    77309411331,  // conditional group up to 18
+                    17,  // placeholder 4
+                    20,  // text 5
+                    21,  // placeholder 5
+                    94489280515,  // conditional group up to 22
+                    25,  // placeholder 6
+                    29,  // placeholder 7
+                    24,  // text 6
+                    115964116995,  // conditional group up to 27
+                    33,  // placeholder 8
+                    28,  // text 7
+                    37,  // placeholder 9
+                    32,  // text 8
+                    128849018883,  // conditional group up to 30
+                    36,  // text 9
+                    41,  // placeholder 10
+                    158913789955,  // conditional group up to 37
+                    45,  // placeholder 11
+                    40,  // text 10
+                    49,  // placeholder 12
+                    158913789955,  // conditional group up to 37
+                    44,  // text 11
+                    53,  // placeholder 13
+                    180388626435,  // conditional group up to 42
+                    57,  // placeholder 14
+                    48,  // text 12
+                    180388626442,  // styled group (style 2) up to 42
+                    61,  // placeholder 15
+                    223338299406,  // styled group (style 3) up to 52
+                    201863462915,  // conditional group up to 47
+                    52,  // text 13
+                    65,  // placeholder 16
+                    56,  // text 14
+                    223338299395,  // conditional group up to 52
+                    60,  // text 15
+                    69,  // placeholder 17
+                    73,  // placeholder 18
+                    64,  // text 16
+                    240518168579,  // conditional group up to 56
+                    77,  // placeholder 19
+                    240518168594,  // styled group (style 4) up to 56
+                    81,  // placeholder 20
+                    261993005059,  // conditional group up to 61
+                    85,  // placeholder 21
+                    89,  // placeholder 22
+                    261993005078,  // styled group (style 5) up to 61
+                    68,  // text 17
+                ],
+                styles: [
+                    288230376151711744,  // level
+                    288230376151711744,  // level
+                    5,  // dim
+                    4,  // stale
+                    2,  // warn
+                    5,  // dim
+                ]),
             texts: [
                 " · ",
                 " ",
@@ -508,244 +358,139 @@ extension TemplateLibrary {
     /// `templates/full.tmpl`, parsed.
     private static let tree_full: (program: Program, namedKeys: [String]) = (
         program: Program(
-            ops: [
-                .conditional(end: 17, eachWindow: false, eachAccount: false),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: nil,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: true
-                    ),
-                    end: 5
-                ),
-                .text(0),
-                .placeholder(0),
-                .text(1),
-                .conditional(end: 8, eachWindow: false, eachAccount: false),
-                .text(2),
-                .placeholder(1),
-                .conditional(end: 14, eachWindow: false, eachAccount: false),
-                .text(3),
-                .placeholder(2),
-                .text(4),
-                .placeholder(3),
-                .text(5),
-                .conditional(end: 17, eachWindow: false, eachAccount: false),
-                .text(6),
-                .placeholder(4),
-                .conditional(end: 33, eachWindow: false, eachAccount: false),
-                .text(7),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: nil,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: true
-                    ),
-                    end: 23
-                ),
-                .text(8),
-                .placeholder(5),
-                .text(9),
-                .conditional(end: 26, eachWindow: false, eachAccount: false),
-                .text(10),
-                .placeholder(6),
-                .conditional(end: 30, eachWindow: false, eachAccount: false),
-                .text(11),
-                .placeholder(7),
-                .text(12),
-                .conditional(end: 33, eachWindow: false, eachAccount: false),
-                .text(13),
-                .placeholder(8),
-                .conditional(end: 50, eachWindow: true, eachAccount: false),
-                .text(14),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: nil,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: true
-                    ),
-                    end: 40
-                ),
-                .placeholder(9),
-                .text(15),
-                .placeholder(10),
-                .text(16),
-                .conditional(end: 44, eachWindow: true, eachAccount: false),
-                .text(17),
-                .placeholder(11),
-                .text(18),
-                .conditional(end: 47, eachWindow: true, eachAccount: false),
-                .text(19),
-                .placeholder(12),
-                .conditional(end: 50, eachWindow: true, eachAccount: false),
-                .text(20),
-                .placeholder(13),
-                .conditional(end: 82, eachWindow: false, eachAccount: false),
-                .placeholder(14),
-                .text(21),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: nil,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: true
-                    ),
-                    end: 70
-                ),
-                .conditional(end: 57, eachWindow: false, eachAccount: false),
-                .placeholder(15),
-                .text(22),
-                .conditional(end: 61, eachWindow: false, eachAccount: false),
-                .placeholder(16),
-                .text(23),
-                .placeholder(17),
-                .conditional(end: 65, eachWindow: false, eachAccount: false),
-                .placeholder(18),
-                .placeholder(19),
-                .text(24),
-                .conditional(end: 70, eachWindow: false, eachAccount: false),
-                .placeholder(20),
-                .text(25),
-                .placeholder(21),
-                .text(26),
-                .conditional(end: 76, eachWindow: false, eachAccount: false),
-                .placeholder(22),
-                .placeholder(23),
-                .text(27),
-                .placeholder(24),
-                .text(28),
-                .conditional(end: 79, eachWindow: false, eachAccount: false),
-                .text(29),
-                .placeholder(25),
-                .conditional(end: 82, eachWindow: false, eachAccount: false),
-                .text(30),
-                .placeholder(26),
-                .conditional(end: 89, eachWindow: false, eachAccount: false),
-                .placeholder(27),
-                .text(31),
-                .placeholder(28),
-                .conditional(end: 89, eachWindow: false, eachAccount: false),
-                .text(32),
-                .placeholder(29),
-                .conditional(end: 94, eachWindow: false, eachAccount: false),
-                .placeholder(30),
-                .text(33),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .dim,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 94
-                ),
-                .placeholder(31),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .stale,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 105
-                ),
-                .conditional(end: 100, eachWindow: false, eachAccount: false),
-                .text(34),
-                .placeholder(32),
-                .text(35),
-                .placeholder(33),
-                .conditional(end: 105, eachWindow: false, eachAccount: false),
-                .text(36),
-                .placeholder(34),
-                .placeholder(35),
-                .text(37),
-                .conditional(end: 110, eachWindow: false, eachAccount: false),
-                .placeholder(36),
-                .text(38),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .warn,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 110
-                ),
-                .placeholder(37),
-                .conditional(end: 114, eachWindow: false, eachAccount: false),
-                .placeholder(38),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .warn,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 114
-                ),
-                .placeholder(39),
-                .conditional(end: 119, eachWindow: false, eachAccount: false),
-                .placeholder(40),
-                .placeholder(41),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .dim,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 119
-                ),
-                .text(39),
-            ],
+            ops: OpTable(
+                words: [
+                    73014444035,  // conditional group up to 17
+                    21474836482,  // styled group (style 0) up to 5
+                    0,  // text 0
+                    1,  // placeholder 0
+                    4,  // text 1
+                    34359738371,  // conditional group up to 8
+                    8,  // text 2
+                    5,  // placeholder 1
+                    60129542147,  // conditional group up to 14
+                    12,  // text 3
+                    9,  // placeholder 2
+                    16,  // text 4
+                    13,  // placeholder 3
+                    20,  // text 5
+                    73014444035,  // conditional group up to 17
+                    24,  // text 6
+                    17,  // placeholder 4
+                    141733920771,  // conditional group up to 33
+                    28,  // text 7
+                    98784247814,  // styled group (style 1) up to 23
+                    32,  // text 8
+                    21,  // placeholder 5
+                    36,  // text 9
+                    111669149699,  // conditional group up to 26
+                    40,  // text 10
+                    25,  // placeholder 6
+                    128849018883,  // conditional group up to 30
+                    44,  // text 11
+                    29,  // placeholder 7
+                    48,  // text 12
+                    141733920771,  // conditional group up to 33
+                    52,  // text 13
+                    33,  // placeholder 8
+                    214748364807,  // conditional group up to 50, each window
+                    56,  // text 14
+                    171798691850,  // styled group (style 2) up to 40
+                    37,  // placeholder 9
+                    60,  // text 15
+                    41,  // placeholder 10
+                    64,  // text 16
+                    188978561031,  // conditional group up to 44, each window
+                    68,  // text 17
+                    45,  // placeholder 11
+                    72,  // text 18
+                    201863462919,  // conditional group up to 47, each window
+                    76,  // text 19
+                    49,  // placeholder 12
+                    214748364807,  // conditional group up to 50, each window
+                    80,  // text 20
+                    53,  // placeholder 13
+                    352187318275,  // conditional group up to 82
+                    57,  // placeholder 14
+                    84,  // text 21
+                    300647710734,  // styled group (style 3) up to 70
+                    244813135875,  // conditional group up to 57
+                    61,  // placeholder 15
+                    88,  // text 22
+                    261993005059,  // conditional group up to 61
+                    65,  // placeholder 16
+                    92,  // text 23
+                    69,  // placeholder 17
+                    279172874243,  // conditional group up to 65
+                    73,  // placeholder 18
+                    77,  // placeholder 19
+                    96,  // text 24
+                    300647710723,  // conditional group up to 70
+                    81,  // placeholder 20
+                    100,  // text 25
+                    85,  // placeholder 21
+                    104,  // text 26
+                    326417514499,  // conditional group up to 76
+                    89,  // placeholder 22
+                    93,  // placeholder 23
+                    108,  // text 27
+                    97,  // placeholder 24
+                    112,  // text 28
+                    339302416387,  // conditional group up to 79
+                    116,  // text 29
+                    101,  // placeholder 25
+                    352187318275,  // conditional group up to 82
+                    120,  // text 30
+                    105,  // placeholder 26
+                    382252089347,  // conditional group up to 89
+                    109,  // placeholder 27
+                    124,  // text 31
+                    113,  // placeholder 28
+                    382252089347,  // conditional group up to 89
+                    128,  // text 32
+                    117,  // placeholder 29
+                    403726925827,  // conditional group up to 94
+                    121,  // placeholder 30
+                    132,  // text 33
+                    403726925842,  // styled group (style 4) up to 94
+                    125,  // placeholder 31
+                    450971566102,  // styled group (style 5) up to 105
+                    429496729603,  // conditional group up to 100
+                    136,  // text 34
+                    129,  // placeholder 32
+                    140,  // text 35
+                    133,  // placeholder 33
+                    450971566083,  // conditional group up to 105
+                    144,  // text 36
+                    137,  // placeholder 34
+                    141,  // placeholder 35
+                    148,  // text 37
+                    472446402563,  // conditional group up to 110
+                    145,  // placeholder 36
+                    152,  // text 38
+                    472446402586,  // styled group (style 6) up to 110
+                    149,  // placeholder 37
+                    489626271747,  // conditional group up to 114
+                    153,  // placeholder 38
+                    489626271774,  // styled group (style 7) up to 114
+                    157,  // placeholder 39
+                    511101108227,  // conditional group up to 119
+                    161,  // placeholder 40
+                    165,  // placeholder 41
+                    511101108258,  // styled group (style 8) up to 119
+                    156,  // text 39
+                ],
+                styles: [
+                    288230376151711744,  // level
+                    288230376151711744,  // level
+                    288230376151711744,  // level
+                    288230376151711744,  // level
+                    5,  // dim
+                    4,  // stale
+                    2,  // warn
+                    2,  // warn
+                    5,  // dim
+                ]),
             texts: [
                 "5h ",
                 "%",
@@ -878,130 +623,61 @@ extension TemplateLibrary {
     /// `templates/minimal.tmpl`, parsed.
     private static let tree_minimal: (program: Program, namedKeys: [String]) = (
         program: Program(
-            ops: [
-                .conditional(end: 6, eachWindow: false, eachAccount: false),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: nil,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: true
-                    ),
-                    end: 6
-                ),
-                .placeholder(0),
-                .text(0),
-                .placeholder(1),
-                .text(1),
-                .conditional(end: 26, eachWindow: false, eachAccount: false),
-                .placeholder(2),
-                .placeholder(3),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: nil,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: true
-                    ),
-                    end: 26
-                ),
-                .conditional(end: 13, eachWindow: false, eachAccount: false),
-                .placeholder(4),
-                .text(2),
-                .conditional(end: 17, eachWindow: false, eachAccount: false),
-                .placeholder(5),
-                .text(3),
-                .placeholder(6),
-                .conditional(end: 21, eachWindow: false, eachAccount: false),
-                .placeholder(7),
-                .placeholder(8),
-                .text(4),
-                .conditional(end: 26, eachWindow: false, eachAccount: false),
-                .placeholder(9),
-                .text(5),
-                .placeholder(10),
-                .text(6),
-                .conditional(end: 30, eachWindow: false, eachAccount: false),
-                .placeholder(11),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .dim,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 30
-                ),
-                .placeholder(12),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .stale,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 35
-                ),
-                .conditional(end: 35, eachWindow: false, eachAccount: false),
-                .text(7),
-                .placeholder(13),
-                .text(8),
-                .conditional(end: 39, eachWindow: false, eachAccount: false),
-                .placeholder(14),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .warn,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 39
-                ),
-                .placeholder(15),
-                .conditional(end: 44, eachWindow: false, eachAccount: false),
-                .placeholder(16),
-                .placeholder(17),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .dim,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 44
-                ),
-                .text(9),
-            ],
+            ops: OpTable(
+                words: [
+                    25769803779,  // conditional group up to 6
+                    25769803778,  // styled group (style 0) up to 6
+                    1,  // placeholder 0
+                    0,  // text 0
+                    5,  // placeholder 1
+                    4,  // text 1
+                    111669149699,  // conditional group up to 26
+                    9,  // placeholder 2
+                    13,  // placeholder 3
+                    111669149702,  // styled group (style 1) up to 26
+                    55834574851,  // conditional group up to 13
+                    17,  // placeholder 4
+                    8,  // text 2
+                    73014444035,  // conditional group up to 17
+                    21,  // placeholder 5
+                    12,  // text 3
+                    25,  // placeholder 6
+                    90194313219,  // conditional group up to 21
+                    29,  // placeholder 7
+                    33,  // placeholder 8
+                    16,  // text 4
+                    111669149699,  // conditional group up to 26
+                    37,  // placeholder 9
+                    20,  // text 5
+                    41,  // placeholder 10
+                    24,  // text 6
+                    128849018883,  // conditional group up to 30
+                    45,  // placeholder 11
+                    128849018890,  // styled group (style 2) up to 30
+                    49,  // placeholder 12
+                    150323855374,  // styled group (style 3) up to 35
+                    150323855363,  // conditional group up to 35
+                    28,  // text 7
+                    53,  // placeholder 13
+                    32,  // text 8
+                    167503724547,  // conditional group up to 39
+                    57,  // placeholder 14
+                    167503724562,  // styled group (style 4) up to 39
+                    61,  // placeholder 15
+                    188978561027,  // conditional group up to 44
+                    65,  // placeholder 16
+                    69,  // placeholder 17
+                    188978561046,  // styled group (style 5) up to 44
+                    36,  // text 9
+                ],
+                styles: [
+                    288230376151711744,  // level
+                    288230376151711744,  // level
+                    5,  // dim
+                    4,  // stale
+                    2,  // warn
+                    5,  // dim
+                ]),
             texts: [" ", "%", "org ", " / ", " spent", "spend ", "%", " ", "stale", "…"],
             slots: [
                 Program.Slot(variable: .window("worst", .name), firstFilter: 0, filterCount: 0, account: nil),
@@ -1041,361 +717,220 @@ extension TemplateLibrary {
     /// `templates/tooltip.tmpl`, parsed.
     private static let tree_tooltip: (program: Program, namedKeys: [String]) = (
         program: Program(
-            ops: [
-                .placeholder(0),
-                .text(0),
-                .conditional(end: 6, eachWindow: false, eachAccount: false),
-                .text(1),
-                .placeholder(1),
-                .text(2),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .dim,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 11
-                ),
-                .conditional(end: 11, eachWindow: false, eachAccount: false),
-                .text(3),
-                .placeholder(2),
-                .text(4),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .stale,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 21
-                ),
-                .conditional(end: 16, eachWindow: false, eachAccount: false),
-                .text(5),
-                .placeholder(3),
-                .text(6),
-                .conditional(end: 21, eachWindow: false, eachAccount: false),
-                .text(7),
-                .placeholder(4),
-                .placeholder(5),
-                .text(8),
-                .conditional(end: 25, eachWindow: false, eachAccount: false),
-                .text(9),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .warn,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 25
-                ),
-                .placeholder(6),
-                .conditional(end: 29, eachWindow: false, eachAccount: false),
-                .placeholder(7),
-                .placeholder(8),
-                .text(10),
-                .conditional(end: 67, eachWindow: false, eachAccount: false),
-                .text(11),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: nil,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: true
-                    ),
-                    end: 33
-                ),
-                .placeholder(9),
-                .text(12),
-                .placeholder(10),
-                .text(13),
-                .placeholder(11),
-                .text(14),
-                .placeholder(12),
-                .conditional(end: 42, eachWindow: false, eachAccount: false),
-                .text(15),
-                .placeholder(13),
-                .conditional(end: 45, eachWindow: false, eachAccount: false),
-                .text(16),
-                .placeholder(14),
-                .conditional(end: 49, eachWindow: false, eachAccount: false),
-                .text(17),
-                .placeholder(15),
-                .text(18),
-                .conditional(end: 53, eachWindow: false, eachAccount: false),
-                .text(19),
-                .placeholder(16),
-                .text(20),
-                .conditional(end: 56, eachWindow: false, eachAccount: false),
-                .text(21),
-                .placeholder(17),
-                .conditional(end: 60, eachWindow: false, eachAccount: false),
-                .text(22),
-                .placeholder(18),
-                .text(23),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .dim,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 67
-                ),
-                .conditional(end: 67, eachWindow: false, eachAccount: false),
-                .text(24),
-                .placeholder(19),
-                .text(25),
-                .placeholder(20),
-                .text(26),
-                .conditional(end: 105, eachWindow: false, eachAccount: false),
-                .text(27),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: nil,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: true
-                    ),
-                    end: 71
-                ),
-                .placeholder(21),
-                .text(28),
-                .placeholder(22),
-                .text(29),
-                .placeholder(23),
-                .text(30),
-                .placeholder(24),
-                .conditional(end: 80, eachWindow: false, eachAccount: false),
-                .text(31),
-                .placeholder(25),
-                .conditional(end: 83, eachWindow: false, eachAccount: false),
-                .text(32),
-                .placeholder(26),
-                .conditional(end: 87, eachWindow: false, eachAccount: false),
-                .text(33),
-                .placeholder(27),
-                .text(34),
-                .conditional(end: 91, eachWindow: false, eachAccount: false),
-                .text(35),
-                .placeholder(28),
-                .text(36),
-                .conditional(end: 94, eachWindow: false, eachAccount: false),
-                .text(37),
-                .placeholder(29),
-                .conditional(end: 98, eachWindow: false, eachAccount: false),
-                .text(38),
-                .placeholder(30),
-                .text(39),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .dim,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 105
-                ),
-                .conditional(end: 105, eachWindow: false, eachAccount: false),
-                .text(40),
-                .placeholder(31),
-                .text(41),
-                .placeholder(32),
-                .text(42),
-                .conditional(end: 146, eachWindow: true, eachAccount: false),
-                .text(43),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: nil,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: true
-                    ),
-                    end: 109
-                ),
-                .placeholder(33),
-                .text(44),
-                .placeholder(34),
-                .text(45),
-                .placeholder(35),
-                .text(46),
-                .placeholder(36),
-                .conditional(end: 118, eachWindow: true, eachAccount: false),
-                .text(47),
-                .placeholder(37),
-                .conditional(end: 121, eachWindow: true, eachAccount: false),
-                .text(48),
-                .placeholder(38),
-                .conditional(end: 125, eachWindow: true, eachAccount: false),
-                .text(49),
-                .placeholder(39),
-                .text(50),
-                .conditional(end: 129, eachWindow: true, eachAccount: false),
-                .text(51),
-                .placeholder(40),
-                .text(52),
-                .conditional(end: 132, eachWindow: true, eachAccount: false),
-                .text(53),
-                .placeholder(41),
-                .conditional(end: 136, eachWindow: true, eachAccount: false),
-                .text(54),
-                .placeholder(42),
-                .text(55),
-                .conditional(end: 139, eachWindow: true, eachAccount: false),
-                .text(56),
-                .placeholder(43),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: .dim,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: false
-                    ),
-                    end: 146
-                ),
-                .conditional(end: 146, eachWindow: true, eachAccount: false),
-                .text(57),
-                .placeholder(44),
-                .text(58),
-                .placeholder(45),
-                .text(59),
-                .conditional(end: 178, eachWindow: false, eachAccount: false),
-                .placeholder(46),
-                .text(60),
-                .conditional(end: 153, eachWindow: false, eachAccount: false),
-                .placeholder(47),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: nil,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: true
-                    ),
-                    end: 153
-                ),
-                .text(61),
-                .conditional(end: 157, eachWindow: false, eachAccount: false),
-                .placeholder(48),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: nil,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: true
-                    ),
-                    end: 157
-                ),
-                .text(62),
-                .text(63),
-                .conditional(end: 161, eachWindow: false, eachAccount: false),
-                .placeholder(49),
-                .text(64),
-                .placeholder(50),
-                .conditional(end: 165, eachWindow: false, eachAccount: false),
-                .text(65),
-                .placeholder(51),
-                .conditional(end: 168, eachWindow: false, eachAccount: false),
-                .text(66),
-                .placeholder(52),
-                .conditional(end: 172, eachWindow: false, eachAccount: false),
-                .text(67),
-                .placeholder(53),
-                .text(68),
-                .conditional(end: 175, eachWindow: false, eachAccount: false),
-                .text(69),
-                .placeholder(54),
-                .conditional(end: 178, eachWindow: false, eachAccount: false),
-                .text(70),
-                .placeholder(55),
-                .conditional(end: 193, eachWindow: false, eachAccount: false),
-                .placeholder(56),
-                .placeholder(57),
-                .text(71),
-                .styled(
-                    StyleSpec.Parsed(
-                        style: Style(
-                            semantic: nil,
-                            foreground: nil,
-                            background: nil,
-                            bold: false,
-                            italic: false,
-                            underline: false
-                        ),
-                        usesLevel: true
-                    ),
-                    end: 184
-                ),
-                .text(72),
-                .text(73),
-                .placeholder(58),
-                .text(74),
-                .conditional(end: 190, eachWindow: false, eachAccount: false),
-                .text(75),
-                .placeholder(59),
-                .conditional(end: 193, eachWindow: false, eachAccount: false),
-                .text(76),
-                .placeholder(60),
-                .conditional(end: 197, eachWindow: false, eachAccount: false),
-                .placeholder(61),
-                .text(77),
-                .placeholder(62),
-            ],
+            ops: OpTable(
+                words: [
+                    1,  // placeholder 0
+                    0,  // text 0
+                    25769803779,  // conditional group up to 6
+                    4,  // text 1
+                    5,  // placeholder 1
+                    8,  // text 2
+                    47244640258,  // styled group (style 0) up to 11
+                    47244640259,  // conditional group up to 11
+                    12,  // text 3
+                    9,  // placeholder 2
+                    16,  // text 4
+                    90194313222,  // styled group (style 1) up to 21
+                    68719476739,  // conditional group up to 16
+                    20,  // text 5
+                    13,  // placeholder 3
+                    24,  // text 6
+                    90194313219,  // conditional group up to 21
+                    28,  // text 7
+                    17,  // placeholder 4
+                    21,  // placeholder 5
+                    32,  // text 8
+                    107374182403,  // conditional group up to 25
+                    36,  // text 9
+                    107374182410,  // styled group (style 2) up to 25
+                    25,  // placeholder 6
+                    124554051587,  // conditional group up to 29
+                    29,  // placeholder 7
+                    33,  // placeholder 8
+                    40,  // text 10
+                    287762808835,  // conditional group up to 67
+                    44,  // text 11
+                    141733920782,  // styled group (style 3) up to 33
+                    37,  // placeholder 9
+                    48,  // text 12
+                    41,  // placeholder 10
+                    52,  // text 13
+                    45,  // placeholder 11
+                    56,  // text 14
+                    49,  // placeholder 12
+                    180388626435,  // conditional group up to 42
+                    60,  // text 15
+                    53,  // placeholder 13
+                    193273528323,  // conditional group up to 45
+                    64,  // text 16
+                    57,  // placeholder 14
+                    210453397507,  // conditional group up to 49
+                    68,  // text 17
+                    61,  // placeholder 15
+                    72,  // text 18
+                    227633266691,  // conditional group up to 53
+                    76,  // text 19
+                    65,  // placeholder 16
+                    80,  // text 20
+                    240518168579,  // conditional group up to 56
+                    84,  // text 21
+                    69,  // placeholder 17
+                    257698037763,  // conditional group up to 60
+                    88,  // text 22
+                    73,  // placeholder 18
+                    92,  // text 23
+                    287762808850,  // styled group (style 4) up to 67
+                    287762808835,  // conditional group up to 67
+                    96,  // text 24
+                    77,  // placeholder 19
+                    100,  // text 25
+                    81,  // placeholder 20
+                    104,  // text 26
+                    450971566083,  // conditional group up to 105
+                    108,  // text 27
+                    304942678038,  // styled group (style 5) up to 71
+                    85,  // placeholder 21
+                    112,  // text 28
+                    89,  // placeholder 22
+                    116,  // text 29
+                    93,  // placeholder 23
+                    120,  // text 30
+                    97,  // placeholder 24
+                    343597383683,  // conditional group up to 80
+                    124,  // text 31
+                    101,  // placeholder 25
+                    356482285571,  // conditional group up to 83
+                    128,  // text 32
+                    105,  // placeholder 26
+                    373662154755,  // conditional group up to 87
+                    132,  // text 33
+                    109,  // placeholder 27
+                    136,  // text 34
+                    390842023939,  // conditional group up to 91
+                    140,  // text 35
+                    113,  // placeholder 28
+                    144,  // text 36
+                    403726925827,  // conditional group up to 94
+                    148,  // text 37
+                    117,  // placeholder 29
+                    420906795011,  // conditional group up to 98
+                    152,  // text 38
+                    121,  // placeholder 30
+                    156,  // text 39
+                    450971566106,  // styled group (style 6) up to 105
+                    450971566083,  // conditional group up to 105
+                    160,  // text 40
+                    125,  // placeholder 31
+                    164,  // text 41
+                    129,  // placeholder 32
+                    168,  // text 42
+                    627065225223,  // conditional group up to 146, each window
+                    172,  // text 43
+                    468151435294,  // styled group (style 7) up to 109
+                    133,  // placeholder 33
+                    176,  // text 44
+                    137,  // placeholder 34
+                    180,  // text 45
+                    141,  // placeholder 35
+                    184,  // text 46
+                    145,  // placeholder 36
+                    506806140935,  // conditional group up to 118, each window
+                    188,  // text 47
+                    149,  // placeholder 37
+                    519691042823,  // conditional group up to 121, each window
+                    192,  // text 48
+                    153,  // placeholder 38
+                    536870912007,  // conditional group up to 125, each window
+                    196,  // text 49
+                    157,  // placeholder 39
+                    200,  // text 50
+                    554050781191,  // conditional group up to 129, each window
+                    204,  // text 51
+                    161,  // placeholder 40
+                    208,  // text 52
+                    566935683079,  // conditional group up to 132, each window
+                    212,  // text 53
+                    165,  // placeholder 41
+                    584115552263,  // conditional group up to 136, each window
+                    216,  // text 54
+                    169,  // placeholder 42
+                    220,  // text 55
+                    597000454151,  // conditional group up to 139, each window
+                    224,  // text 56
+                    173,  // placeholder 43
+                    627065225250,  // styled group (style 8) up to 146
+                    627065225223,  // conditional group up to 146, each window
+                    228,  // text 57
+                    177,  // placeholder 44
+                    232,  // text 58
+                    181,  // placeholder 45
+                    236,  // text 59
+                    764504178691,  // conditional group up to 178
+                    185,  // placeholder 46
+                    240,  // text 60
+                    657129996291,  // conditional group up to 153
+                    189,  // placeholder 47
+                    657129996326,  // styled group (style 9) up to 153
+                    244,  // text 61
+                    674309865475,  // conditional group up to 157
+                    193,  // placeholder 48
+                    674309865514,  // styled group (style 10) up to 157
+                    248,  // text 62
+                    252,  // text 63
+                    691489734659,  // conditional group up to 161
+                    197,  // placeholder 49
+                    256,  // text 64
+                    201,  // placeholder 50
+                    708669603843,  // conditional group up to 165
+                    260,  // text 65
+                    205,  // placeholder 51
+                    721554505731,  // conditional group up to 168
+                    264,  // text 66
+                    209,  // placeholder 52
+                    738734374915,  // conditional group up to 172
+                    268,  // text 67
+                    213,  // placeholder 53
+                    272,  // text 68
+                    751619276803,  // conditional group up to 175
+                    276,  // text 69
+                    217,  // placeholder 54
+                    764504178691,  // conditional group up to 178
+                    280,  // text 70
+                    221,  // placeholder 55
+                    828928688131,  // conditional group up to 193
+                    225,  // placeholder 56
+                    229,  // placeholder 57
+                    284,  // text 71
+                    790273982510,  // styled group (style 11) up to 184
+                    288,  // text 72
+                    292,  // text 73
+                    233,  // placeholder 58
+                    296,  // text 74
+                    816043786243,  // conditional group up to 190
+                    300,  // text 75
+                    237,  // placeholder 59
+                    828928688131,  // conditional group up to 193
+                    304,  // text 76
+                    241,  // placeholder 60
+                    846108557315,  // conditional group up to 197
+                    245,  // placeholder 61
+                    308,  // text 77
+                    249,  // placeholder 62
+                ],
+                styles: [
+                    5,  // dim
+                    4,  // stale
+                    2,  // warn
+                    288230376151711744,  // level
+                    5,  // dim
+                    288230376151711744,  // level
+                    5,  // dim
+                    288230376151711744,  // level
+                    5,  // dim
+                    288230376151711744,  // level
+                    288230376151711744,  // level
+                    288230376151711744,  // level
+                ]),
             texts: [
                 " usage",
                 " (",

@@ -11,14 +11,13 @@ import ElbowroomCore
 /// on every render. What a render would otherwise work out by walking a group — whether it
 /// repeats per window or per account, whether the line starts or ends with the separator — is
 /// worked out here, once (for a shipped template at build time: `ShippedTemplates.swift`). Every
-/// table holds constants only, so the compiler lays a shipped template's texts, slots and
-/// filters out in the binary (with an array of filters in each placeholder, setting the
-/// tooltip's up ran 9 kB of code and wrote some thirty objects across the data pages); its ops,
-/// which hold a style of ElbowroomCore's, are still built by code, once (5.6 kB of it for the
-/// tooltip: a style table of plain numbers would be the next step).
+/// table holds constants only, so the compiler lays a shipped template's tables out in the
+/// binary (with an array of filters in each placeholder, setting the tooltip's up ran 9 kB of
+/// code and wrote some thirty objects across the data pages; its ops, while they held a style
+/// of ElbowroomCore's, were built by code, 5.6 kB of it: they are plain numbers now, `OpTable`).
 struct Program: Sendable, Equatable {
     /// In template order; a group's contents are the ops after it, up to its `end`.
-    var ops: [Op]
+    var ops: OpTable
     /// The text of each `.text` op.
     var texts: [String]
     /// Each `.placeholder` op's.
@@ -35,8 +34,7 @@ struct Program: Sendable, Equatable {
         case text(Int)
         /// `slots[index]`.
         case placeholder(Int)
-        /// `[…](style)` over the ops up to `end`. (The style in the op, not in a table of its own:
-        /// an array of a new type costs a render ~7 k instructions of metadata.)
+        /// `[…](style)` over the ops up to `end`.
         case styled(StyleSpec.Parsed, end: Int)
         /// `(…)`, over the ops up to `end`: shown only when every placeholder inside has a value.
         /// `eachWindow`: a placeholder inside reads `each.*` (the group repeats per window the
@@ -55,7 +53,7 @@ struct Program: Sendable, Equatable {
         var account: String?
     }
 
-    init(ops: [Op], texts: [String], slots: [Slot], filters: [Filter], startsWithSeparator: Bool, endsWithSeparator: Bool) {
+    init(ops: OpTable, texts: [String], slots: [Slot], filters: [Filter], startsWithSeparator: Bool, endsWithSeparator: Bool) {
         self.ops = ops
         self.texts = texts
         self.slots = slots
@@ -83,7 +81,7 @@ struct Program: Sendable, Equatable {
     /// placeholders laid out inside it (asking each group's subtree made it a walk per group:
     /// laying out the `full` template given as text cost more than rendering it).
     init(_ nodes: [Node]) {
-        ops = []
+        ops = OpTable()
         texts = []
         slots = []
         filters = []

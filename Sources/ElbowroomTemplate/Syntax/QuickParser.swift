@@ -48,7 +48,7 @@ struct QuickParser {
     /// The template laid out flat as it is parsed (`Program(nodes)` of the full parser's tree,
     /// held equal to it by `QuickParserTests`): a tree made and then laid out, and then freed,
     /// cost a render more than the parse.
-    private var ops: [Program.Op] = []
+    private var ops = OpTable()
     private var texts: [String] = []
     private var slots: [Program.Slot] = []
     private var filters: [Filter] = []
