@@ -78,7 +78,7 @@ let package = Package(
         // One program, renderer and fetcher: `elbowroom`, and `elbowroom-fetch` when started by that
         // name (a link beside it; main.swift picks by the name it was started as).
         .executableTarget(
-            name: "elbowroom", dependencies: ["ElbowroomCLI", "ElbowroomFetch"],
+            name: "elbowroom", dependencies: ["ElbowroomCLI", "ElbowroomFetch", "CSystem"],
             exclude: ["render-path.order", "render-path.files", "no-unwind-tables.ld"],
             swiftSettings: staticOnLinuxRelease, linkerSettings: staticLinkOnLinuxRelease),
 

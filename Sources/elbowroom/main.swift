@@ -1,7 +1,12 @@
 // Render path: every prompt runs code in this file; the rules are in docs/performance.md.
+import CSystem
 import ElbowroomCLI
 import ElbowroomCore
 import ElbowroomFetch
+
+// Before anything reads the environment: what the start-up set there for the Swift runtime
+// alone goes (Sources/CSystem/backtrace.c).
+elbowroom_restore_environment()
 
 // One program, two names. Started as `elbowroom-fetch` (the link installed beside it, which the
 // renderer starts detached, and `elbowroom fetch` replaces itself with), or as `elbowroom

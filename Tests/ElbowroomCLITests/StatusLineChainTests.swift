@@ -83,6 +83,23 @@ import Testing
         #expect(!run.stdout.contains("TOKEN_PRESENT"))
     }
 
+    /// What the program's start-up sets for the Swift runtime alone (SWIFT_BACKTRACE: the
+    /// backtracer it does not carry, Sources/CSystem/backtrace.c) is gone before COMMAND starts;
+    /// a SWIFT_BACKTRACE of the user's own is theirs, and passed on as it was.
+    @Test func theStartUpsSettingForTheRuntimeDoesNotReachTheCommand() throws {
+        let e2e = try EndToEnd()
+        var environment = e2e.sandbox.environment
+        environment["SWIFT_BACKTRACE"] = nil
+        let run = try e2e.runBounded(["-a", "claude", "--offline", "--then", "env"], environment: environment,
+                                     stdin: Self.payload())
+        #expect(run.stdout.contains("CLAUDE_CONFIG_DIR="), "\(run.stdout)")
+        #expect(!run.stdout.contains("SWIFT_BACKTRACE"), "\(run.stdout)")
+        environment["SWIFT_BACKTRACE"] = "enable=no,color=no"
+        let theirs = try e2e.runBounded(["-a", "claude", "--offline", "--then", "env"], environment: environment,
+                                        stdin: Self.payload())
+        #expect(theirs.stdout.contains("SWIFT_BACKTRACE=enable=no,color=no\n"), "\(theirs.stdout)")
+    }
+
     @Test func thenGoesWithClaudeOnly() throws {
         let e2e = try EndToEnd()
         let run = try e2e.run(["-a", "tmux", "--then", "true"], stdin: Self.payload())

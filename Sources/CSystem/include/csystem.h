@@ -1,6 +1,7 @@
 // The few process calls Swift cannot make itself: prctl is variadic, which Swift does not
 // import, and glibc's module does not carry setfsuid(2); the program's arguments from the C
-// library (arguments.c); libdispatch started when it is needed, not before main (dispatch.c).
+// library (arguments.c); libdispatch started when it is needed, not before main (dispatch.c);
+// the runtime's search for a crash backtracer this program does not carry skipped (backtrace.c).
 // Part of the one static elbowroom program.
 #ifndef ELBOWROOM_CSYSTEM_H
 #define ELBOWROOM_CSYSTEM_H
@@ -31,6 +32,10 @@ char **elbowroom_start_arguments(int *count);
 /// child holds no descriptor its parent opened without `O_CLOEXEC`. 0 on success; -1 where the
 /// C library has no such action.
 int elbowroom_spawn_close_from(void *actions, int lowest);
+
+/// Takes away what the start-up set in the environment for the Swift runtime alone
+/// (backtrace.c: SWIFT_BACKTRACE, unless the user set it): the first thing main does.
+void elbowroom_restore_environment(void);
 
 /// Starts libdispatch (its constructor, which the release link defers: dispatch.c says why),
 /// once; call before anything uses libdispatch. Nothing where its constructor ran as usual.
