@@ -161,7 +161,7 @@ public struct Paths: Sendable, Equatable {
     /// The directory `path` names: `realpath` when it exists (symlinks, `.` and `..` resolved),
     /// else the path with `.`, `..` and repeated slashes resolved by spelling alone.
     static func resolved(_ path: String) -> String {
-        if let real = FileSystem.realPath(path) { return real }
+        if let real = ResolvedParent.realPath(path) { return real }
         if isResolvedSpelling(path) { return path }
         // By spelling, on bytes: `.` is dropped and `..` takes the last part off. (Not through
         // [Substring] and joined(separator:): their metadata, built on first use, cost every

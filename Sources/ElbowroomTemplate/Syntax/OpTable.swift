@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// A program's ops (`Program.Op`), kept as plain numbers: one word an op, and each styled

@@ -1,3 +1,4 @@
+// Render path: every prompt runs code in this file; the rules are in docs/performance.md.
 import ElbowroomCore
 
 /// A group's style (`[…](style)`, parsed) as one word, for `OpTable`: the style table a template
