@@ -87,6 +87,25 @@ import ElbowroomTestSupport
         #expect(rate > 5, "a burning window has a rate")
     }
 
+    /// A render reads the series of the windows it shows alone: the others' lines are stepped
+    /// over, and the one read is the same as read with the rest.
+    @Test func onlyTheWindowsAskedForAreRead() throws {
+        let samples = Self.realHistory()
+        let encoded = HistoryDigest.encode(HistoryDigest.reduce(samples))
+        let all = try #require(HistoryDigest.parse(encoded))
+        let week = try #require(HistoryDigest.parse(encoded, windows: ["seven_day", "seven_day_opus"]))
+        #expect(Set(all.samples.map(\.key)) == ["five_hour", "seven_day"])
+        #expect(Set(week.samples.map(\.key)) == ["seven_day"])
+        #expect(week.samples == all.samples.filter { $0.key == "seven_day" })
+        try Self.expectSameViews(all, week, keys: ["seven_day"])
+        let none = try #require(HistoryDigest.parse(encoded, windows: []))
+        #expect(none.samples.isEmpty)
+        // A line of a window read that is not a digest's still makes the digest unusable; one
+        // stepped over is not looked at.
+        #expect(HistoryDigest.parse(encoded + Data("seven_day x\n".utf8), windows: ["seven_day"]) == nil)
+        #expect(HistoryDigest.parse(encoded + Data("five_hour x\n".utf8), windows: ["seven_day"])?.samples == week.samples)
+    }
+
     @Test func aNumberThatMovesEverySampleKeepsTheLastHourWholeAndThinsTheRest() throws {
         // Fractional and moving every minute, for three days of a weekly window: no repeats to drop.
         var moving: [HistorySample] = []

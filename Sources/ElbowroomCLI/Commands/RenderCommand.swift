@@ -76,7 +76,7 @@ enum RenderCommand {
         }
         let history = !setup.readsHistory ? nil
             : invocation.demo ? DemoReading.history(now: now)
-            : historyStore.map { loadHistory($0, context: context, verbose: invocation.verbose) }
+            : historyStore.map { loadHistory($0, windows: windowKeys(cache), context: context, verbose: invocation.verbose) }
         let frame = setup.frame(cache: cache, now: context.now(), statusLine: statusLine, history: history,
                                 provider: context.paths.provider)
         let output = setup.adapter.render(frame)
@@ -148,7 +148,8 @@ enum RenderCommand {
             }
             if setup.readsHistory {
                 part.history = invocation.demo ? DemoReading.history(now: now)
-                    : loadHistory(context: accountContext, verbose: invocation.verbose)
+                    : loadHistory(HistoryStore(paths: accountContext.paths), windows: windowKeys(part.cache),
+                                  context: accountContext, verbose: invocation.verbose)
             }
             data.append(part)
         }
@@ -165,16 +166,24 @@ enum RenderCommand {
         return data
     }
 
-    /// The usage history for `rate` and `spark`; a history file that cannot be used leaves them
-    /// empty (`eta` and `pace` fall back to the whole-window average), said under `--verbose`.
-    static func loadHistory(context: CLIContext, verbose: Bool) -> UsageHistory {
-        loadHistory(HistoryStore(paths: context.paths), context: context, verbose: verbose)
+    /// The keys of the windows `cache`'s reading has: the only windows a render shows, so the
+    /// only ones whose history it reads (`nil`: no reading, every window).
+    static func windowKeys(_ cache: CacheFile?) -> [String]? {
+        guard let windows = cache?.reading?.windows else { return nil }
+        var keys: [String] = []
+        keys.reserveCapacity(windows.count)
+        for window in windows { keys.append(window.key) }
+        return keys
     }
 
-    /// `loadHistory(context:verbose:)` from `store` (which a one-shot render keeps to its end).
-    static func loadHistory(_ store: HistoryStore, context: CLIContext, verbose: Bool) -> UsageHistory {
+    /// The usage history for `rate` and `spark`, from `store` (which a one-shot render keeps to
+    /// its end); a history file that cannot be used leaves them empty (`eta` and `pace` fall
+    /// back to the whole-window average), said under `--verbose`. `windows`: the keys of the
+    /// windows the render shows, whose series alone are read (`nil`: all; `windowKeys`).
+    static func loadHistory(_ store: HistoryStore, windows: [String]? = nil, context: CLIContext,
+                            verbose: Bool) -> UsageHistory {
         do {
-            return try store.readForRender()
+            return try store.readForRender(windows: windows)
         } catch {
             if verbose { context.stderr.write("elbowroom: ignoring the usage history: \(error)\n") }
             return UsageHistory()

@@ -119,13 +119,17 @@ public enum HistoryDigest {
 
     /// Window after window, each a series of its points (oldest first), or `nil` when the file
     /// is not a digest this version reads whole.
-    public static func parse(_ data: Data) -> UsageHistory? {
+    public static func parse(_ data: Data, windows: [String]? = nil) -> UsageHistory? {
         data.withUnsafeBytes { raw in
-            parse(raw.bindMemory(to: UInt8.self))
+            parse(raw.bindMemory(to: UInt8.self), windows: windows)
         }
     }
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> UsageHistory? {
+    /// `windows`: the keys of the windows the render shows (the cache's reading's); a line of
+    /// any other window is stepped over unread, as no render asks its points (a history that
+    /// kept the Opus and Sonnet weeks from a fetch, read beside a status line's two windows, was
+    /// half points no one looked at). `nil`: every window.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, windows: [String]? = nil) -> UsageHistory? {
         var c = ByteCursor(bytes)
         guard c.line(header) else { return nil }
         // Every line ends with a newline, so the last byte is one (`readPoints` counts on it).
@@ -145,7 +149,18 @@ public enum HistoryDigest {
         let colons = colonCount(UnsafeBufferPointer(rebasing: bytes[c.i...]))
         let numbers = [Int64](unsafeUninitializedCapacity: 2 * colons) { numbers, count in
             while !c.atEnd {
-                guard let key = c.key(), c.space(), let resetsAt = c.resetTime(), c.space(),
+                guard let key = c.key() else {
+                    usable = false
+                    count = 0
+                    return
+                }
+                if let windows, !shows(windows, key) {
+                    // (The digest ends with a newline: `parse` checked.)
+                    while bytes[c.i] != 0x0A { c.i &+= 1 }
+                    c.i &+= 1
+                    continue
+                }
+                guard c.space(), let resetsAt = c.resetTime(), c.space(),
                       let newest = c.integer(), readPoints(&c, newest: newest, into: numbers, count: &count),
                       c.byte(0x0A) else {
                     usable = false
@@ -156,6 +171,12 @@ public enum HistoryDigest {
             }
         }
         return usable ? UsageHistory(numbers: numbers, keys: keys, marks: marks) : nil
+    }
+
+    /// Whether `key` is one of `windows` (a loop: a few short keys).
+    private static func shows(_ windows: [String], _ key: String) -> Bool {
+        for window in windows where window == key { return true }
+        return false
     }
 
     /// How many bytes of `bytes` are colons, eight at a time (a byte at a time, the count cost a

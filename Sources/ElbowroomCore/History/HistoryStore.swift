@@ -86,11 +86,13 @@ public struct HistoryStore: Sendable {
 
     /// What a render needs (see `HistoryDigest`): the digest, or — when there is none yet (a
     /// history from before digests), or it cannot be used — the whole history.
-    public func readForRender() throws(FileSystem.Failure) -> UsageHistory {
+    /// `windows`: the keys of the windows the render shows (its cache's reading's); the digest's
+    /// series of other windows are not read (`HistoryDigest.parse(_:windows:)`). `nil`: all.
+    public func readForRender(windows: [String]? = nil) throws(FileSystem.Failure) -> UsageHistory {
         // As bytes, into room of the file's size (`readPrivateBytes`): through `readPrivate`'s
         // 16 kB buffer and a `Data`, each account's digest touched two more heap pages.
         if let bytes = try? FileSystem.readPrivateBytes(digestFile, limit: Self.digestReadLimit),
-           let history = bytes.withUnsafeBufferPointer({ HistoryDigest.parse($0) }) {
+           let history = bytes.withUnsafeBufferPointer({ HistoryDigest.parse($0, windows: windows) }) {
             return history
         }
         return try read()
