@@ -30,6 +30,9 @@ enum RenderCommand {
         return run(invocation, setup: setup, context: accounts.first.map { context.selecting($0) } ?? context)
     }
 
+    /// One account's render. (A function of its own: inlined into the one that picks the
+    /// accounts, its locals were 6.7 kB of stack under every render of several accounts.)
+    @inline(never)
     static func run(_ invocation: Invocation, setup: RenderSetup, context: CLIContext) -> Int32 {
         let now = context.now()
         var statusLine: StatusLineInput?
@@ -96,7 +99,16 @@ enum RenderCommand {
         if !invocation.demo, let why = CacheStore(paths: context.paths).refusal {
             return RenderSetup.report(.init(message: why, adapter: setup.adapter, short: cacheRefused), context: context)
         }
-        let data = gather(invocation, setup: setup, accounts: accounts, context: context)
+        return show(gather(invocation, setup: setup, accounts: accounts, context: context), invocation, setup: setup,
+                    context: context)
+    }
+
+    /// The frame of several accounts, rendered, written, and their fetches started. (A function
+    /// of its own: its frame and output were in `runSeveral`'s stack frame while the accounts
+    /// were gathered, 4.8 kB under every cache read.)
+    @inline(never)
+    private static func show(_ data: [RenderSetup.AccountData], _ invocation: Invocation, setup: RenderSetup,
+                             context: CLIContext) -> Int32 {
         let frame = setup.frame(accounts: data, now: context.now())
         let output = setup.adapter.render(frame)
         context.stdout.write(output)
@@ -123,47 +135,75 @@ enum RenderCommand {
         // At most `SpawnBudget.perPass` fetchers from one render, whatever the number of accounts due.
         let budget = SpawnBudget()
         for account in accounts {
-            let accountContext = context.selecting(account)
-            var part = RenderSetup.AccountData(account: account)
-            if invocation.demo {
-                part.cache = DemoReading.cache(now: now, provider: account.provider)
-                if setup.adapter.readsClaudeStatusLine && account.provider == .claude { part.statusLine = StatusLineIngest.demo }
-            } else {
-                let store = CacheStore(paths: accountContext.paths)
-                // (`runSeveral` asked whether the cache directory can be used, for every account.)
-                if case .loaded(let found) = store.read(directoryChecked: true) { part.cache = found }
-                if setup.adapter.readsClaudeStatusLine && account.provider == .claude
-                    && accountContext.paths.accountKey == context.paths.accountKey {
-                    (part.statusLine, part.cache) = StatusLineIngest(context: accountContext, store: store, verbose: invocation.verbose)
-                        .ingest(into: part.cache)
-                }
-                if !invocation.offline {
-                    let trigger = FetchTrigger(context: accountContext, store: store, config: setup.config, budget: budget)
-                    if invocation.wait || FetchTrigger.isFirstRun(part.cache) {
-                        part.waits = trigger.startIfDue(cache: part.cache)
-                        waits = waits || part.waits
-                    }
-                    part.trigger = trigger
-                }
-            }
-            if setup.readsHistory {
-                part.history = invocation.demo ? DemoReading.history(now: now)
-                    : loadHistory(HistoryStore(paths: accountContext.paths), windows: windowKeys(part.cache),
-                                  context: accountContext, verbose: invocation.verbose)
-            }
+            let part = gather(account, invocation, setup: setup, context: context, budget: budget, now: now)
+            waits = waits || part.waits
             data.append(part)
         }
-        // The fetches that show their result were started together: wait for them within one
-        // deadline, not one each.
-        if waits {
-            let deadline = context.now().addingTimeInterval(
-                invocation.wait ? FetchTrigger.waitTimeout(setup.config) : FetchTrigger.firstRunWait)
-            for i in data.indices where data[i].waits {
-                let left = max(0, deadline.timeIntervalSince(context.now()))
-                data[i].cache = data[i].trigger?.waitForAttempt(after: data[i].cache, timeout: left) ?? data[i].cache
+        if waits { waitForFetches(&data, invocation, setup: setup, context: context) }
+        return data
+    }
+
+    /// The fetches that show their result were started together: waits for them within one
+    /// deadline, not one each. (A function of its own, out of `gather`'s stack frame.)
+    @inline(never)
+    private static func waitForFetches(_ data: inout [RenderSetup.AccountData], _ invocation: Invocation,
+                                       setup: RenderSetup, context: CLIContext) {
+        let deadline = context.now().addingTimeInterval(
+            invocation.wait ? FetchTrigger.waitTimeout(setup.config) : FetchTrigger.firstRunWait)
+        for i in data.indices where data[i].waits {
+            let left = max(0, deadline.timeIntervalSince(context.now()))
+            data[i].cache = data[i].trigger?.waitForAttempt(after: data[i].cache, timeout: left) ?? data[i].cache
+        }
+    }
+
+    /// One account's part of `gather`. A function of its own: inlined into the loop, its
+    /// contexts, stores and trigger made `gather`'s stack frame 10 kB, below which the first
+    /// array of a new type ran the runtime's demangler three pages deeper than it needed to.
+    @inline(never)
+    private static func gather(_ account: Account, _ invocation: Invocation, setup: RenderSetup, context: CLIContext,
+                               budget: SpawnBudget, now: Date) -> RenderSetup.AccountData {
+        let accountContext = context.selecting(account)
+        var part = RenderSetup.AccountData(account: account)
+        if invocation.demo {
+            part.cache = DemoReading.cache(now: now, provider: account.provider)
+            if setup.adapter.readsClaudeStatusLine && account.provider == .claude { part.statusLine = StatusLineIngest.demo }
+        } else {
+            let store = CacheStore(paths: accountContext.paths)
+            // (`runSeveral` asked whether the cache directory can be used, for every account.)
+            if case .loaded(let found) = store.read(directoryChecked: true) { part.cache = found }
+            if setup.adapter.readsClaudeStatusLine && account.provider == .claude
+                && accountContext.paths.accountKey == context.paths.accountKey {
+                ingest(into: &part, context: accountContext, store: store, verbose: invocation.verbose)
+            }
+            if !invocation.offline {
+                trigger(&part, invocation, setup: setup, context: accountContext, store: store, budget: budget)
             }
         }
-        return data
+        if setup.readsHistory {
+            part.history = invocation.demo ? DemoReading.history(now: now)
+                : loadHistory(HistoryStore(paths: accountContext.paths), windows: windowKeys(part.cache),
+                              context: accountContext, verbose: invocation.verbose)
+        }
+        return part
+    }
+
+    // (The status line's ingest and the fetch trigger are functions of their own for the same
+    // reason: their locals were in every account's frame while its cache was read.)
+
+    @inline(never)
+    private static func ingest(into part: inout RenderSetup.AccountData, context: CLIContext, store: CacheStore,
+                               verbose: Bool) {
+        (part.statusLine, part.cache) = StatusLineIngest(context: context, store: store, verbose: verbose).ingest(into: part.cache)
+    }
+
+    @inline(never)
+    private static func trigger(_ part: inout RenderSetup.AccountData, _ invocation: Invocation, setup: RenderSetup,
+                                context: CLIContext, store: CacheStore, budget: SpawnBudget) {
+        let trigger = FetchTrigger(context: context, store: store, config: setup.config, budget: budget)
+        if invocation.wait || FetchTrigger.isFirstRun(part.cache) {
+            part.waits = trigger.startIfDue(cache: part.cache)
+        }
+        part.trigger = trigger
     }
 
     /// The keys of the windows `cache`'s reading has: the only windows a render shows, so the
