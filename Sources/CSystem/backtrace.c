@@ -15,7 +15,8 @@
 // main.swift does, takes the variable away again, so that nothing started from this program
 // (the fetcher, a plugin, the user's status line) inherits it, and the environment elbowroom
 // reads is the one it was given. Where the runtime is a shared library (debug builds, the
-// tests) its constructor has run before this one and reads nothing of it: no change.
+// tests) its constructor has run before this one: this one sees a dynamic program (`_DYNAMIC`)
+// and does nothing, so a test runner's environment, and what it starts, is left as it was.
 //
 // To see a crash's backtrace, set SWIFT_BACKTRACE (e.g. `enable=yes,swift-backtrace=PATH`, with
 // the toolchain's swift-backtrace): it is left as it is.
@@ -25,9 +26,12 @@
 static const char settingName[] = "SWIFT_BACKTRACE";
 static int settingIsOurs;
 
+// The dynamic section: there only in a dynamically linked program (lld defines it then).
+extern const char _DYNAMIC[] __attribute__((weak));
+
 __attribute__((constructor(101), used))
 static void elbowroom_backtracer_off(void) {
-    if (getenv(settingName) == NULL
+    if (_DYNAMIC == NULL && getenv(settingName) == NULL
         && setenv(settingName, "enable=no,interactive=no,color=no,swift-backtrace=/nonexistent", 0) == 0) {
         settingIsOurs = 1;
     }
