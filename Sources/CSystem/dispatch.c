@@ -48,7 +48,3 @@ static void startDispatch(void) {
 void elbowroom_start_dispatch(void) {
     pthread_once(&dispatchStarted, startDispatch);
 }
-
-int elbowroom_dispatch_deferred(void) {
-    return deferred;
-}

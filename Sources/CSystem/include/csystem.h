@@ -41,8 +41,4 @@ void elbowroom_restore_environment(void);
 /// once; call before anything uses libdispatch. Nothing where its constructor ran as usual.
 void elbowroom_start_dispatch(void);
 
-/// 1 when this program's link deferred libdispatch's start-up (the static release program), 0
-/// when its constructor ran before main.
-int elbowroom_dispatch_deferred(void);
-
 #endif

@@ -209,11 +209,7 @@ enum RenderCommand {
     /// The keys of the windows `cache`'s reading has: the only windows a render shows, so the
     /// only ones whose history it reads (`nil`: no reading, every window).
     static func windowKeys(_ cache: CacheFile?) -> [String]? {
-        guard let windows = cache?.reading?.windows else { return nil }
-        var keys: [String] = []
-        keys.reserveCapacity(windows.count)
-        for window in windows { keys.append(window.key) }
-        return keys
+        cache?.reading?.windows.map { $0.key }
     }
 
     /// The usage history for `rate` and `spark`, from `store` (which a one-shot render keeps to

@@ -151,10 +151,9 @@ public enum HistoryDigest {
             while !c.atEnd {
                 guard let key = c.key() else {
                     usable = false
-                    count = 0
-                    return
+                    break
                 }
-                if let windows, !shows(windows, key) {
+                if let windows, !windows.contains(key) {
                     // (The digest ends with a newline: `parse` checked.)
                     while bytes[c.i] != 0x0A { c.i &+= 1 }
                     c.i &+= 1
@@ -164,19 +163,13 @@ public enum HistoryDigest {
                       let newest = c.integer(), readPoints(&c, newest: newest, into: numbers, count: &count),
                       c.byte(0x0A) else {
                     usable = false
-                    count = 0
-                    return
+                    break
                 }
                 UsageHistory.addRun(key: key, resetsAt: resetsAt, end: count / 2, keys: &keys, marks: &marks)
             }
+            if !usable { count = 0 }
         }
         return usable ? UsageHistory(numbers: numbers, keys: keys, marks: marks) : nil
-    }
-
-    /// Whether `key` is one of `windows` (a loop: a few short keys).
-    private static func shows(_ windows: [String], _ key: String) -> Bool {
-        for window in windows where window == key { return true }
-        return false
     }
 
     /// How many bytes of `bytes` are colons, eight at a time (a byte at a time, the count cost a

@@ -29,20 +29,10 @@ enum ResolvedParent {
 
     /// `realpath(path)`, or `nil` when it does not resolve.
     static func realPath(_ path: String) -> String? {
-        var path = path
-        // The last `/`, for a path of parts none of which is empty, `.` or `..` (another is the C
-        // library's to resolve): the parent is what is before it, the part what is after.
-        let slash: Int? = path.withUTF8 { bytes in
-            guard bytes.count > 1, bytes[0] == 0x2F, bytes[bytes.count - 1] != 0x2F else { return nil }
-            var i = bytes.count - 1
-            while bytes[i] != 0x2F { i -= 1 }
-            let partLength = bytes.count - 1 - i
-            if bytes[i + 1] == 0x2E && (partLength == 1 || (partLength == 2 && bytes[i + 2] == 0x2E)) { return nil }
-            return i
-        }
-        guard let slash, Paths.isResolvedSpelling(path) else { return FileSystem.realPath(path) }
-        let utf8 = path.utf8
-        let parent = slash == 0 ? "/" : String(decoding: utf8.prefix(slash), as: UTF8.self)
+        // A path of parts none of which is empty, `.` or `..` (another is the C library's to
+        // resolve): the parent is what is before its last `/`, the part what is after.
+        guard path != "/", Paths.isResolvedSpelling(path) else { return FileSystem.realPath(path) }
+        let parent = FileSystem.directory(of: path)
         let now = monotonicSeconds()
         let realParent: String
         if let known = lock.withLock({ last }), known.parent == parent, now - known.at <= 1 {
@@ -52,8 +42,8 @@ enum ResolvedParent {
             lock.withLock { last = (parent, real, now) }
             realParent = real
         }
-        let part = String(decoding: utf8.suffix(utf8.count - slash - 1), as: UTF8.self)
-        let candidate = realParent == "/" ? "/" + part : realParent + "/" + part
+        let part = path.utf8.suffix(path.utf8.count - parent.utf8.count - (parent == "/" ? 0 : 1))
+        let candidate = (realParent == "/" ? "/" : realParent + "/") + String(decoding: part, as: UTF8.self)
         var byte: CChar = 0
         if candidate.withCString({ readlink($0, &byte, 1) }) < 0 {
             return errno == EINVAL ? candidate : nil
