@@ -77,6 +77,7 @@ enum Help {
       ELBOWROOM_FETCH      the fetcher to start (default: the elbowroom-fetch link, or itself)
       ELBOWROOM_DEBUG=1    elbowroom-fetch logs each step to stderr, tokens redacted
       ELBOWROOM_NOW        Unix seconds: this process's clock starts there (tests, screenshots)
+      SWIFT_BACKTRACE      a crash's backtrace: enable=yes,swift-backtrace=PATH (off unless set)
 
     SEVERAL ACCOUNTS: [accounts.NAME] tables in the config (provider \(Provider.builtInWords.joined(separator: ", ")) or plugin:NAME;
     label; claude_config_dir, or codex_home and codex_source = "api" or "logs") show every account
