@@ -38,4 +38,16 @@ import ElbowroomAdapters
     func usageErrors(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try ArgumentParser.parse(arguments) }
     }
+
+    /// `--flag=value` is split where `firstIndex(of: "=")` splits it, ASCII or not.
+    @Test func theEqualsSignIsFoundWhereACharacterSearchFindsIt() {
+        for arg in ["--template=full", "--x=", "--=", "--a=b=c", "--é=1", "--a=\u{301}b", "--a\u{301}=b", "--a=é",
+                    "--\u{600}=x", "--none", "--a=\u{200D}", "--a=\r\n", "--\u{1F600}=\u{1F600}"] {
+            #expect(ArgumentParser.equalsSign(in: arg) == arg.firstIndex(of: "="), "\(arg.debugDescription)")
+        }
+        #expect(throws: Never.self) {
+            let i = try ArgumentParser.parse(["--template=full", "--account=wörk"])
+            #expect(i.template == "full" && i.account == "wörk")
+        }
+    }
 }

@@ -38,19 +38,21 @@ import Testing
         #expect(HistoryStore(file: "/x/usage-1.json").digestFile == "/x/usage-1.json.digest")
     }
 
-    /// `FileSystem.read(directory:file:)` and `size(directory:file:)` (the path as bytes) read
+    /// `FileSystem.readBytes(directory:file:)` and `size(directory:file:)` (the path as bytes) read
     /// what `read(_:)` and `size(of:)` of the joined path do, with or without a final slash.
     @Test func readingByDirectoryAndNameIsReadingThePath() throws {
         let dir = TempDirectory()
         try Data("hello\n".utf8).write(to: URL(fileURLWithPath: dir.path + "/a.tmpl"))
         for directory in [dir.path, dir.path + "/"] {
-            #expect(FileSystem.read(directory: directory, file: "a.tmpl") == FileSystem.read(dir.path + "/a.tmpl"))
-            #expect(FileSystem.read(directory: directory, file: "a.tmpl") == Data("hello\n".utf8))
+            var missing = true
+            #expect(FileSystem.readBytes(directory: directory, file: "a.tmpl") == FileSystem.readBytes(dir.path + "/a.tmpl", missing: &missing))
+            #expect(!missing)
+            #expect(FileSystem.readBytes(directory: directory, file: "a.tmpl") == Array("hello\n".utf8))
             #expect(FileSystem.size(directory: directory, file: "a.tmpl") == 6)
-            #expect(FileSystem.read(directory: directory, file: "a.tmpl", limit: 5) == nil)
-            #expect(FileSystem.read(directory: directory, file: "missing.tmpl") == nil)
+            #expect(FileSystem.readBytes(directory: directory, file: "a.tmpl", limit: 5) == nil)
+            #expect(FileSystem.readBytes(directory: directory, file: "missing.tmpl") == nil)
             #expect(FileSystem.size(directory: directory, file: "missing.tmpl") == nil)
-            #expect(FileSystem.read(directory: directory, file: "") == nil)  // the directory itself
+            #expect(FileSystem.readBytes(directory: directory, file: "") == nil)  // the directory itself
         }
     }
 

@@ -21,8 +21,7 @@ import Testing
             cases.append(bytes)
         }
         for bytes in cases {
-            let data = Data(bytes)
-            #expect(Config.utf8Text(data) == String(data: data, encoding: .utf8), "\(bytes)")
+            #expect(Config.utf8Text(bytes) == String(data: Data(bytes), encoding: .utf8), "\(bytes)")
         }
     }
 

@@ -24,16 +24,6 @@ import Testing
         #expect(p.userTemplatesDir == "/home/u/.config/elbowroom/templates")
     }
 
-    /// What makes a value absolute, or a `~/` path, is read on bytes where that is what
-    /// `hasPrefix` says, and by `hasPrefix` where a mark joins the prefix to what follows.
-    @Test func aPrefixOnBytesIsWhatHasPrefixSays() {
-        for text in ["", "/", "~", "~/", "//", "/a", "~/a", "a/", "~a", "/\u{301}", "/\u{301}a", "~/\u{301}x", "~\u{301}/x",
-                     "/é", "~/é", "\u{301}/", "/\r\n", "~/\u{200D}", "/\u{1F600}", "\u{FF0F}x"] {
-            #expect(ElbowroomEnvironment.starts(text, with: "/") == text.hasPrefix("/"), "\(text.debugDescription)")
-            #expect(ElbowroomEnvironment.starts(text, with: "~/") == text.hasPrefix("~/"), "\(text.debugDescription)")
-        }
-    }
-
     @Test func absoluteAndTildeValuesAreUsed() {
         let env = ElbowroomEnvironment([
             "HOME": Self.home, "XDG_CONFIG_HOME": "~/cfg", "XDG_CACHE_HOME": "/var/cache/u/",

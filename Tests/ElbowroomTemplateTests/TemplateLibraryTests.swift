@@ -85,4 +85,16 @@ struct TemplateLibraryTests {
             $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-")
         }))
     }
+
+    /// A template file loses its final newline as its last `Character` would: `\n` or `\r\n`,
+    /// nothing else (a lone `\r`, a mark after the newline), invalid UTF-8 repaired the same.
+    @Test func aFilesFinalNewlineGoesAsItsLastCharacterWould() {
+        let samples: [[UInt8]] = [[], [0x0A], [0x0D], [0x0D, 0x0A], [0x0A, 0x0A], [0x61, 0x0D, 0x0A, 0x0D, 0x0A], [0x61, 0x0A, 0xCC, 0x81],
+                                  [0x61, 0x0D], [0xE2, 0x0A], [0xE2, 0x82, 0x0D, 0x0A], [0x7B, 0x35, 0x68, 0x7D, 0x0A], [0x0A, 0x0D]]
+        for bytes in samples {
+            var expected = String(decoding: bytes, as: UTF8.self)
+            if expected.last == "\n" || expected.last == "\r\n" { expected.removeLast() }
+            #expect(TemplateLibrary.templateText(bytes) == expected, "\(bytes)")
+        }
+    }
 }

@@ -137,6 +137,25 @@ public enum ArgumentParser {
         }
     }
 
+    /// Where the first `=` of `--flag=value` is, as `firstIndex(of: "=")` finds it: on bytes while
+    /// they are ASCII (each its own character; a `Character` search walks grapheme clusters in
+    /// code a render otherwise never runs), by `Character`s from the first byte past ASCII, or
+    /// when a mark follows the `=` (the two are then one character, which no `=` equals).
+    static func equalsSign(in arg: String) -> String.Index? {
+        let utf8 = arg.utf8
+        var i = utf8.startIndex
+        while i != utf8.endIndex {
+            let byte = utf8[i]
+            if byte >= 0x80 { return arg.firstIndex(of: "=") }
+            let next = utf8.index(after: i)
+            if byte == UInt8(ascii: "=") {
+                return next == utf8.endIndex || utf8[next] < 0x80 ? i : arg.firstIndex(of: "=")
+            }
+            i = next
+        }
+        return nil
+    }
+
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var invocation = Invocation()
         var rest = ArraySlice(arguments)
@@ -166,9 +185,9 @@ public enum ArgumentParser {
         while let arg = rest.popFirst() {
             var flag = arg
             var inline: String?
-            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
-                flag = String(arg[..<eq])
-                inline = String(arg[arg.index(after: eq)...])
+            if ASCIIPrefix.matches(arg, "--"), let eq = Self.equalsSign(in: arg) {
+                flag = String(decoding: arg.utf8[..<eq], as: UTF8.self)
+                inline = String(decoding: arg.utf8[arg.utf8.index(after: eq)...], as: UTF8.self)
             }
             func take() throws(UsageError) -> String {
                 if let inline { return inline }

@@ -124,7 +124,7 @@ public struct Config: Sendable, Equatable {
     public static func load(paths: Paths) throws(ConfigError) -> Config {
         let file = paths.configFile
         var missing = false
-        guard let data = FileSystem.read(file, limit: maxFileBytes, missing: &missing) else {
+        guard let data = FileSystem.readBytes(file, limit: maxFileBytes, missing: &missing) else {
             if missing { return Config() }
             if let size = FileSystem.size(of: file), size > maxFileBytes { throw tooLarge(size, file: file) }
             throw ConfigError(file: file, line: 1, column: 1, message: "cannot read the config file")
@@ -153,9 +153,9 @@ public struct Config: Sendable, Equatable {
     /// `String(data: data, encoding: .utf8)`: a UTF-8 byte order mark dropped, anything that is
     /// not UTF-8 refused; without Foundation's generic path, which cost every render with a
     /// config file ~5 k instructions (`ConfigTests` holds the two equal).
-    static func utf8Text(_ data: Data) -> String? {
-        data.withUnsafeBytes { raw in
-            var bytes = raw.bindMemory(to: UInt8.self)
+    static func utf8Text(_ data: [UInt8]) -> String? {
+        data.withUnsafeBufferPointer { all in
+            var bytes = all
             if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
                 bytes = UnsafeBufferPointer(rebasing: bytes[3...])
             }

@@ -151,29 +151,14 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
     /// `getenv(3)`, the name passed through `withCString` (a `String` passed as a C string
     /// itself is copied into an array first: ~250 instructions, and a render reads a dozen).
     private static func processValue(_ name: String) -> String? {
-        name.withCString { getenv($0) }.map { String(cString: $0) }
+        name.withCString { getenv($0) }.map { CString.string($0) }
     }
 
     /// `HOME`, or `/` when it is unset or relative.
     public var home: String {
-        self["HOME"].flatMap { Self.starts($0, with: "/") ? $0 : nil } ?? "/"
+        self["HOME"].flatMap { ASCIIPrefix.matches($0, "/") ? $0 : nil } ?? "/"
     }
 
-    /// `text.hasPrefix(prefix)` for a prefix of `/` and `~` (no other character is the same as
-    /// either to `String`), on bytes (`hasPrefix` compares `Character`s: ~220 instructions,
-    /// several times a render) when the byte after the prefix is ASCII too or there is none —
-    /// then nothing joins the prefix's last character to what follows; else `hasPrefix` itself
-    /// (a combining mark after a `/` makes one character of them).
-    static func starts(_ text: String, with prefix: StaticString) -> Bool {
-        var text = text
-        let count = prefix.utf8CodeUnitCount
-        let decided: Bool? = text.withUTF8 { bytes in
-            guard bytes.count >= count else { return false }
-            for i in 0..<count where bytes[i] != prefix.utf8Start[i] { return false }
-            return bytes.count == count || bytes[count] < 0x80 ? true : nil
-        }
-        return decided ?? text.hasPrefix(prefix.description)
-    }
 
     /// The variables that name a file or directory. A relative value in any of them is ignored,
     /// as if unset (the XDG base directory spec says so for its variables): the renderer runs in
@@ -196,13 +181,13 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
             expanded = value
         } else if value.utf8.count == 1 {  // "~"
             expanded = home ?? self.home
-        } else if Self.starts(value, with: "~/") {
+        } else if ASCIIPrefix.matches(value, "~/") {
             let home = home ?? self.home
             expanded = Paths.join(home, String(value.dropFirst(2)))
         } else {
             expanded = value
         }
-        return Self.starts(expanded, with: "/") ? expanded : nil
+        return ASCIIPrefix.matches(expanded, "/") ? expanded : nil
     }
 
     /// The path variables set to a relative value, and so ignored (for `doctor`).

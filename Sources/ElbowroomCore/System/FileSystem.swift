@@ -42,21 +42,28 @@ public enum FileSystem {
     /// path through something that is not a directory) rather than one that cannot be read: a
     /// config file is tried with one open, not looked for first.
     public static func read(_ path: String, limit: Int = 1 << 20, missing: inout Bool) -> Data? {
+        readBytes(path, limit: limit, missing: &missing).map { Data($0) }
+    }
+
+    /// `read` as bytes: how a render reads the config file. (A regular file goes straight into
+    /// an array of the size `fstat` gave, as `readPrivateBytes` reads; `Data` is code a render
+    /// otherwise never runs, two 64 kB windows of it to fault in.)
+    public static func readBytes(_ path: String, limit: Int = 1 << 20, missing: inout Bool) -> [UInt8]? {
         let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         if fd < 0 {
             missing = errno == ENOENT || errno == ENOTDIR
             return nil
         }
         missing = false
-        return read(opened: fd, path: path, limit: limit)
+        return readBytes(opened: fd, path: path, limit: limit)
     }
 
-    /// `read` of `file` in `directory`, the path put together as bytes, not as a `String`: a
+    /// `readBytes` of `file` in `directory`, the path put together as bytes, not as a `String`: a
     /// render tries a user template's file this way (most are not there), as a path that long,
     /// made and freed, costs a render its first free's ~31 k instructions (the runtime's metadata
     /// for `_StringBreadcrumbs?`, docs/performance.md).
-    public static func read(directory: String, file: String, limit: Int = 1 << 20) -> Data? {
-        read(opened: withPath(directory, file) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }, path: file, limit: limit)
+    public static func readBytes(directory: String, file: String, limit: Int = 1 << 20) -> [UInt8]? {
+        readBytes(opened: withPath(directory, file) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }, path: file, limit: limit)
     }
 
     /// `size(of:)` of `file` in `directory`, the path put together as bytes (see `read(directory:file:limit:)`).
@@ -79,15 +86,14 @@ public enum FileSystem {
         }
     }
 
-    private static func read(opened fd: Int32, path: String, limit: Int) -> Data? {
+    private static func readBytes(opened fd: Int32, path: String, limit: Int) -> [UInt8]? {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, !isType(info, S_IFDIR) else { return nil }
         if isType(info, S_IFREG) {
             guard Int(info.st_size) <= limit else { return nil }
-            // (A size of 0 says nothing: /proc's files have content and no size.)
-            return try? readAll(fd, path: path, limit: limit, deadline: nil, size: info.st_size > 0 ? Int(info.st_size) : nil)
+            return try? readRegular(fd, size: Int(info.st_size), path: path, limit: limit)
         }
         // A pipe or device (`/dev/stdin`): wait for its writer, but not for ever.
         return try? readAll(fd, path: path, limit: limit, deadline: Date().addingTimeInterval(1))
@@ -98,9 +104,7 @@ public enum FileSystem {
     /// `Failure` saying what is wrong. A symlink is refused, not followed; a FIFO is refused
     /// without waiting for a writer.
     public static func readPrivate(_ path: String, limit: Int) throws(Failure) -> Data? {
-        guard let (fd, info) = try openPrivate(path, limit: limit) else { return nil }
-        defer { close(fd) }
-        return try readAll(fd, path: path, limit: limit, deadline: nil, size: info.st_size > 0 ? Int(info.st_size) : nil)
+        try readPrivateBytes(path, limit: limit).map { Data($0) }
     }
 
     /// `path` opened for reading as one of elbowroom's private files (see `readPrivate`), with
@@ -135,7 +139,13 @@ public enum FileSystem {
     public static func readPrivateBytes(_ path: String, limit: Int) throws(Failure) -> [UInt8]? {
         guard let (fd, info) = try openPrivate(path, limit: limit) else { return nil }
         defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        return try readRegular(fd, size: Int(info.st_size), path: path, limit: limit)
+    }
+
+    /// The rest of a regular file whose `fstat` gave `size` (0 says nothing: /proc's files have
+    /// content and no size), at most `limit` bytes.
+    private static func readRegular(_ fd: Int32, size: Int, path: String, limit: Int) throws(Failure) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: size + 1)
         var count = 0
         while true {
             if count == bytes.count {
@@ -152,7 +162,7 @@ public enum FileSystem {
             if count > limit { throw Failure(description: "\(path) is larger than \(limit) bytes") }
             // All `fstat` said, and less than asked for: a regular file's end (no second read
             // to be told so; a file that grew since gives the byte more, and is read on).
-            if count == Int(info.st_size) && count < bytes.count { break }
+            if count == size && count < bytes.count { break }
         }
         bytes.removeLast(bytes.count - count)
         return bytes
@@ -198,21 +208,16 @@ public enum FileSystem {
         }
     }
 
-    /// Reads `fd` to its end; past `limit` bytes it fails. With a `deadline` the descriptor is
-    /// non-blocking and polled until then.
-    /// `size`: what `fstat` said of a regular file: the buffer is that and a byte more (a 16 kB
-    /// one, for a config file of a few hundred bytes, touched heap pages a render did not need),
-    /// and a short read of all of it is the end.
-    private static func readAll(_ fd: Int32, path: String, limit: Int, deadline: Date?, size: Int? = nil) throws(Failure) -> Data {
-        var data = Data()
-        // Not zeroed: every render reads a file or two through this, and read() fills it.
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size.map { min(16384, $0 + 1) } ?? 16384, alignment: 16)
-        defer { buffer.deallocate() }
+    /// Reads a pipe or device to its end, non-blocking, polled until `deadline`; past `limit`
+    /// bytes it fails.
+    private static func readAll(_ fd: Int32, path: String, limit: Int, deadline: Date) throws(Failure) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16384)
         while true {
-            let n = posixRead(fd, buffer.baseAddress, buffer.count)
+            let n = buffer.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                if errno == EAGAIN, let deadline {
+                if errno == EAGAIN {
                     let left = deadline.timeIntervalSinceNow
                     guard left > 0 else { throw Failure(description: "\(path) did not finish within a second") }
                     var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -222,11 +227,10 @@ public enum FileSystem {
                 throw Failure("cannot read", path)
             }
             if n == 0 { break }
-            data.append(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
-            if data.count > limit { throw Failure(description: "\(path) is larger than \(limit) bytes") }
-            if let size, data.count == size && n < buffer.count { break }
+            bytes.append(contentsOf: buffer[..<n])
+            if bytes.count > limit { throw Failure(description: "\(path) is larger than \(limit) bytes") }
         }
-        return data
+        return bytes
     }
 
     public static func exists(_ path: String) -> Bool {
@@ -401,7 +405,7 @@ public enum FileSystem {
     public static func realPath(_ path: String) -> String? {
         guard let real = path.withCString({ realpath($0, nil) }) else { return nil }
         defer { free(real) }
-        return String(cString: real)
+        return CString.string(real)
     }
 
     /// `/a/b/c` → `/a/b`; `/c` → `/`; `c` → `.`.

@@ -79,7 +79,7 @@ public enum TemplateLibrary {
         let directory = paths.userTemplatesDir, file = name + ".tmpl"
         if let size = FileSystem.size(directory: directory, file: file) {
             if size > maxFileBytes { throw tooLarge(userPath(name, paths: paths), size: size) }
-            if let data = FileSystem.read(directory: directory, file: file, limit: maxFileBytes) {
+            if let data = FileSystem.readBytes(directory: directory, file: file, limit: maxFileBytes) {
                 return (templateText(data), userPath(name, paths: paths), false)
             }
             if let size = FileSystem.size(directory: directory, file: file), size > maxFileBytes {
@@ -103,7 +103,8 @@ public enum TemplateLibrary {
     /// when it is larger than a template may be (read no further than that: a huge file in the
     /// templates directory must not cost a prompt its memory).
     package static func readTemplateFile(_ path: String) throws(TemplateError) -> String? {
-        guard let data = FileSystem.read(path, limit: maxFileBytes) else {
+        var missing = false
+        guard let data = FileSystem.readBytes(path, limit: maxFileBytes, missing: &missing) else {
             if let size = FileSystem.size(of: path), size > maxFileBytes { throw tooLarge(path, size: size) }
             return nil
         }
@@ -119,10 +120,13 @@ public enum TemplateLibrary {
                       sourceLine: "")
     }
 
-    /// A template file's text without its final newline.
-    static func templateText(_ data: Data) -> String {
-        var text = String(decoding: data, as: UTF8.self)
-        if text.last == "\n" || text.last == "\r\n" { text.removeLast() }
-        return text
+    /// A template file's text without its final newline (`\n` or `\r\n`: as a last `Character`
+    /// of the text is either, the bytes cut before decoding, which `Character`s need not be).
+    static func templateText(_ data: [UInt8]) -> String {
+        var end = data.count
+        if end > 0 && data[end - 1] == UInt8(ascii: "\n") {
+            end -= end > 1 && data[end - 2] == UInt8(ascii: "\r") ? 2 : 1
+        }
+        return String(decoding: data[..<end], as: UTF8.self)
     }
 }
