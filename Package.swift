@@ -13,6 +13,10 @@ let linuxRelease = BuildSettingCondition.when(platforms: [.linux], configuration
 // took 0.2-0.3 x /bin/true off its start-up (BENCHMARKS.md). Without ld.lld on PATH (it ships
 // with the swift.org toolchains) the default linker is used: the same program, laid out by chance.
 let renderPathOrder = Context.packageDirectory + "/Sources/elbowroom/render-path.order"
+// ...and the standard library's own .text (one 1.6 MB section, of which a render runs ~16 kB)
+// starts where those few functions fall in the fewest 64 kB windows (the kernel maps code a
+// window per page fault): Sources/elbowroom/render-path.ld, written by the same script.
+let renderPathScript = Context.packageDirectory + "/Sources/elbowroom/render-path.ld"
 let haveLLD = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
     FileManager.default.isExecutableFile(atPath: "\($0)/ld.lld")
 }
@@ -44,7 +48,8 @@ let staticLinkOnLinuxRelease: [LinkerSetting] = [
     .unsafeFlags(["-static-executable"], linuxRelease)
 ] + (haveLLD ? [
     .unsafeFlags(["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(renderPathOrder)",
-                  "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--wrap=_libdispatch_init"] + smallLinkFlags,
+                  "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--wrap=_libdispatch_init",
+                  "-Xlinker", renderPathScript] + smallLinkFlags,
                  linuxRelease)
 ] : [])
 // The HTTP helper (a small C program over the system libcurl). swiftc links every executable,
@@ -79,7 +84,7 @@ let package = Package(
         // name (a link beside it; main.swift picks by the name it was started as).
         .executableTarget(
             name: "elbowroom", dependencies: ["ElbowroomCLI", "ElbowroomFetch", "CSystem"],
-            exclude: ["render-path.order", "render-path.files", "no-unwind-tables.ld"],
+            exclude: ["render-path.order", "render-path.files", "render-path.ld", "no-unwind-tables.ld"],
             swiftSettings: staticOnLinuxRelease, linkerSettings: staticLinkOnLinuxRelease),
 
         // Network side, started detached by the renderer as `elbowroom-fetch`. Reads credentials,
