@@ -55,6 +55,11 @@ import Testing
         #expect(JSONNumber.format(1_800_000_000) == "1800000000")
         #expect(JSONNumber.format(.nan) == "null")
         #expect(JSONNumber.format(.infinity) == "null")
+        // Whole numbers as the standard library prints an Int64, over the range they are used in.
+        for value: Double in [0, 1, 9, 10, 99, 100, 101, 255, 1000, 65536, -1, -7, -100, -101, 1e14, 999_999_999_999_999, -999_999_999_999_999] {
+            #expect(JSONNumber.format(value) == String(Int64(value)), "\(value)")
+        }
+        #expect(JSONNumber.format(1e15) == "\(1e15)")
         #expect(JSONNumber.rounded(66.66666, places: 1) == 66.7)
         #expect(JSONValue.object([("b", .number(1)), ("a", .array([.null, .bool(true), .string("x")]))]).encoded
                 == #"{"b":1,"a":[null,true,"x"]}"#)

@@ -6,7 +6,9 @@ import ElbowroomCore
 public enum JSONNumber {
     public static func format(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
-        if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
+        // A whole number by `NumberText` (what `String(Int64(value))` writes, without the standard
+        // library's integer printing: code a waybar render otherwise never runs, two 64 kB windows).
+        if value == value.rounded() && abs(value) < 1e15 { return NumberText.fixed(value, decimals: 0) }
         return "\(value)"
     }
 

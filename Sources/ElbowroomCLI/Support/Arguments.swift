@@ -185,7 +185,7 @@ public enum ArgumentParser {
         while let arg = rest.popFirst() {
             var flag = arg
             var inline: String?
-            if ASCIIPrefix.matches(arg, "--"), let eq = Self.equalsSign(in: arg) {
+            if ASCIIAffix.hasPrefix(arg, "--"), let eq = Self.equalsSign(in: arg) {
                 flag = String(decoding: arg.utf8[..<eq], as: UTF8.self)
                 inline = String(decoding: arg.utf8[arg.utf8.index(after: eq)...], as: UTF8.self)
             }

@@ -229,7 +229,7 @@ extension Account {
         // see the path itself.
         func expanded(_ path: String) -> String {
             if path == "~" { return base.home }
-            if ASCIIPrefix.matches(path, "~/") { return Paths.join(base.home, String(path.dropFirst(2))) }
+            if ASCIIAffix.hasPrefix(path, "~/") { return Paths.join(base.home, String(path.dropFirst(2))) }
             return path
         }
         // Room for every variable at once (the literals' arrays grew again for the third).

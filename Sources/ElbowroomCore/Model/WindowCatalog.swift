@@ -34,7 +34,7 @@ public enum WindowCatalog {
     /// (30 days).
     public static func length(forKey key: String) -> TimeInterval? {
         if key == "five_hour" { return 5 * 3600 }
-        if ASCIIPrefix.matches(key, "seven_day") { return 7 * 86400 }
+        if ASCIIAffix.hasPrefix(key, "seven_day") { return 7 * 86400 }
         if key == "one_hour" { return 3600 }
         if key == "one_day" { return 86400 }
         if key == "thirty_day" { return 30 * 86400 }
@@ -107,7 +107,7 @@ public enum WindowCatalog {
         default:
             if let apiLabel, !apiLabel.isEmpty { return apiLabel }
             // `seven_day_fable` and a `limits[]` entry named `Fable` are one window: one label.
-            let rest = ASCIIPrefix.matches(key, "seven_day_") ? String(key.dropFirst("seven_day_".count)) : key
+            let rest = ASCIIAffix.hasPrefix(key, "seven_day_") ? String(key.dropFirst("seven_day_".count)) : key
             return humanize(rest)
         }
     }
@@ -123,7 +123,7 @@ public enum WindowCatalog {
         case "cinder_cove": return "Claude Code and Cowork credit"
         case "wattle_ember": return apiLabel.flatMap { $0.isEmpty ? nil : $0 } ?? "Credit"
         default:
-            if ASCIIPrefix.matches(key, "seven_day_") { return "Current week (\(label(forKey: key, apiLabel: apiLabel)))" }
+            if ASCIIAffix.hasPrefix(key, "seven_day_") { return "Current week (\(label(forKey: key, apiLabel: apiLabel)))" }
             return label(forKey: key, apiLabel: apiLabel)
         }
     }
@@ -146,7 +146,7 @@ public enum WindowCatalog {
             return plan.contains("max") || plan.contains("team")
         case "seven_day_oauth_apps": return false
         // A model-scoped week from `limits[]` carries its display name; the flat keys do not.
-        default: return ASCIIPrefix.matches(key, "seven_day_") && apiLabel?.isEmpty == false
+        default: return ASCIIAffix.hasPrefix(key, "seven_day_") && apiLabel?.isEmpty == false
         }
     }
 
@@ -200,18 +200,17 @@ public enum WindowCatalog {
     /// The API's rate windows by name: `five_hour`, `seven_day` and `seven_day_*` (codename keys
     /// such as `iguana_necktie` may be something else).
     public static func isRateWindowKey(_ key: String) -> Bool {
-        key == "five_hour" || ASCIIPrefix.matches(key, "seven_day")
+        key == "five_hour" || ASCIIAffix.hasPrefix(key, "seven_day")
     }
 
     /// Whether a `rate_limits` key from Claude Code's status line names a usage window
     /// (`five_hour`, `seven_day`, `seven_day_*`, `*_hour`, `*_day`, `*_week`, `*_month`), as
     /// opposed to other entries such as a gateway's `spend_limit`.
     public static func isWindowKey(_ key: String) -> Bool {
-        if ASCIIPrefix.matches(key, "seven_day") { return true }
-        for suffix in ["_hour", "_hours", "_day", "_days", "_week", "_weeks", "_month"] where key.hasSuffix(suffix) {
-            return true
-        }
-        return false
+        if ASCIIAffix.hasPrefix(key, "seven_day") { return true }
+        return ASCIIAffix.hasSuffix(key, "_hour") || ASCIIAffix.hasSuffix(key, "_hours") || ASCIIAffix.hasSuffix(key, "_day")
+            || ASCIIAffix.hasSuffix(key, "_days") || ASCIIAffix.hasSuffix(key, "_week") || ASCIIAffix.hasSuffix(key, "_weeks")
+            || ASCIIAffix.hasSuffix(key, "_month")
     }
 
     /// Display order: the known windows first, in alias order, then the rest by name.

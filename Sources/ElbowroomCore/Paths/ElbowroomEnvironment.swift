@@ -156,7 +156,7 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
 
     /// `HOME`, or `/` when it is unset or relative.
     public var home: String {
-        self["HOME"].flatMap { ASCIIPrefix.matches($0, "/") ? $0 : nil } ?? "/"
+        self["HOME"].flatMap { ASCIIAffix.hasPrefix($0, "/") ? $0 : nil } ?? "/"
     }
 
 
@@ -181,13 +181,13 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
             expanded = value
         } else if value.utf8.count == 1 {  // "~"
             expanded = home ?? self.home
-        } else if ASCIIPrefix.matches(value, "~/") {
+        } else if ASCIIAffix.hasPrefix(value, "~/") {
             let home = home ?? self.home
             expanded = Paths.join(home, String(value.dropFirst(2)))
         } else {
             expanded = value
         }
-        return ASCIIPrefix.matches(expanded, "/") ? expanded : nil
+        return ASCIIAffix.hasPrefix(expanded, "/") ? expanded : nil
     }
 
     /// The path variables set to a relative value, and so ignored (for `doctor`).
