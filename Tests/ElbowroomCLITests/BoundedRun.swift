@@ -31,7 +31,8 @@ extension BoundedRun {
         process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         try process.run()
         if let stdin {
-            input.fileHandleForWriting.write(Data(stdin.utf8))
+            // (`try?`: a program that has exited already, a usage error reading no stdin, has closed the pipe.)
+            try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
             try? input.fileHandleForWriting.close()
         }
         let exited = Eventually.within(seconds) { !process.isRunning }
@@ -79,7 +80,8 @@ func runBounded(_ path: String, _ arguments: [String], environment: [String: Str
     try out.close()
     try err.close()
     if let stdin {
-        input.fileHandleForWriting.write(Data(stdin.utf8))
+        // (`try?`: a program that has exited already, a usage error reading no stdin, has closed the pipe.)
+        try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
         try input.fileHandleForWriting.close()
     }
     guard Eventually.within(seconds, { !process.isRunning }) else {

@@ -77,7 +77,16 @@ import Testing
         #expect(e.server.requests(path: FakeAnthropic.tokenPath).count > 0, "no kill came mid-refresh")
 
         // The dead left their attempts on record: a render's fetch backs off instead of asking again.
-        let requests = e.usageRequests
+        // (Counted once the server is done with what the last of them sent: a request a fetcher
+        // sent just before its kill is still being served, each held 10–15 ms above. A fast
+        // fetcher, as a release build is, has one out more often.)
+        var requests = e.usageRequests
+        while true {
+            usleep(100_000)
+            let settled = e.usageRequests
+            if settled == requests { break }
+            requests = settled
+        }
         let due = try BuiltExecutable.run(e.fetcher, arguments: ["--urgency", "when-due"], environment: e.sandbox.environment)
         #expect(due.status == 0 && e.usageRequests == requests)
         // A kill mid-refresh may leave Claude Code's refresh locks behind: they expire by its own

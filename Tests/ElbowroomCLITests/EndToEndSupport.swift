@@ -75,7 +75,8 @@ final class EndToEnd: @unchecked Sendable {
         process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         try process.run()
         if let stdin {
-            input.fileHandleForWriting.write(Data(stdin.utf8))
+            // (`try?`: a program that has exited already, a usage error reading no stdin, has closed the pipe.)
+            try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
             try input.fileHandleForWriting.close()
         }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()

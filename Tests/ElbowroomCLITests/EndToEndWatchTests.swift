@@ -35,7 +35,7 @@ import Testing
             Eventually.within(seconds) { lines.count > count }
         }
 
-        func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+        func send(_ text: String) { try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8)) }
 
         /// Waits for the exit; `nil` if it is still running after `seconds`.
         func exitStatus(within seconds: TimeInterval) -> Int32? {

@@ -191,7 +191,8 @@ import Testing
         process.standardError = FileHandle.nullDevice
         process.standardInput = input
         try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
+        // (`try?`: a program that has exited already, a usage error reading no stdin, has closed the pipe.)
+        try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
         try input.fileHandleForWriting.close()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
