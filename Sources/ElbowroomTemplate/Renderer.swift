@@ -124,13 +124,13 @@ enum Renderer {
     }
 
     /// The separator the shipped templates put between parts.
-    static let separator = " · "
+    static let separator: StaticString = " · "
 
     /// A line never starts or ends with the separator when the part before or after it is
     /// missing (an account without the session window, say): the separator goes too. One the
     /// template itself starts or ends with, as text of its own, stays (`keepingStart`/`keepingEnd`).
     static func trimSeparators(_ spans: inout [Span], keepingStart: Bool = false, keepingEnd: Bool = false) {
-        let length = separator.utf8.count
+        let length = separator.utf8CodeUnitCount
         if !keepingStart, let first = spans.first, startsWithSeparator(first.text) {
             let end = first.text.utf8.index(first.text.utf8.startIndex, offsetBy: length)
             spans[0].text.removeSubrange(..<end)
@@ -143,38 +143,11 @@ enum Renderer {
         }
     }
 
-    /// Whether `text` starts with the separator as whole `Character`s, compared as UTF-8 when
-    /// the byte after it is ASCII (then nothing can join the separator's last space into one
-    /// `Character`), else by `String.hasPrefix`: that compares `Character`s, ~1 k instructions a
-    /// call. The cuts above are made on UTF-8 too (`removeFirst(_:)` walks `Character`s).
-    static func startsWithSeparator(_ text: String) -> Bool {
-        var text = text  // (`withUTF8` copies only a string that is not contiguous UTF-8 already)
-        let found = text.withUTF8 { bytes -> Bool? in
-            separatorUTF8.withUnsafeBufferPointer { separator in
-                guard bytes.count >= separator.count,
-                      UnsafeBufferPointer(rebasing: bytes[..<separator.count]).elementsEqual(separator) else { return false }
-                return bytes.count == separator.count || bytes[separator.count] < 0x80 ? true : nil
-            }
-        }
-        return found ?? text.hasPrefix(separator)
-    }
-
-    /// Whether `text` ends with the separator as whole `Character`s: as UTF-8 when the byte
-    /// before it is ASCII (no ASCII character joins what follows it), else by `String.hasSuffix`.
-    static func endsWithSeparator(_ text: String) -> Bool {
-        var text = text
-        let found = text.withUTF8 { bytes -> Bool? in
-            separatorUTF8.withUnsafeBufferPointer { separator in
-                let start = bytes.count - separator.count
-                guard start >= 0, UnsafeBufferPointer(rebasing: bytes[start...]).elementsEqual(separator) else { return false }
-                return start == 0 || bytes[start - 1] < 0x80 ? true : nil
-            }
-        }
-        return found ?? text.hasSuffix(separator)
-    }
-
-    /// `separator`'s UTF-8.
-    private static let separatorUTF8 = Array(separator.utf8)
+    /// Whether `text` starts (ends) with the separator as whole `Character`s: `ASCIIAffix`, on
+    /// bytes where its spaces meet ASCII. The cuts above are made on UTF-8 too (`removeFirst(_:)`
+    /// walks `Character`s).
+    static func startsWithSeparator(_ text: String) -> Bool { ASCIIAffix.hasPrefix(text, separator) }
+    static func endsWithSeparator(_ text: String) -> Bool { ASCIIAffix.hasSuffix(text, separator) }
 
     /// Appends the rendering of `walk.ops[range]`; returns whether every placeholder had a value
     /// (a conditional group inside decides for itself and does not count). Inside a conditional

@@ -230,7 +230,7 @@ struct FormattingTests {
         var spans = text.isEmpty ? [] : [Span(text)]
         Renderer.trimSeparators(&spans)
         #expect(spans.map(\.text).joined() == expected)
-        #expect(Renderer.startsWithSeparator(text) == text.hasPrefix(Renderer.separator))
-        #expect(Renderer.endsWithSeparator(text) == text.hasSuffix(Renderer.separator))
+        #expect(Renderer.startsWithSeparator(text) == text.hasPrefix(Renderer.separator.description))
+        #expect(Renderer.endsWithSeparator(text) == text.hasSuffix(Renderer.separator.description))
     }
 }

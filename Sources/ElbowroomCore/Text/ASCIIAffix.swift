@@ -1,6 +1,7 @@
 // Render path: every prompt runs code in this file; the rules are in docs/performance.md.
-/// `text.hasPrefix(prefix)` and `text.hasSuffix(suffix)` on bytes, for the ASCII prefixes and
-/// suffixes the program looks for (`/`, `~/`, `--`, `seven_day`, `_hour`, `_week`…).
+/// `text.hasPrefix(prefix)` and `text.hasSuffix(suffix)` on bytes, for the prefixes and suffixes
+/// the program looks for (`/`, `~/`, `--`, `seven_day`, `_hour`, `_week`…, the separator ` · `),
+/// each ASCII at the edge where it meets the rest of the text.
 ///
 /// `hasPrefix` and `hasSuffix` compare `Character`s, the text's grapheme clusters under
 /// canonical equivalence: ~220 instructions a call, and code of the standard library's that a
@@ -9,8 +10,10 @@
 /// joins the match's edge character to its neighbour. Past ASCII (a combining mark after a
 /// prefix, a prepended mark before a suffix makes one character of them) `hasPrefix` and
 /// `hasSuffix` themselves answer. The prefix must not end (the suffix not start) in a line break
-/// (`\r\n` is one character), and neither may hold `K`, `;` or `` ` ``, which a non-ASCII
-/// character is canonically equal to.
+/// (`\r\n` is one character). One difference is left: a character canonically equal to another
+/// with other bytes (`K` to the Kelvin sign, `;` to the Greek question mark, the separator's `·`
+/// to the Greek ano teleia) is not taken for it; none of those is what a window's name or a
+/// rendered line holds.
 public enum ASCIIAffix {
     public static func hasPrefix(_ text: String, _ prefix: StaticString) -> Bool {
         var text = text
