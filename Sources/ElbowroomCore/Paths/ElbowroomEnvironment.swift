@@ -159,7 +159,6 @@ public struct ElbowroomEnvironment: Sendable, Equatable {
         self["HOME"].flatMap { ASCIIAffix.hasPrefix($0, "/") ? $0 : nil } ?? "/"
     }
 
-
     /// The variables that name a file or directory. A relative value in any of them is ignored,
     /// as if unset (the XDG base directory spec says so for its variables): the renderer runs in
     /// whatever directory the prompt is in, and a path resolved there would take config, plugins,

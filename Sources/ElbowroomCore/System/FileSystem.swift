@@ -34,20 +34,20 @@ public enum FileSystem {
     /// Follows symlinks (a dotfiles-managed config or credentials file is one); never blocks
     /// opening a FIFO, and reads from anything but a regular file for at most a second.
     public static func read(_ path: String, limit: Int = 1 << 20) -> Data? {
-        var missing = false
-        return read(path, limit: limit, missing: &missing)
-    }
-
-    /// `read`, and whether a `nil` is the file not being there (`missing`: no such file, or a
-    /// path through something that is not a directory) rather than one that cannot be read: a
-    /// config file is tried with one open, not looked for first.
-    public static func read(_ path: String, limit: Int = 1 << 20, missing: inout Bool) -> Data? {
-        readBytes(path, limit: limit, missing: &missing).map { Data($0) }
+        readBytes(path, limit: limit).map { Data($0) }
     }
 
     /// `read` as bytes: how a render reads the config file. (A regular file goes straight into
     /// an array of the size `fstat` gave, as `readPrivateBytes` reads; `Data` is code a render
     /// otherwise never runs, two 64 kB windows of it to fault in.)
+    public static func readBytes(_ path: String, limit: Int = 1 << 20) -> [UInt8]? {
+        var missing = false
+        return readBytes(path, limit: limit, missing: &missing)
+    }
+
+    /// `readBytes`, and whether a `nil` is the file not being there (`missing`: no such file, or
+    /// a path through something that is not a directory) rather than one that cannot be read: a
+    /// config file is tried with one open, not looked for first.
     public static func readBytes(_ path: String, limit: Int = 1 << 20, missing: inout Bool) -> [UInt8]? {
         let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         if fd < 0 {
@@ -66,7 +66,7 @@ public enum FileSystem {
         readBytes(opened: withPath(directory, file) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }, path: file, limit: limit)
     }
 
-    /// `size(of:)` of `file` in `directory`, the path put together as bytes (see `read(directory:file:limit:)`).
+    /// `size(of:)` of `file` in `directory`, the path put together as bytes (see `readBytes(directory:file:limit:)`).
     public static func size(directory: String, file: String) -> Int? {
         var info = stat()
         guard withPath(directory, file, { stat($0, &info) }) == 0 else { return nil }

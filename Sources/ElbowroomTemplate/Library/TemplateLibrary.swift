@@ -103,8 +103,7 @@ public enum TemplateLibrary {
     /// when it is larger than a template may be (read no further than that: a huge file in the
     /// templates directory must not cost a prompt its memory).
     package static func readTemplateFile(_ path: String) throws(TemplateError) -> String? {
-        var missing = false
-        guard let data = FileSystem.readBytes(path, limit: maxFileBytes, missing: &missing) else {
+        guard let data = FileSystem.readBytes(path, limit: maxFileBytes) else {
             if let size = FileSystem.size(of: path), size > maxFileBytes { throw tooLarge(path, size: size) }
             return nil
         }
@@ -120,8 +119,9 @@ public enum TemplateLibrary {
                       sourceLine: "")
     }
 
-    /// A template file's text without its final newline (`\n` or `\r\n`: as a last `Character`
-    /// of the text is either, the bytes cut before decoding, which `Character`s need not be).
+    /// A template file's text without its final newline, `\n` or `\r\n` (the text's last
+    /// `Character` when it is one of them; cut from the bytes, before decoding, so no
+    /// `Character` is walked).
     static func templateText(_ data: [UInt8]) -> String {
         var end = data.count
         if end > 0 && data[end - 1] == UInt8(ascii: "\n") {
